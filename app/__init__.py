@@ -1,0 +1,1 @@
+"""almanac: an events calendar HTTP API mirroring The Events Calendar REST v1."""

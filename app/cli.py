@@ -1,0 +1,140 @@
+"""The `almanac` command: serve, migrate, users."""
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.config import get_settings
+from app.db import make_engine, make_sessionmaker, resolve_database_url
+from app.migrate import upgrade
+from app.permissions import Role
+from app.users import UserError, add_user, list_users, new_user_password, remove_user
+
+T = TypeVar("T")
+
+
+def _database_url() -> str:
+    """The configured URL, or the embedded server's (started now if needed)."""
+    return resolve_database_url(get_settings())
+
+
+def _in_session(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    async def run() -> T:
+        engine = make_engine(_database_url(), get_settings())
+        try:
+            async with make_sessionmaker(engine)() as session, session.begin():
+                return await action(session)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
+
+
+def cmd_migrate(_: argparse.Namespace) -> int:
+    upgrade(_database_url())
+    print("migrations applied")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    url = _database_url()
+    upgrade(url)
+    # Workers are separate processes: hand them the resolved URL so they join the same
+    # (possibly embedded) server instead of starting their own.
+    os.environ["DATABASE_URL"] = url
+    get_settings.cache_clear()
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        proxy_headers=False,  # app.middleware.TrustedProxyMiddleware handles X-Forwarded-*
+        server_header=False,
+        log_level=get_settings().log_level,
+        timeout_graceful_shutdown=30,
+        loop="auto",
+        http="auto",
+    )
+    return 0
+
+
+def cmd_users_add(args: argparse.Namespace) -> int:
+    user, password = _in_session(lambda s: add_user(s, args.login, Role(args.role)))
+    print(f"created user {user.login} (id {user.id}, role {user.role})")
+    print("application password (shown once):")
+    print(password)
+    return 0
+
+
+def cmd_users_password(args: argparse.Namespace) -> int:
+    password = _in_session(lambda s: new_user_password(s, args.login))
+    print(f"new application password for {args.login} (shown once):")
+    print(password)
+    return 0
+
+
+def cmd_users_list(_: argparse.Namespace) -> int:
+    async def rows(session: AsyncSession) -> list[tuple[int, str, str]]:
+        return [(u.id, u.login, u.role) for u in await list_users(session)]
+
+    for user_id, login, role in _in_session(rows):
+        print(f"{user_id}\t{login}\t{role}")
+    return 0
+
+
+def cmd_users_remove(args: argparse.Namespace) -> int:
+    _in_session(lambda s: remove_user(s, args.login))
+    print(f"removed user {args.login}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="almanac", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="apply migrations, then serve HTTP")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.set_defaults(func=cmd_serve)
+
+    migrate = commands.add_parser("migrate", help="apply database migrations")
+    migrate.set_defaults(func=cmd_migrate)
+
+    users = commands.add_parser("users", help="manage users").add_subparsers(
+        dest="users_command", required=True
+    )
+    add = users.add_parser("add", help="create a user; prints an application password last")
+    add.add_argument("login")
+    add.add_argument("--role", choices=[r.value for r in Role], default=Role.SUBSCRIBER.value)
+    add.set_defaults(func=cmd_users_add)
+    password = users.add_parser("password", help="issue another application password")
+    password.add_argument("login")
+    password.set_defaults(func=cmd_users_password)
+    users.add_parser("list", help="list users").set_defaults(func=cmd_users_list)
+    remove = users.add_parser("remove", help="delete a user")
+    remove.add_argument("login")
+    remove.set_defaults(func=cmd_users_remove)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        result: int = args.func(args)
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

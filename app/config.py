@@ -1,0 +1,78 @@
+"""Settings: the only place that reads the environment."""
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+LANGUAGES: tuple[str, ...] = ("en", "de", "sk")
+
+
+def _split_csv(value: object) -> object:
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str | None = Field(
+        default=None, description="PostgreSQL URL; unset means the embedded server"
+    )
+    database_read_url: str | None = Field(default=None, description="Optional read replica URL")
+    almanac_data_dir: Path = Field(default=Path(".almanac"), description="Embedded data directory")
+    site_timezone: str = Field(default="UTC", description="Site time zone (IANA name)")
+    default_language: str = Field(default="en", description="Language of the base texts")
+    public_site_url: str | None = Field(default=None, description="Base of public page URLs")
+    root_path: str = Field(default="", description="Path prefix the app is served under")
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["127.0.0.1"]
+    )
+    db_pool_size: int = Field(default=10, ge=1)
+    db_max_overflow: int = Field(default=10, ge=0)
+    db_connect_timeout: float = Field(default=5.0, gt=0)
+    db_statement_timeout_ms: int = Field(default=15000, ge=0)
+    max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    app_password_pepper: str = Field(default="almanac-app-passwords")
+    log_level: str = Field(default="info")
+
+    @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
+    @classmethod
+    def _csv(cls, value: object) -> object:
+        return _split_csv(value)
+
+    @field_validator("site_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone {value!r}") from exc
+        return value
+
+    @field_validator("default_language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in LANGUAGES:
+            raise ValueError(f"default_language must be one of {', '.join(LANGUAGES)}")
+        return value
+
+    @field_validator("root_path")
+    @classmethod
+    def _normalise_root(cls, value: str) -> str:
+        value = value.strip().rstrip("/")
+        return f"/{value.lstrip('/')}" if value else ""
+
+    @property
+    def site_zone(self) -> ZoneInfo:
+        return ZoneInfo(self.site_timezone)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,76 @@
+"""Engine and session: one session per request, committed before the response is sent."""
+
+from collections.abc import AsyncIterator
+from typing import Annotated, cast
+from urllib.parse import urlsplit, urlunsplit
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from app.config import Settings
+from app.embedded import embedded_url
+
+
+def asyncpg_url(url: str) -> str:
+    """Accept postgres://, postgresql:// and postgresql+asyncpg:// (socket form included)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql", "postgresql+asyncpg"):
+        raise ValueError(f"DATABASE_URL must be a PostgreSQL URL, got scheme {parts.scheme!r}")
+    return urlunsplit(parts._replace(scheme="postgresql+asyncpg"))
+
+
+def resolve_database_url(settings: Settings) -> str:
+    """The configured server, or the embedded one started on demand."""
+    if settings.database_url:
+        return asyncpg_url(settings.database_url)
+    return asyncpg_url(embedded_url(settings.almanac_data_dir))
+
+
+def make_engine(url: str, settings: Settings) -> AsyncEngine:
+    return create_async_engine(
+        asyncpg_url(url),
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+        pool_recycle=1800,
+        pool_timeout=settings.db_connect_timeout,
+        connect_args={
+            "timeout": settings.db_connect_timeout,
+            "command_timeout": settings.db_statement_timeout_ms / 1000 or None,
+            "server_settings": {
+                "application_name": "almanac",
+                "statement_timeout": str(settings.db_statement_timeout_ms),
+                # JIT compilation costs more than it saves on short OLTP queries.
+                "jit": "off",
+            },
+        },
+    )
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
+    return cast(async_sessionmaker[AsyncSession], request.state.sessionmaker)
+
+
+async def get_session(
+    maker: Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)],
+) -> AsyncIterator[AsyncSession]:
+    async with maker() as session:
+        try:
+            yield session
+        except Exception:
+            await session.rollback()
+            raise
+        await session.commit()
+
+
+# scope="function": the commit happens before the response goes out, so a failed
+# commit is reported to the client instead of a 2xx for lost data.
+SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]

@@ -1,0 +1,142 @@
+"""Languages and the translated message catalogue (error messages and parameter notes)."""
+
+from typing import Final
+
+from app.config import LANGUAGES
+
+# key -> language -> template. English texts are the reference's own wording.
+MESSAGES: Final[dict[str, dict[str, str]]] = {
+    "rest_no_route": {
+        "en": "No route was found matching the URL and request method.",
+        "de": "Es wurde keine Route gefunden, die der URL und der Anfragemethode entspricht.",
+        "sk": "Nenašla sa žiadna trasa zodpovedajúca URL a metóde požiadavky.",
+    },
+    "rest_missing_callback_param": {
+        "en": "Missing parameter(s): {names}",
+        "de": "Fehlende(r) Parameter: {names}",
+        "sk": "Chýbajúce parametre: {names}",
+    },
+    "rest_invalid_param": {
+        "en": "Invalid parameter(s): {names}",
+        "de": "Ungültige(r) Parameter: {names}",
+        "sk": "Neplatné parametre: {names}",
+    },
+    "invalid_parameter": {
+        "en": "Invalid parameter.",
+        "de": "Ungültiger Parameter.",
+        "sk": "Neplatný parameter.",
+    },
+    "not_of_type": {
+        "en": "{name} is not of type {type}.",
+        "de": "{name} ist nicht vom Typ {type}.",
+        "sk": "{name} nie je typu {type}.",
+    },
+    "too_long": {
+        "en": "{name} must be at most {max} characters long.",
+        "de": "{name} darf höchstens {max} Zeichen lang sein.",
+        "sk": "{name} môže mať najviac {max} znakov.",
+    },
+    "too_many_items": {
+        "en": "{name} must contain at most {max} items.",
+        "de": "{name} darf höchstens {max} Einträge enthalten.",
+        "sk": "{name} môže obsahovať najviac {max} položiek.",
+    },
+    "per_page_too_large": {
+        "en": "per_page must be between 1 (inclusive) and {max} (inclusive).",
+        "de": "per_page muss zwischen 1 und {max} (jeweils einschließlich) liegen.",
+        "sk": "per_page musí byť medzi 1 a {max} (vrátane).",
+    },
+    "unknown_language": {
+        "en": "i18n_language must be one of {languages}.",
+        "de": "i18n_language muss einer der Werte {languages} sein.",
+        "sk": "i18n_language musí byť jedna z hodnôt {languages}.",
+    },
+    "rest_invalid_json": {
+        "en": "Invalid JSON body passed.",
+        "de": "Ungültiger JSON-Inhalt übergeben.",
+        "sk": "Bolo odoslané neplatné telo JSON.",
+    },
+    "rest_forbidden": {
+        "en": "Sorry, you are not allowed to do that.",
+        "de": "Du bist leider nicht berechtigt, dies zu tun.",
+        "sk": "Prepáčte, na túto akciu nemáte oprávnenie.",
+    },
+    "invalid_username": {
+        "en": "Unknown username. Check again or try your email address.",
+        "de": "Unbekannter Benutzername. Bitte erneut prüfen.",
+        "sk": "Neznáme používateľské meno. Skontrolujte ho znova.",
+    },
+    "incorrect_password": {
+        "en": "The provided password is an invalid application password.",
+        "de": "Das angegebene Passwort ist kein gültiges Anwendungspasswort.",
+        "sk": "Zadané heslo nie je platné aplikačné heslo.",
+    },
+    "rest_internal_error": {
+        "en": "An unexpected error occurred. Reference: {request_id}",
+        "de": "Ein unerwarteter Fehler ist aufgetreten. Referenz: {request_id}",
+        "sk": "Nastala neočakávaná chyba. Referencia: {request_id}",
+    },
+    "rest_unavailable": {
+        "en": "The service is temporarily unavailable. Please retry shortly.",
+        "de": "Der Dienst ist vorübergehend nicht verfügbar. Bitte gleich erneut versuchen.",
+        "sk": "Služba je dočasne nedostupná. Skúste to o chvíľu znova.",
+    },
+    "rest_payload_too_large": {
+        "en": "The request body is too large.",
+        "de": "Der Anfrageinhalt ist zu groß.",
+        "sk": "Telo požiadavky je príliš veľké.",
+    },
+    "term_exists": {
+        "en": "A term with the name provided already exists in this taxonomy.",
+        "de": "Ein Begriff mit diesem Namen existiert bereits in dieser Taxonomie.",
+        "sk": "Termín s týmto názvom už v tejto taxonómii existuje.",
+    },
+    "term_exists_parent": {
+        "en": "A term with the name provided already exists with this parent.",
+        "de": "Ein Begriff mit diesem Namen existiert bereits unter diesem Elternbegriff.",
+        "sk": "Termín s týmto názvom už pod týmto nadradeným termínom existuje.",
+    },
+    "rest_taxonomy_not_hierarchical": {
+        "en": "Cannot set parent term, taxonomy is not hierarchical.",
+        "de": "Elternbegriff kann nicht gesetzt werden, die Taxonomie ist nicht hierarchisch.",
+        "sk": "Nadradený termín nemožno nastaviť, taxonómia nie je hierarchická.",
+    },
+    "term_parent_loop": {
+        "en": "A term cannot be its own ancestor.",
+        "de": "Ein Begriff kann nicht sein eigener Vorfahr sein.",
+        "sk": "Termín nemôže byť svojím vlastným predkom.",
+    },
+    "rest-category-not-found": {
+        "en": "Category with ID {id} does not exist.",
+        "de": "Die Kategorie mit der ID {id} existiert nicht.",
+        "sk": "Kategória s ID {id} neexistuje.",
+    },
+    "rest-tag-not-found": {
+        "en": "Tag with ID {id} does not exist.",
+        "de": "Das Schlagwort mit der ID {id} existiert nicht.",
+        "sk": "Štítok s ID {id} neexistuje.",
+    },
+    "category-archive-page-not-found": {
+        "en": "The requested category archive page does not exist",
+        "de": "Die angeforderte Seite des Kategoriearchivs existiert nicht",
+        "sk": "Požadovaná stránka archívu kategórií neexistuje",
+    },
+    "tag-archive-page-not-found": {
+        "en": "The requested tag archive page does not exist",
+        "de": "Die angeforderte Seite des Schlagwortarchivs existiert nicht",
+        "sk": "Požadovaná stránka archívu štítkov neexistuje",
+    },
+}
+
+
+def translate(key: str, language: str, **values: object) -> str:
+    """The message `key` in `language` (English when missing), formatted with `values`."""
+    templates = MESSAGES.get(key)
+    if templates is None:
+        return key
+    template = templates.get(language) or templates["en"]
+    return template.format(**values) if values else template
+
+
+def is_language(value: str) -> bool:
+    return value in LANGUAGES

@@ -1,0 +1,69 @@
+"""Application factory."""
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.middleware.cors import CORSMiddleware
+
+from app.config import get_settings
+from app.db import make_engine, make_sessionmaker, resolve_database_url
+from app.errors import register_error_handlers
+from app.middleware import (
+    BodySizeLimitMiddleware,
+    ResponseHeadersMiddleware,
+    TrustedProxyMiddleware,
+)
+from app.routers import api_router
+from app.routers.discovery import index_router, namespace_router
+from app.urls import NAMESPACE
+
+PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
+
+
+@asynccontextmanager
+async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
+    settings = get_settings()
+    engine = make_engine(resolve_database_url(settings), settings)
+    yield {"sessionmaker": make_sessionmaker(engine)}
+    await engine.dispose()
+
+
+def create_app() -> FastAPI:
+    settings = get_settings()
+    logging.basicConfig(level=settings.log_level.upper())
+    app = FastAPI(
+        title="almanac",
+        summary="Events calendar API compatible with The Events Calendar REST v1",
+        version="1.0.0",
+        lifespan=lifespan,
+        openapi_url=None,
+        docs_url=None,
+        redoc_url=None,
+    )
+    register_error_handlers(app)
+    for language_prefix in ("", "/{lang}"):
+        app.include_router(index_router, prefix=language_prefix)
+        app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
+        app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
+
+    # Added innermost first: the proxy middleware must see the request before anything else.
+    app.add_middleware(
+        BodySizeLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        default_language=settings.default_language,
+    )
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.cors_origins,
+        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+        allow_headers=["Authorization", "Content-Type", "Content-Disposition", "Content-MD5"],
+        expose_headers=PAGING_HEADERS,
+    )
+    app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
+    app.add_middleware(
+        TrustedProxyMiddleware, trusted=settings.forwarded_allow_ips, root_path=settings.root_path
+    )
+    return app

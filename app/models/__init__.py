@@ -1,0 +1,28 @@
+"""Every model, imported so that Base.metadata is complete (Alembic reads it)."""
+
+from app.models.base import Base
+from app.models.events import Event, EventTranslation, event_organizers, event_terms
+from app.models.images import Image
+from app.models.organizers import Organizer, OrganizerTranslation
+from app.models.terms import CATEGORY, TAG, Term, TermTranslation
+from app.models.users import AppPassword, User
+from app.models.venues import Venue, VenueTranslation
+
+__all__ = [
+    "CATEGORY",
+    "TAG",
+    "AppPassword",
+    "Base",
+    "Event",
+    "EventTranslation",
+    "Image",
+    "Organizer",
+    "OrganizerTranslation",
+    "Term",
+    "TermTranslation",
+    "User",
+    "Venue",
+    "VenueTranslation",
+    "event_organizers",
+    "event_terms",
+]

@@ -1,0 +1,79 @@
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, PostMixin
+
+event_terms = Table(
+    "event_terms",
+    Base.metadata,
+    Column("event_id", ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
+    Column("term_id", ForeignKey("terms.id", ondelete="CASCADE"), primary_key=True, index=True),
+)
+
+event_organizers = Table(
+    "event_organizers",
+    Base.metadata,
+    Column("event_id", ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "organizer_id",
+        ForeignKey("organizers.id", ondelete="CASCADE"),
+        primary_key=True,
+        index=True,
+    ),
+    Column("position", Integer, nullable=False, default=0),
+)
+
+
+class Event(PostMixin, Base):
+    """An event; `start_at`/`end_at` are instants, `*_local` the wall time in `timezone`."""
+
+    __tablename__ = "events"
+
+    title: Mapped[str] = mapped_column(String(500))
+    start_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    end_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    start_local: Mapped[datetime] = mapped_column(DateTime(timezone=False))
+    end_local: Mapped[datetime] = mapped_column(DateTime(timezone=False))
+    timezone: Mapped[str] = mapped_column(String(64))
+    timezone_abbr: Mapped[str] = mapped_column(String(64))
+    all_day: Mapped[bool] = mapped_column(Boolean, default=False)
+    cost: Mapped[str] = mapped_column(Text, default="")
+    cost_details: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict)
+    website: Mapped[str | None] = mapped_column(Text, default=None)
+    show_map: Mapped[bool] = mapped_column(Boolean, default=False)
+    show_map_link: Mapped[bool] = mapped_column(Boolean, default=False)
+    hide_from_listings: Mapped[bool] = mapped_column(Boolean, default=False)
+    sticky: Mapped[bool] = mapped_column(Boolean, default=False)
+    featured: Mapped[bool] = mapped_column(Boolean, default=False)
+    venue_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("venues.id", ondelete="SET NULL"), index=True
+    )
+    parent_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("events.id", ondelete="SET NULL"), index=True
+    )
+
+
+class EventTranslation(Base):
+    __tablename__ = "event_translations"
+
+    event_id: Mapped[int] = mapped_column(
+        ForeignKey("events.id", ondelete="CASCADE"), primary_key=True
+    )
+    language: Mapped[str] = mapped_column(String(5), primary_key=True)
+    title: Mapped[str | None] = mapped_column(String(500))
+    description: Mapped[str | None] = mapped_column(Text)
+    excerpt: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,45 @@
+from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint, text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base
+
+CATEGORY = "tribe_events_cat"
+TAG = "post_tag"
+
+
+class Term(Base):
+    """A category or tag; `name`/`description` hold the default-language text."""
+
+    __tablename__ = "terms"
+    __table_args__ = (
+        UniqueConstraint("taxonomy", "slug", name="terms_taxonomy_slug_key"),
+        CheckConstraint(f"taxonomy IN ('{CATEGORY}', '{TAG}')", name="taxonomy"),
+        # The duplicate-name rule (`term_exists`) as a constraint, so it holds under concurrency.
+        Index(
+            "terms_unique_name_idx",
+            "taxonomy",
+            text("coalesce(parent_id, 0)"),
+            text("lower(name)"),
+            unique=True,
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    taxonomy: Mapped[str] = mapped_column(String(32), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    slug: Mapped[str] = mapped_column(String(200))
+    description: Mapped[str] = mapped_column(Text, default="")
+    parent_id: Mapped[int | None] = mapped_column(
+        ForeignKey("terms.id", ondelete="SET NULL"), index=True
+    )
+
+
+class TermTranslation(Base):
+    __tablename__ = "term_translations"
+
+    term_id: Mapped[int] = mapped_column(
+        ForeignKey("terms.id", ondelete="CASCADE"), primary_key=True
+    )
+    language: Mapped[str] = mapped_column(String(5), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    description: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,35 @@
+from sqlalchemy import Boolean, Float, ForeignKey, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.models.base import Base, PostMixin
+
+
+class Venue(PostMixin, Base):
+    __tablename__ = "venues"
+
+    name: Mapped[str] = mapped_column(String(500))
+    address: Mapped[str] = mapped_column(Text, default="")
+    city: Mapped[str] = mapped_column(String(200), default="")
+    country: Mapped[str] = mapped_column(String(200), default="")
+    province: Mapped[str] = mapped_column(String(200), default="")
+    state: Mapped[str] = mapped_column(String(200), default="")
+    zip: Mapped[str] = mapped_column(String(50), default="")
+    phone: Mapped[str] = mapped_column(String(100), default="")
+    stateprovince: Mapped[str] = mapped_column(String(200), default="")
+    website: Mapped[str] = mapped_column(Text, default="")
+    show_map: Mapped[bool] = mapped_column(Boolean, default=False)
+    show_map_link: Mapped[bool] = mapped_column(Boolean, default=False)
+    geo_lat: Mapped[float | None] = mapped_column(Float, default=None)
+    geo_lng: Mapped[float | None] = mapped_column(Float, default=None)
+
+
+class VenueTranslation(Base):
+    __tablename__ = "venue_translations"
+
+    venue_id: Mapped[int] = mapped_column(
+        ForeignKey("venues.id", ondelete="CASCADE"), primary_key=True
+    )
+    language: Mapped[str] = mapped_column(String(5), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(500))
+    description: Mapped[str | None] = mapped_column(Text)
+    excerpt: Mapped[str | None] = mapped_column(Text)

@@ -1,0 +1,309 @@
+"""Categories and tags (one table, told apart by taxonomy)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import (
+    ColumnElement,
+    ScalarSelect,
+    Select,
+    SQLColumnExpression,
+    and_,
+    delete,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.models import Event, Term, TermTranslation, event_terms
+from app.pagination import Page
+from app.repositories.base import MAX_SLUG_ATTEMPTS, in_savepoint, violated_constraint
+from app.slugs import candidates, make_slug
+
+SLUG_CONSTRAINT = "terms_taxonomy_slug_key"
+NAME_CONSTRAINT = "terms_unique_name_idx"
+
+OrderBy = Literal["name", "id", "slug", "count", "description", "term_group", "include"]
+
+
+@dataclass(slots=True)
+class TermRecord:
+    id: int
+    taxonomy: str
+    name: str
+    slug: str
+    description: str
+    parent_id: int | None
+    count: int
+
+
+@dataclass(slots=True)
+class TermFilters:
+    search: str | None = None
+    include: list[int] | None = None
+    exclude: list[int] | None = None
+    slugs: list[str] | None = None
+    parent: int | None = None
+    event: int | None = None
+    hide_empty: bool = True
+    orderby: OrderBy = "name"
+    descending: bool = False
+
+
+class DuplicateName(Exception):
+    def __init__(self, term_id: int | None):
+        super().__init__(term_id)
+        self.term_id = term_id
+
+
+class DuplicateSlug(Exception):
+    pass
+
+
+def published_count(term_id: SQLColumnExpression[int]) -> ScalarSelect[int]:
+    """Published events carrying the term (the reference's `count`)."""
+    return (
+        select(func.count())
+        .select_from(event_terms.join(Event, Event.id == event_terms.c.event_id))
+        .where(event_terms.c.term_id == term_id, Event.status == "publish")
+        .scalar_subquery()
+    )
+
+
+class TermRepository:
+    def __init__(
+        self, session: AsyncSession, taxonomy: str, language: str, default_language: str
+    ) -> None:
+        self.session = session
+        self.taxonomy = taxonomy
+        self.language = language
+        self.translated = language != default_language
+
+    # ---- reads ---------------------------------------------------------------------
+
+    def _select(self) -> Select[Any]:
+        name: SQLColumnExpression[str] = Term.name
+        description: SQLColumnExpression[str] = Term.description
+        stmt = select(Term.id, Term.taxonomy, Term.slug, Term.parent_id)
+        if self.translated:
+            tr = TermTranslation
+            name = func.coalesce(tr.name, Term.name)
+            description = func.coalesce(tr.description, Term.description)
+            stmt = stmt.outerjoin(tr, and_(tr.term_id == Term.id, tr.language == self.language))
+        count = published_count(Term.id)
+        return stmt.add_columns(
+            name.label("name"), description.label("description"), count.label("count")
+        ).where(Term.taxonomy == self.taxonomy)
+
+    @staticmethod
+    def _record(row: Any) -> TermRecord:
+        return TermRecord(
+            id=row.id,
+            taxonomy=row.taxonomy,
+            name=row.name,
+            slug=row.slug,
+            description=row.description,
+            parent_id=row.parent_id,
+            count=row.count,
+        )
+
+    async def get(self, term_id: int) -> TermRecord | None:
+        row = (await self.session.execute(self._select().where(Term.id == term_id))).first()
+        return self._record(row) if row else None
+
+    async def missing_ids(self, ids: Sequence[int]) -> list[int]:
+        """Those of `ids` that are not terms of this taxonomy."""
+        found = set(
+            await self.session.scalars(
+                select(Term.id).where(Term.taxonomy == self.taxonomy, Term.id.in_(ids))
+            )
+        )
+        return [term_id for term_id in ids if term_id not in found]
+
+    async def find(self, filters: TermFilters, page: Page) -> tuple[list[TermRecord], int]:
+        inner = self._select()
+        name_col = inner.selected_columns.name
+        conditions: list[ColumnElement[bool]] = []
+        if filters.search:
+            pattern = f"%{_escape_like(filters.search)}%"
+            conditions.append(or_(name_col.ilike(pattern), Term.slug.ilike(pattern)))
+        if filters.include:
+            conditions.append(Term.id.in_(filters.include))
+        if filters.exclude:
+            conditions.append(Term.id.not_in(filters.exclude))
+        if filters.slugs:
+            conditions.append(Term.slug.in_(filters.slugs))
+        if filters.parent is not None:
+            conditions.append(func.coalesce(Term.parent_id, 0) == filters.parent)
+        if filters.event is not None:
+            conditions.append(
+                exists().where(
+                    event_terms.c.term_id == Term.id, event_terms.c.event_id == filters.event
+                )
+            )
+        if filters.hide_empty:
+            conditions.append(
+                exists()
+                .select_from(event_terms.join(Event, Event.id == event_terms.c.event_id))
+                .where(event_terms.c.term_id == Term.id, Event.status == "publish")
+            )
+        stmt = inner.where(*conditions)
+        total = await self.session.scalar(
+            select(func.count()).select_from(
+                stmt.with_only_columns(literal(1), maintain_column_froms=True).subquery()
+            )
+        )
+        rows = await self.session.execute(
+            stmt.order_by(*self._order(filters, inner)).limit(page.size).offset(page.offset)
+        )
+        return [self._record(row) for row in rows], total or 0
+
+    @staticmethod
+    def _order(filters: TermFilters, inner: Select[Any]) -> list[Any]:
+        columns = inner.selected_columns
+        key: SQLColumnExpression[Any]
+        if filters.orderby == "include" and filters.include:
+            key = func.array_position(literal(filters.include), Term.id)
+        else:
+            key = {
+                "name": func.lower(columns.name),
+                "slug": Term.slug,
+                "count": columns.count,
+                "description": func.lower(columns.description),
+            }.get(filters.orderby, Term.id)
+        tie = Term.id.desc() if filters.descending else Term.id.asc()
+        return [key.desc() if filters.descending else key.asc(), tie]
+
+    async def is_ancestor(self, candidate: int, term_id: int) -> bool:
+        """Is `term_id` among `candidate` and its ancestors (a would-be parent loop)?"""
+        tree = (
+            select(Term.id, Term.parent_id)
+            .where(Term.id == candidate)
+            .cte("ancestors", recursive=True)
+        )
+        tree = tree.union(select(Term.id, Term.parent_id).join(tree, Term.id == tree.c.parent_id))
+        found = await self.session.scalar(select(tree.c.id).where(tree.c.id == term_id).limit(1))
+        return found is not None
+
+    async def _id_by_name(self, name: str, parent_id: int | None) -> int | None:
+        return await self.session.scalar(
+            select(Term.id).where(
+                Term.taxonomy == self.taxonomy,
+                func.coalesce(Term.parent_id, 0) == (parent_id or 0),
+                func.lower(Term.name) == name.lower(),
+            )
+        )
+
+    async def _taken_slugs(self, base: str) -> set[str]:
+        rows = await self.session.scalars(
+            select(Term.slug).where(
+                Term.taxonomy == self.taxonomy,
+                or_(Term.slug == base, Term.slug.like(f"{_escape_like(base)}-%")),
+            )
+        )
+        return set(rows)
+
+    # ---- writes --------------------------------------------------------------------
+
+    async def create(
+        self, *, name: str, description: str, slug: str | None, parent_id: int | None
+    ) -> int:
+        """Insert a term; the default-language text is set too, so no term is ever empty.
+
+        Raises DuplicateName when a term of that name exists under the same parent.
+        """
+        existing = await self._id_by_name(name, parent_id)
+        if existing is not None:
+            raise DuplicateName(existing)
+        base = make_slug(slug or name)
+        taken = await self._taken_slugs(base)
+        for attempt, candidate in enumerate(candidates(base, taken)):
+            if attempt >= MAX_SLUG_ATTEMPTS:
+                break
+            term = Term(
+                taxonomy=self.taxonomy,
+                name=name,
+                slug=candidate,
+                description=description,
+                parent_id=parent_id,
+            )
+            try:
+                await in_savepoint(self.session, lambda term=term: self._flush_new(term))  # type: ignore[misc]
+            except IntegrityError as exc:
+                constraint = violated_constraint(exc)
+                if constraint == NAME_CONSTRAINT:
+                    raise DuplicateName(await self._id_by_name(name, parent_id)) from exc
+                if constraint == SLUG_CONSTRAINT:
+                    continue
+                raise
+            if self.translated:
+                await self._save_translation(term.id, {"name": name, "description": description})
+            return term.id
+        raise RuntimeError(f"could not find a free slug for {base!r}")
+
+    async def _flush_new(self, term: Term) -> None:
+        self.session.add(term)
+        await self.session.flush()
+
+    async def update(self, term_id: int, changes: dict[str, Any]) -> None:
+        """Apply `changes` (name, description, slug, parent_id); texts go to the request language.
+
+        Raises DuplicateName (another term has that name under that parent) or DuplicateSlug.
+        """
+        texts: dict[str, Any] = {k: changes.pop(k) for k in ("name", "description") if k in changes}
+        columns = dict(changes)
+        if texts and not self.translated:
+            columns.update(texts)
+        if "slug" in columns:
+            columns["slug"] = make_slug(columns["slug"])
+        if "name" in columns or "parent_id" in columns:
+            current = (
+                await self.session.execute(
+                    select(Term.name, Term.parent_id).where(Term.id == term_id)
+                )
+            ).one()
+            name = columns.get("name", current.name)
+            parent_id = columns.get("parent_id", current.parent_id)
+            duplicate = await self._id_by_name(name, parent_id)
+            if duplicate not in (None, term_id):
+                raise DuplicateName(duplicate)
+        if columns:
+            statement = update(Term).where(Term.id == term_id).values(**columns)
+            try:
+                await in_savepoint(self.session, lambda: self.session.execute(statement))
+            except IntegrityError as exc:
+                constraint = violated_constraint(exc)
+                if constraint == NAME_CONSTRAINT:  # lost a race with a concurrent writer
+                    raise DuplicateName(None) from exc
+                if constraint == SLUG_CONSTRAINT:
+                    raise DuplicateSlug() from exc
+                raise
+        if texts and self.translated:
+            await self._save_translation(term_id, texts)
+
+    async def _save_translation(self, term_id: int, texts: dict[str, Any]) -> None:
+        stmt = pg_insert(TermTranslation).values(term_id=term_id, language=self.language, **texts)
+        await self.session.execute(
+            stmt.on_conflict_do_update(
+                index_elements=[TermTranslation.term_id, TermTranslation.language],
+                set_={key: stmt.excluded[key] for key in texts},
+            )
+        )
+
+    async def delete(self, term: TermRecord) -> None:
+        """Delete permanently; children move up to the deleted term's parent (WordPress)."""
+        await self.session.execute(
+            update(Term).where(Term.parent_id == term.id).values(parent_id=term.parent_id)
+        )
+        await self.session.execute(delete(Term).where(Term.id == term.id))
+
+
+def _escape_like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

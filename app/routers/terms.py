@@ -1,0 +1,283 @@
+"""Categories and tags: one router factory, since the two differ only in a few rules."""
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter
+from pydantic import BeforeValidator, Field
+from starlette.responses import Response
+
+from app.auth import CurrentUser
+from app.config import get_settings
+from app.db import SessionDep
+from app.deps import LanguageDep, RawParamsDep
+from app.errors import ApiError, MissingParams, NotFound, invalid
+from app.models import CATEGORY, TAG
+from app.pagination import PageDep, list_response
+from app.params import (
+    NonEmptyStr,
+    Params,
+    PositiveInt,
+    PositiveIntList,
+    StringList,
+    WPBool,
+    check,
+    parse,
+)
+from app.permissions import TermAction, User, can_manage_terms, may, require
+from app.repositories.events import event_ownership
+from app.repositories.terms import (
+    DuplicateName,
+    DuplicateSlug,
+    OrderBy,
+    TermFilters,
+    TermRecord,
+    TermRepository,
+)
+from app.responses import json_response
+from app.serializers.terms import term_body
+from app.urls import UrlsDep
+
+MAX_ID = 2**63 - 1
+
+
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+def _parent_id(value: Any) -> Any:
+    """A parent reference: a non-negative integer (0 = none)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_ID:
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    raise ValueError("not a term id")
+
+
+ParentId = Annotated[int, BeforeValidator(_parent_id)]
+Name = Annotated[NonEmptyStr, Field(max_length=200)]
+Slug = Annotated[NonEmptyStr, Field(max_length=200)]
+
+
+class TermListParams(Params):
+    search: NonEmptyStr | None = Field(
+        None, description="Limit to terms whose name or slug contains this text"
+    )
+    exclude: PositiveIntList | None = Field(None, description="Term IDs to leave out")
+    include: PositiveIntList | None = Field(None, description="Limit to these term IDs")
+    order: Annotated[Literal["asc", "desc"], BeforeValidator(_lower)] | None = Field(
+        None, description="Sort direction"
+    )
+    orderby: Annotated[OrderBy, BeforeValidator(_lower)] | None = Field(
+        None, description="Sort by this term attribute"
+    )
+    hide_empty: WPBool = Field(True, description="Hide terms assigned to no published event")
+    post: PositiveInt | None = Field(None, description="Limit to terms of this event")
+    event: PositiveInt | None = Field(None, description="Alias of post (wins over it)")
+    slug: StringList | None = Field(None, description="Limit to terms with these slugs")
+
+
+class CategoryListParams(TermListParams):
+    parent: ParentId | None = Field(None, description="Limit to children of this category")
+
+
+class TermWriteParams(Params):
+    name: Name | None = Field(None, description="Term name")
+    description: NonEmptyStr | None = Field(None, description="Term description")
+    slug: Slug | None = Field(None, description="Term slug (made unique)")
+
+
+class CategoryWriteParams(TermWriteParams):
+    parent: ParentId | None = Field(None, description="Parent category ID (0 for none)")
+
+
+class TagWriteParams(TermWriteParams):
+    parent: Any = Field(None, description="Not allowed: tags are not hierarchical")
+
+
+@dataclass(frozen=True)
+class TermKind:
+    taxonomy: str
+    path: str  # route segment: categories / tags
+    singular: str  # error codes: category / tag
+    action: TermAction
+    list_params: type[TermListParams]
+    write_params: type[TermWriteParams]
+
+
+CATEGORIES = TermKind(
+    CATEGORY, "categories", "category", "manage_categories", CategoryListParams, CategoryWriteParams
+)
+TAGS = TermKind(TAG, "tags", "tag", "manage_tags", TermListParams, TagWriteParams)
+
+
+def term_router(kind: TermKind) -> APIRouter:
+    router = APIRouter(prefix=f"/{kind.path}", tags=[kind.path])
+
+    def repository(session: SessionDep, language: str) -> TermRepository:
+        return TermRepository(session, kind.taxonomy, language, get_settings().default_language)
+
+    async def load(repo: TermRepository, term_id: int) -> TermRecord:
+        term = await repo.get(term_id) if term_id <= MAX_ID else None
+        if term is None:
+            raise NotFound(kind.singular, term_id)
+        return term
+
+    async def check_parent(repo: TermRepository, parent: int | None, term_id: int | None) -> None:
+        if not parent:
+            return
+        check("parent", not await repo.missing_ids([parent]))
+        if term_id is not None and await repo.is_ancestor(parent, term_id):
+            raise ApiError(400, "rest_invalid_param", "term_parent_loop")
+
+    def authorize(user: User) -> None:
+        require(user, can_manage_terms(user, kind.action))
+
+    def duplicate(exc: DuplicateName, parent: int | None) -> ApiError:
+        key = "term_exists_parent" if kind.taxonomy == CATEGORY and parent else "term_exists"
+        data = {"term_id": exc.term_id} if exc.term_id is not None else {}
+        return ApiError(400, "term_exists", key, data=data)
+
+    @router.get("", summary=f"List {kind.path}")
+    async def list_terms(
+        raw: RawParamsDep,
+        page: PageDep,
+        language: LanguageDep,
+        user: CurrentUser,
+        session: SessionDep,
+        urls: UrlsDep,
+    ) -> Response:
+        params = parse(kind.list_params, raw)
+        repo = repository(session, language)
+        for name in ("include", "exclude"):
+            ids = getattr(params, name)
+            if ids:
+                check(name, not await repo.missing_ids(ids))
+        parent = getattr(params, "parent", None)
+        if parent:
+            check("parent", not await repo.missing_ids([parent]))
+        event = params.event or params.post
+        if event is not None:
+            name = "event" if params.event else "post"
+            owner = await event_ownership(session, event)
+            # An event the caller may not read is as unknown as a missing one.
+            check(name, owner is not None and may(user, "read", owner.author_id, owner.status))
+        filters = TermFilters(
+            search=params.search,
+            include=params.include,
+            exclude=params.exclude,
+            slugs=params.slug,
+            parent=parent,
+            event=event,
+            hide_empty=params.hide_empty,
+            orderby=params.orderby or "name",
+            descending=params.order == "desc",
+        )
+        terms, total = await repo.find(filters, page)
+        echoed = params.model_dump(
+            exclude_none=True, exclude={"i18n_language", "page", "per_page"}, exclude_defaults=True
+        )
+        return list_response(
+            urls=urls,
+            path=f"/{kind.path}",
+            key=kind.path,
+            kind=kind.singular,
+            items=[term_body(term, urls) for term in terms],
+            total=total,
+            page=page,
+            filters=echoed,
+            layout="terms",
+        )
+
+    @router.get("/{id:int}", summary=f"Read one {kind.singular}")
+    async def get_term(
+        id: int, language: LanguageDep, session: SessionDep, urls: UrlsDep
+    ) -> Response:
+        term = await load(repository(session, language), id)
+        return json_response(term_body(term, urls, with_links=True))
+
+    @router.post("", status_code=201, summary=f"Create a {kind.singular}")
+    async def create_term(
+        raw: RawParamsDep,
+        language: LanguageDep,
+        user: CurrentUser,
+        session: SessionDep,
+        urls: UrlsDep,
+    ) -> Response:
+        authorize(user)
+        params = parse(kind.write_params, raw)
+        if params.name is None:
+            raise MissingParams(["name"])
+        parent = _parent_of(kind, params)
+        repo = repository(session, language)
+        await check_parent(repo, parent, None)
+        try:
+            term_id = await repo.create(
+                name=params.name.strip(),
+                description=params.description or "",
+                slug=params.slug,
+                parent_id=parent or None,
+            )
+        except DuplicateName as exc:
+            raise duplicate(exc, parent) from None
+        term = await load(repo, term_id)
+        body = term_body(term, urls, with_links=True)
+        return json_response(body, 201, {"Location": body["urls"]["self"]})
+
+    @router.api_route(
+        "/{id:int}", methods=["POST", "PUT", "PATCH"], summary=f"Update a {kind.singular}"
+    )
+    async def update_term(
+        id: int,
+        raw: RawParamsDep,
+        language: LanguageDep,
+        user: CurrentUser,
+        session: SessionDep,
+        urls: UrlsDep,
+    ) -> Response:
+        authorize(user)
+        repo = repository(session, language)
+        term = await load(repo, id)
+        params = parse(kind.write_params, raw)
+        parent = _parent_of(kind, params)
+        await check_parent(repo, parent, term.id)
+        changes: dict[str, Any] = params.model_dump(
+            include={"name", "description", "slug"}, exclude_none=True
+        )
+        if "name" in changes:
+            changes["name"] = changes["name"].strip()
+        if parent is not None:
+            changes["parent_id"] = parent or None
+        try:
+            await repo.update(term.id, changes)
+        except DuplicateName as exc:
+            raise duplicate(exc, parent if parent is not None else term.parent_id) from None
+        except DuplicateSlug:
+            raise invalid("slug") from None
+        return json_response(term_body(await load(repo, term.id), urls, with_links=True))
+
+    @router.delete("/{id:int}", summary=f"Delete a {kind.singular} permanently")
+    async def delete_term(
+        id: int, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
+    ) -> Response:
+        authorize(user)
+        repo = repository(session, language)
+        term = await load(repo, id)
+        await repo.delete(term)
+        return json_response(term_body(term, urls))
+
+    return router
+
+
+def _parent_of(kind: TermKind, params: TermWriteParams) -> int | None:
+    """The requested parent (0 = none), or None when not sent; tags refuse one."""
+    parent = getattr(params, "parent", None)
+    if kind.taxonomy == TAG:
+        if parent is not None:
+            raise ApiError(400, "rest_taxonomy_not_hierarchical")
+        return None
+    return parent
+
+
+categories_router = term_router(CATEGORIES)
+tags_router = term_router(TAGS)

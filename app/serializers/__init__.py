@@ -1,0 +1,1 @@
+"""Response bodies as plain dicts in the reference's field order (serialised by orjson)."""
