@@ -13,6 +13,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import Match
 
 from app.i18n import translate
 from app.language import language_of
@@ -140,12 +141,27 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
     return _error_response(request, InvalidParams(notes))
 
 
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette names only the first route's)."""
+    routes = request.app.router.routes
+    return [
+        method
+        for method in HTTP_METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes
+        )
+    ]
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 404:
         return _error_response(request, no_route())
     if exc.status_code == 405:
-        headers = dict(exc.headers or {})
+        headers = {"Allow": ", ".join(_allowed_methods(request))}
         return _error_response(request, ApiError(405, "rest_no_route", headers=headers))
     return _error_response(request, ApiError(exc.status_code, "rest_error", str(exc.detail)))
 

@@ -8,16 +8,17 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
-from app.config import get_settings
+from app.config import LANGUAGES, get_settings
 from app.db import make_engine, make_sessionmaker, resolve_database_url
 from app.errors import register_error_handlers
 from app.middleware import (
     BodySizeLimitMiddleware,
     ResponseHeadersMiddleware,
+    TrailingSlashMiddleware,
     TrustedProxyMiddleware,
 )
 from app.routers import api_router
-from app.routers.discovery import index_router, namespace_router
+from app.routers.discovery import api_index, namespace_router
 from app.urls import NAMESPACE
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
@@ -42,10 +43,12 @@ def create_app() -> FastAPI:
         openapi_url=None,
         docs_url=None,
         redoc_url=None,
+        redirect_slashes=False,
     )
     register_error_handlers(app)
+    for index_path in ("/", *(f"/{language}" for language in LANGUAGES)):
+        app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
     for language_prefix in ("", "/{lang}"):
-        app.include_router(index_router, prefix=language_prefix)
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
 
@@ -63,6 +66,7 @@ def create_app() -> FastAPI:
         expose_headers=PAGING_HEADERS,
     )
     app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
+    app.add_middleware(TrailingSlashMiddleware)
     app.add_middleware(
         TrustedProxyMiddleware, trusted=settings.forwarded_allow_ips, root_path=settings.root_path
     )

@@ -61,6 +61,19 @@ class TrustedProxyMiddleware:
         await self.app(scope, receive, send)
 
 
+class TrailingSlashMiddleware:
+    """Serve `/path/` as `/path`: the reference's `rest_url` links end in a slash."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and len(path) > 1 and path.endswith("/"):
+            scope = {**scope, "path": path.rstrip("/") or "/"}
+        await self.app(scope, receive, send)
+
+
 def _scope_language(scope: Scope, default: str) -> str:
     state = scope.get("state") or {}
     if state.get("language"):

@@ -55,10 +55,6 @@ async def openapi_document(request: Request, urls: UrlsDep, language: LanguageDe
     return json_response(document)
 
 
-index_router = APIRouter(tags=["discovery"])
-
-
-@index_router.get("/", summary="API index")
 async def api_index(urls: UrlsDep, language: LanguageDep) -> Response:
     """Name, namespaces and links of this API (like WordPress's /wp-json/)."""
     return json_response(

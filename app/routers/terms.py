@@ -35,6 +35,7 @@ from app.repositories.terms import (
     TermRepository,
 )
 from app.responses import json_response
+from app.routers.routing import update_route
 from app.serializers.terms import term_body
 from app.urls import UrlsDep
 
@@ -224,9 +225,7 @@ def term_router(kind: TermKind) -> APIRouter:
         body = term_body(term, urls, with_links=True)
         return json_response(body, 201, {"Location": body["urls"]["self"]})
 
-    @router.api_route(
-        "/{id:int}", methods=["POST", "PUT", "PATCH"], summary=f"Update a {kind.singular}"
-    )
+    @update_route(router, "/{id:int}", summary=f"Update a {kind.singular}")
     async def update_term(
         id: int,
         raw: RawParamsDep,

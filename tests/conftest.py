@@ -1,0 +1,117 @@
+"""A real PostgreSQL for the tests: embedded (pgserver) unless TEST_DATABASE_URL is set.
+
+The schema is built by the real migrations once per run. Each test runs inside one
+connection's transaction that is rolled back afterwards; every request still gets its own
+session, working in SAVEPOINTs, so the app's real commit/rollback code runs.
+"""
+
+import asyncio
+import os
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from httpx import ASGITransport, AsyncClient
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from app.config import get_settings
+from app.db import asyncpg_url, get_sessionmaker
+from app.main import create_app
+from app.migrate import upgrade
+from tests.factories import AuthFor, make_auth
+
+TEST_DATABASE = "almanac_test"
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """A PostgreSQL server: TEST_DATABASE_URL, or an embedded one for this run."""
+    configured = os.environ.get("TEST_DATABASE_URL")
+    if configured:
+        yield asyncpg_url(configured)
+        return
+    from pgserver import get_server
+
+    # Not under pytest's tmp dir: that one is private to root and the embedded server
+    # runs as its own system user.
+    base = Path(tempfile.gettempdir()) / f"almanac-tests-{os.getpid()}"
+    base.mkdir(mode=0o755, exist_ok=True)
+    base.chmod(0o755)
+    server = get_server(base / "pgdata", cleanup_mode="stop")
+    try:
+        yield asyncpg_url(server.get_uri("postgres"))
+    finally:
+        server.cleanup()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+async def _recreate(server: str, database: str) -> None:
+    admin = create_async_engine(server, isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        await conn.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
+        await conn.execute(text(f'CREATE DATABASE "{database}"'))
+    await admin.dispose()
+
+
+@pytest.fixture(scope="session")
+async def database_url(server_url: str) -> str:
+    url = make_url(server_url).set(database=TEST_DATABASE).render_as_string(hide_password=False)
+    await _recreate(server_url, TEST_DATABASE)
+    await asyncio.to_thread(upgrade, url)
+    return url
+
+
+@pytest.fixture(scope="session")
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_async_engine(database_url)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+async def maker(engine: AsyncEngine) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    async with engine.connect() as conn:
+        outer = await conn.begin()
+        yield async_sessionmaker(
+            bind=conn, expire_on_commit=False, join_transaction_mode="create_savepoint"
+        )
+        await outer.rollback()
+
+
+@pytest.fixture(scope="session")
+def app() -> FastAPI:
+    get_settings.cache_clear()
+    return create_app()
+
+
+@pytest.fixture
+async def client(
+    app: FastAPI, maker: async_sessionmaker[AsyncSession]
+) -> AsyncIterator[AsyncClient]:
+    app.dependency_overrides[get_sessionmaker] = lambda: maker
+    transport = ASGITransport(app=app, raise_app_exceptions=False)
+    async with AsyncClient(transport=transport, base_url="http://testserver") as c:
+        yield c
+    app.dependency_overrides.clear()
+
+
+@pytest.fixture
+async def db(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    async with maker() as session:
+        yield session
+
+
+@pytest.fixture
+def auth(db: AsyncSession) -> Callable[[str], Awaitable[AuthFor]]:
+    """`await auth("editor")` creates a user of that role and returns its credentials."""
+    return lambda role: make_auth(db, role)

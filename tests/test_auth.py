@@ -1,0 +1,77 @@
+"""Application passwords over Basic and Bearer, and what wrong credentials get."""
+
+import base64
+from collections.abc import Awaitable, Callable
+
+from httpx import AsyncClient
+
+from tests.factories import AuthFor
+
+API = "/calendar/events/v1"
+Auth = Callable[[str], Awaitable[AuthFor]]
+
+
+def basic(login: str, password: str) -> dict[str, str]:
+    return {"Authorization": "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()}
+
+
+async def test_basic_and_bearer_authenticate(client: AsyncClient, auth: Auth) -> None:
+    editor = await auth("editor")
+    for headers in (editor.basic, editor.bearer):
+        response = await client.post(f"{API}/tags", json={"name": str(headers)}, headers=headers)
+        assert response.status_code == 201
+
+
+async def test_grouped_password_and_case_insensitive_login(client: AsyncClient, auth: Auth) -> None:
+    editor = await auth("editor")
+    grouped = " ".join(editor.password[i : i + 4] for i in range(0, len(editor.password), 4))
+    response = await client.post(
+        f"{API}/tags", json={"name": "Grouped"}, headers=basic(editor.login.upper(), grouped)
+    )
+    assert response.status_code == 201
+
+
+async def test_wrong_credentials_are_401_on_every_route(client: AsyncClient, auth: Auth) -> None:
+    editor = await auth("editor")
+    other = await auth("subscriber")
+    cases = {
+        "incorrect_password": [
+            basic(editor.login, "not-the-password"),
+            basic(editor.login, other.password),  # someone else's password
+            {"Authorization": "Bearer not-a-password"},
+        ],
+        "invalid_username": [
+            basic("nobody-here", editor.password),
+            {"Authorization": "Basic !!!not-base64"},
+            {"Authorization": "Basic " + base64.b64encode(b"no-colon").decode()},
+        ],
+    }
+    for code, headers_list in cases.items():
+        for headers in headers_list:
+            for method, path in (("GET", f"{API}/categories"), ("POST", f"{API}/tags")):
+                response = await client.request(method, path, json={"name": "x"}, headers=headers)
+                assert response.status_code == 401, (code, headers, method)
+                body = response.json()
+                assert body["code"] == code
+                assert body["data"] == {"status": 401}
+                assert editor.password not in response.text
+
+
+async def test_messages_of_auth_errors(client: AsyncClient, auth: Auth) -> None:
+    editor = await auth("editor")
+    response = await client.get(f"{API}/tags", headers=basic(editor.login, "wrong"))
+    assert response.json()["message"] == "The provided password is an invalid application password."
+    german = await client.get(f"/de{API}/tags", headers=basic(editor.login, "wrong"))
+    assert (
+        german.json()["message"] == "Das angegebene Passwort ist kein gültiges Anwendungspasswort."
+    )
+
+
+async def test_unknown_scheme_or_no_header_is_anonymous(client: AsyncClient) -> None:
+    response = await client.get(f"{API}/tags", headers={"Authorization": "Negotiate abc"})
+    assert response.status_code == 200
+    write = await client.post(
+        f"{API}/tags", json={"name": "x"}, headers={"Authorization": "Digest x"}
+    )
+    assert write.status_code == 401
+    assert write.json()["code"] == "rest_forbidden"

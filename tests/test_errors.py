@@ -1,0 +1,125 @@
+"""Every error leaves in the reference envelope, never as FastAPI's default shapes."""
+
+from collections.abc import AsyncIterator
+
+import pytest
+from fastapi import FastAPI
+from httpx import ASGITransport, AsyncClient
+from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
+
+from app.db import get_sessionmaker
+from app.main import create_app
+
+API = "/calendar/events/v1"
+
+
+async def test_unknown_route_is_rest_no_route(client: AsyncClient) -> None:
+    for path in (
+        "/nothing",
+        f"{API}/nothing",
+        f"{API}/categories/1/extra",
+        f"{API}/categories/abc",
+    ):
+        response = await client.get(path)
+        assert response.status_code == 404
+        assert response.headers["content-type"] == "application/json; charset=utf-8"
+        assert response.json() == {
+            "code": "rest_no_route",
+            "message": "No route was found matching the URL and request method.",
+            "data": {"status": 404},
+        }
+
+
+async def test_wrong_method_is_405_with_allow(client: AsyncClient) -> None:
+    response = await client.delete(f"{API}/categories")
+    assert response.status_code == 405
+    assert response.json()["code"] == "rest_no_route"
+    assert set(response.headers["Allow"].replace(" ", "").split(",")) == {"GET", "POST"}
+
+
+async def test_invalid_json_body(client: AsyncClient) -> None:
+    for body in (b"{not json", b"[1, 2]", b'"text"', b"[" * 40 + b"]" * 40):
+        response = await client.post(
+            f"{API}/categories", content=body, headers={"Content-Type": "application/json"}
+        )
+        assert response.status_code == 400, body
+        assert response.json()["code"] == "rest_invalid_json"
+        assert response.json()["message"] == "Invalid JSON body passed."
+
+
+async def test_deeply_nested_json_is_refused(client: AsyncClient) -> None:
+    nested = b'{"name": ' + b'{"a": ' * 60 + b"1" + b"}" * 60 + b"}"
+    response = await client.post(
+        f"{API}/tags", content=nested, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 400
+    assert response.json()["code"] == "rest_invalid_json"
+
+
+async def test_body_too_large_is_413(client: AsyncClient) -> None:
+    big = b'{"name": "' + b"x" * 2_000_000 + b'"}'
+    response = await client.post(
+        f"{API}/categories", content=big, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 413
+    assert response.json()["code"] == "rest_payload_too_large"
+
+    async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: counted as it streams
+        for _ in range(40):
+            yield b"x" * 65536
+
+    streamed = await client.post(
+        f"{API}/categories", content=chunks(), headers={"Content-Type": "application/json"}
+    )
+    assert streamed.status_code == 413
+    assert streamed.json()["code"] == "rest_payload_too_large"
+
+
+@pytest.fixture
+def failing_app() -> FastAPI:
+    app = create_app()
+
+    async def explode() -> None:
+        raise RuntimeError("secret internals: SELECT password FROM users")
+
+    app.add_api_route(f"{API}/explode", explode)
+    return app
+
+
+async def test_unexpected_error_is_500_without_internals(failing_app: FastAPI) -> None:
+    transport = ASGITransport(app=failing_app, raise_app_exceptions=False)
+    async with AsyncClient(transport=transport, base_url="http://testserver") as client:
+        response = await client.get(f"{API}/explode", params={"i18n_language": "de"})
+    assert response.status_code == 500
+    body = response.json()
+    assert body["code"] == "rest_internal_error"
+    assert body["data"] == {"status": 500}
+    assert "secret" not in response.text
+    assert "Traceback" not in response.text
+    assert body["message"].startswith("Ein unerwarteter Fehler")
+
+
+async def test_unreachable_database_is_503_with_retry_after() -> None:
+    app = create_app()
+    # Nothing listens on port 9 of the loopback: connections are refused at once.
+    engine = create_async_engine(
+        "postgresql+asyncpg://postgres@127.0.0.1:9/none", connect_args={"timeout": 2}
+    )
+    app.dependency_overrides[get_sessionmaker] = lambda: async_sessionmaker(engine)
+    transport = ASGITransport(app=app, raise_app_exceptions=False)
+    async with AsyncClient(transport=transport, base_url="http://testserver") as client:
+        response = await client.get(f"{API}/categories")
+    await engine.dispose()
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "5"
+    assert response.json()["code"] == "rest_unavailable"
+    assert response.json()["data"] == {"status": 503}
+
+
+async def test_common_headers_on_every_response(client: AsyncClient) -> None:
+    for path in (f"{API}/categories", f"{API}/nothing", f"/de{API}/tags"):
+        response = await client.get(path)
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert "Authorization" in response.headers["Vary"]
+        assert "Accept-Language" in response.headers["Vary"]
+        assert response.headers["Content-Language"] in ("en", "de")

@@ -1,0 +1,57 @@
+"""Behind a reverse proxy every absolute URL is the public one, for trusted proxies only."""
+
+from fastapi import FastAPI
+from httpx import ASGITransport, AsyncClient
+
+from tests.factories import AuthFor
+
+API = "/calendar/events/v1"
+FORWARDED = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "calendar.example.org",
+    "X-Forwarded-Prefix": "/api",
+    "X-Forwarded-For": "203.0.113.7",
+}
+
+
+async def test_forwarded_headers_shape_every_url(client: AsyncClient, auth: object) -> None:
+    editor: AuthFor = await auth("editor")  # type: ignore[operator]
+    public = "https://calendar.example.org/api"
+    created = await client.post(
+        f"{API}/categories", json={"name": "Proxied"}, headers={**FORWARDED, **editor.basic}
+    )
+    assert created.headers["Location"] == f"{public}{API}/categories/{created.json()['id']}"
+    body = created.json()
+    assert body["url"] == f"{public}/events/category/proxied/"
+    assert body["urls"]["collection"] == f"{public}{API}/categories"
+    for number in range(3):
+        await client.post(f"{API}/tags", json={"name": f"T{number}"}, headers=editor.basic)
+    listed = await client.get(
+        f"{API}/tags", params={"per_page": 1, "page": 2, "hide_empty": 0}, headers=FORWARDED
+    )
+    page = listed.json()
+    assert page["rest_url"].startswith(f"{public}{API}/tags/?")
+    assert page["next_rest_url"].startswith(f"{public}{API}/tags/?")
+    assert page["previous_rest_url"].startswith(f"{public}{API}/tags/?")
+    assert all(
+        part.startswith(f"<{public}{API}/tags/") for part in listed.headers["Link"].split(", ")
+    )
+    namespace = await client.get(API, headers=FORWARDED)
+    assert namespace.json()["_links"]["up"][0]["href"] == f"{public}/"
+    doc = await client.get(f"{API}/doc", headers=FORWARDED)
+    assert doc.json()["servers"][0]["url"] == f"{public}{API}"
+
+
+async def test_trailing_slash_links_are_served(client: AsyncClient) -> None:
+    response = await client.get(f"{API}/tags/", params={"hide_empty": 0})
+    assert response.status_code == 200
+    index = await client.get("/de/")
+    assert index.status_code == 200
+    assert index.json()["namespaces"] == ["calendar/events/v1"]
+
+
+async def test_untrusted_clients_cannot_forge_urls(app: FastAPI, client: AsyncClient) -> None:
+    transport = ASGITransport(app=app, client=("198.51.100.1", 4000))
+    async with AsyncClient(transport=transport, base_url="http://testserver") as stranger:
+        response = await stranger.get(f"{API}/tags", headers=FORWARDED)
+    assert response.json()["rest_url"].startswith(f"http://testserver{API}/tags/")
