@@ -1,0 +1,109 @@
+"""Dates and time zones: parsing request dates (strtotime-like) and formatting responses.
+
+Inputs accepted everywhere a date is: `Y-m-d H:i:s`, `Y-m-d`, ISO 8601 with or without an
+offset, Unix timestamps, and relative English forms (`now`, `tomorrow 9am`, `+5 days`,
+`next monday`) read by dateparser. A value without an offset is wall time in the zone given.
+"""
+
+import re
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import dateparser
+
+DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+_OFFSET_ZONE = re.compile(r"^UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$", re.IGNORECASE)
+_DAY_WORDS = re.compile(r"^\s*(today|tomorrow|yesterday|midnight)\s*$", re.IGNORECASE)
+_NUMERIC = re.compile(r"^\s*-?\d+(\.\d+)?\s*$")
+_DATEPARSER_SETTINGS: dict[str, Any] = {
+    "RETURN_AS_TIMEZONE_AWARE": False,
+    "PREFER_DATES_FROM": "current_period",
+    "STRICT_PARSING": False,
+}
+
+
+class ZoneError(ValueError):
+    pass
+
+
+def parse_zone(value: str) -> tzinfo:
+    """An IANA name (`Europe/Berlin`), `UTC`, or an offset form `UTC+2`, `UTC-5:30`."""
+    text = value.strip()
+    match = _OFFSET_ZONE.match(text)
+    if match:
+        sign, hours, minutes = match.groups()
+        if sign is None:
+            return UTC
+        delta = timedelta(hours=int(hours), minutes=int(minutes or 0))
+        if delta > timedelta(hours=14):
+            raise ZoneError(value)
+        return timezone(-delta if sign == "-" else delta)
+    if not text or len(text) > 64:
+        raise ZoneError(value)
+    try:
+        return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ZoneError(value) from exc
+
+
+def zone_abbreviation(zone_name: str, zone: tzinfo, at: datetime) -> str:
+    """`EST`/`EDT` for IANA zones at that instant; offset zones answer with their own name."""
+    if isinstance(zone, ZoneInfo):
+        return at.astimezone(zone).tzname() or zone_name
+    return zone_name
+
+
+def parse_when(value: Any, zone: tzinfo, now: datetime | None = None) -> datetime:
+    """An aware datetime for a request date, or ValueError. Wall times are read in `zone`."""
+    if isinstance(value, bool):
+        raise ValueError("not a date")
+    if isinstance(value, int | float) or (isinstance(value, str) and _NUMERIC.match(value)):
+        # A Unix timestamp is an instant, whatever the zone (strtotime's `@ts`).
+        try:
+            return datetime.fromtimestamp(float(value), UTC)
+        except (OverflowError, OSError, ValueError) as exc:
+            raise ValueError("timestamp out of range") from exc
+    if not isinstance(value, str) or not value.strip() or len(value) > 100:
+        raise ValueError("not a date")
+    text = value.strip()
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        parsed = _parse_relative(text, zone, now)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=zone)
+        # Wall times that do not exist (DST gaps) or repeat are resolved by zoneinfo's fold=0.
+    return parsed
+
+
+def _parse_relative(text: str, zone: tzinfo, now: datetime | None) -> datetime:
+    base = (now or datetime.now(UTC)).astimezone(zone).replace(tzinfo=None)
+    day = _DAY_WORDS.match(text)
+    if day:
+        word = day.group(1).lower()
+        shift = {"today": 0, "midnight": 0, "tomorrow": 1, "yesterday": -1}[word]
+        return (base + timedelta(days=shift)).replace(hour=0, minute=0, second=0, microsecond=0)
+    parsed = dateparser.parse(
+        text, languages=["en"], settings={**_DATEPARSER_SETTINGS, "RELATIVE_BASE": base}
+    )
+    if parsed is None:
+        raise ValueError(f"unparsable date {text!r}")
+    return parsed.replace(microsecond=0)
+
+
+def format_datetime(moment: datetime, zone: tzinfo | None = None) -> str:
+    """`Y-m-d H:i:s` of `moment` (in `zone` when given, else as it is)."""
+    return (moment.astimezone(zone) if zone else moment).strftime(DATETIME_FORMAT)
+
+
+def date_details(moment: datetime) -> dict[str, str]:
+    """The reference's `*_details`: zero-padded strings."""
+    return {
+        "year": f"{moment.year:04d}",
+        "month": f"{moment.month:02d}",
+        "day": f"{moment.day:02d}",
+        "hour": f"{moment.hour:02d}",
+        "minutes": f"{moment.minute:02d}",
+        "seconds": f"{moment.second:02d}",
+    }
