@@ -79,8 +79,9 @@ def published_count(term_id: SQLColumnExpression[int]) -> ScalarSelect[int]:
 
 class TermRepository:
     def __init__(
-        self, session: AsyncSession, taxonomy: str, language: str, default_language: str
+        self, session: AsyncSession, taxonomy: str | None, language: str, default_language: str
     ) -> None:
+        """`taxonomy` None: both kinds (reading the terms of events)."""
         self.session = session
         self.taxonomy = taxonomy
         self.language = language
@@ -91,28 +92,34 @@ class TermRepository:
     def _select(self) -> Select[Any]:
         name: SQLColumnExpression[str] = Term.name
         description: SQLColumnExpression[str] = Term.description
-        stmt = select(Term.id, Term.taxonomy, Term.slug, Term.parent_id)
+        stmt: Select[Any] = select(Term.id, Term.taxonomy, Term.slug, Term.parent_id)
         if self.translated:
             tr = TermTranslation
             name = func.coalesce(tr.name, Term.name)
             description = func.coalesce(tr.description, Term.description)
             stmt = stmt.outerjoin(tr, and_(tr.term_id == Term.id, tr.language == self.language))
         count = published_count(Term.id)
-        return stmt.add_columns(
+        stmt = stmt.add_columns(
             name.label("name"), description.label("description"), count.label("count")
-        ).where(Term.taxonomy == self.taxonomy)
+        )
+        return stmt.where(Term.taxonomy == self.taxonomy) if self.taxonomy else stmt
 
     @staticmethod
     def _record(row: Any) -> TermRecord:
-        return TermRecord(
-            id=row.id,
-            taxonomy=row.taxonomy,
-            name=row.name,
-            slug=row.slug,
-            description=row.description,
-            parent_id=row.parent_id,
-            count=row.count,
+        values = row._mapping
+        return TermRecord(**{key: values[key] for key in TermRecord.__slots__})
+
+    async def of_events(self, event_ids: Sequence[int]) -> list[tuple[int, TermRecord]]:
+        """(event ID, term) pairs for these events, terms by name within each event."""
+        inner = self._select()
+        stmt = (
+            inner.add_columns(event_terms.c.event_id.label("event_id"))
+            .join(event_terms, event_terms.c.term_id == Term.id)
+            .where(event_terms.c.event_id.in_(event_ids))
+            .order_by(event_terms.c.event_id, func.lower(inner.selected_columns.name), Term.id)
         )
+        rows = await self.session.execute(stmt)
+        return [(row.event_id, self._record(row)) for row in rows]
 
     async def get(self, term_id: int) -> TermRecord | None:
         row = (await self.session.execute(self._select().where(Term.id == term_id))).first()

@@ -1,0 +1,1 @@
+"""Write logic that spans several repositories."""
