@@ -92,7 +92,7 @@ class TermRepository:
     def _select(self) -> Select[Any]:
         name: SQLColumnExpression[str] = Term.name
         description: SQLColumnExpression[str] = Term.description
-        stmt: Select[Any] = select(Term.id, Term.taxonomy, Term.slug, Term.parent_id)
+        stmt: Any = select(Term.id, Term.taxonomy, Term.slug, Term.parent_id)
         if self.translated:
             tr = TermTranslation
             name = func.coalesce(tr.name, Term.name)
