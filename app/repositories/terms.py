@@ -102,7 +102,10 @@ class TermRepository:
         stmt = stmt.add_columns(
             name.label("name"), description.label("description"), count.label("count")
         )
-        return stmt.where(Term.taxonomy == self.taxonomy) if self.taxonomy else stmt
+        selected: Select[Any] = (
+            stmt.where(Term.taxonomy == self.taxonomy) if self.taxonomy else stmt
+        )
+        return selected
 
     @staticmethod
     def _record(row: Any) -> TermRecord:
