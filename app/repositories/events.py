@@ -140,3 +140,30 @@ class EventRepository:
         for event_id, term in await terms.of_events(ids):
             record = by_id[event_id]
             (record.categories if term.taxonomy == CATEGORY else record.tags).append(term)
+
+
+@dataclass(slots=True)
+class EventListFilters:
+    """A normalised event list query. Date bounds are naive site-time wall clock values,
+    compared with the events' local start/end (the reference's "event" time zone mode)."""
+
+    start_min: datetime | None = None  # start >= (start_date)
+    end_max: datetime | None = None  # end <= (end_date)
+    starts_before: datetime | None = None
+    starts_after: datetime | None = None
+    ends_before: datetime | None = None
+    ends_after: datetime | None = None
+    include: list[int] | None = None
+    words: list[str] = field(default_factory=list)
+    term_ids: list[list[int]] = field(default_factory=list)  # each inner list: any of them
+    venue_ids: list[int] | None = None
+    organizer_ids: list[int] | None = None
+    featured: bool | None = None
+    parent_id: int | None = None
+    statuses: tuple[str, ...] = ("publish",)
+    # Only these statuses of other people's events; own events in any of `statuses`.
+    others_statuses: tuple[str, ...] | None = None
+    viewer_id: int | None = None
+    include_hidden: bool = False
+    orderby: str = "start_date"
+    descending: bool = False

@@ -191,6 +191,39 @@ class TermRepository:
         tie = Term.id.desc() if filters.descending else Term.id.asc()
         return [key.desc() if filters.descending else key.asc(), tie]
 
+    async def resolve(self, refs: Sequence[int | str]) -> tuple[list[int], list[int], list[str]]:
+        """Term references (IDs, slugs or names) → (found IDs in order, unknown IDs, unknown names)."""
+        ids = [ref for ref in refs if isinstance(ref, int)]
+        texts = [ref.strip() for ref in refs if isinstance(ref, str) and ref.strip()]
+        known_ids = set(ids) - set(await self.missing_ids(ids)) if ids else set()
+        by_text: dict[str, int] = {}
+        if texts:
+            lowered = [text.lower() for text in texts]
+            rows = await self.session.execute(
+                select(Term.id, Term.slug, Term.name)
+                .where(
+                    Term.taxonomy == self.taxonomy,
+                    or_(Term.slug.in_(texts), func.lower(Term.name).in_(lowered)),
+                )
+                .order_by(Term.id)
+            )
+            for row_id, slug, name in rows:
+                by_text.setdefault(slug, row_id)
+                by_text.setdefault(name.lower(), row_id)
+        found: list[int] = []
+        unknown_ids: list[int] = []
+        unknown_names: list[str] = []
+        for ref in refs:
+            if isinstance(ref, int):
+                (found if ref in known_ids else unknown_ids).append(ref)
+            elif ref.strip():
+                match = by_text.get(ref.strip()) or by_text.get(ref.strip().lower())
+                if match is None:
+                    unknown_names.append(ref.strip())
+                else:
+                    found.append(match)
+        return list(dict.fromkeys(found)), unknown_ids, list(dict.fromkeys(unknown_names))
+
     async def is_ancestor(self, candidate: int, term_id: int) -> bool:
         """Is `term_id` among `candidate` and its ancestors (a would-be parent loop)?"""
         tree = (
