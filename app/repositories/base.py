@@ -1,12 +1,18 @@
-"""Helpers shared by the repositories: constraint names from integrity errors, savepoints."""
+"""Helpers shared by the repositories: constraints, savepoints, unique slugs, translations."""
 
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from sqlalchemy import or_, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.models import Base
+from app.slugs import candidates
+
 T = TypeVar("T")
+M = TypeVar("M", bound=Base)
 MAX_SLUG_ATTEMPTS = 50
 
 
@@ -21,3 +27,54 @@ async def in_savepoint(session: AsyncSession, action: Callable[[], Awaitable[T]]
     """Run `action` in a SAVEPOINT so that a constraint violation leaves the transaction usable."""
     async with session.begin_nested():
         return await action()
+
+
+async def insert_with_unique_slug(
+    session: AsyncSession,
+    build: Callable[[str], M],
+    base: str,
+    taken: set[str],
+    constraint: str,
+) -> M:
+    """Insert the row `build(slug)` under the first free slug of `base`, `base-2`, `base-3`...
+
+    `taken` is what a read saw; a concurrent writer may still win a candidate, which the
+    unique `constraint` reports, and the next candidate is tried in a fresh SAVEPOINT.
+    """
+    for attempt, candidate in enumerate(candidates(base, taken)):
+        if attempt >= MAX_SLUG_ATTEMPTS:
+            break
+        row = build(candidate)
+        try:
+            async with session.begin_nested():
+                session.add(row)
+                await session.flush()
+        except IntegrityError as exc:
+            if violated_constraint(exc) == constraint:
+                continue
+            raise
+        return row
+    raise RuntimeError(f"no free slug for {base!r} after {MAX_SLUG_ATTEMPTS} attempts")
+
+
+async def taken_slugs(session: AsyncSession, column: Any, base: str, *where: Any) -> set[str]:
+    """Slugs in use that `base` or `base-N` could collide with."""
+    pattern = base.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "-%"
+    rows = await session.scalars(
+        select(column).where(or_(column == base, column.like(pattern)), *where)
+    )
+    return set(rows)
+
+
+async def upsert_translation(
+    session: AsyncSession, table: Any, key: dict[str, Any], texts: dict[str, Any]
+) -> None:
+    """Insert or update the texts of one record in one language (`key`: ids + language)."""
+    if not texts:
+        return
+    stmt = pg_insert(table).values(**key, **texts)
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=list(key), set_={name: stmt.excluded[name] for name in texts}
+        )
+    )

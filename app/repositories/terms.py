@@ -18,14 +18,19 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Event, Term, TermTranslation, event_terms
 from app.pagination import Page
-from app.repositories.base import MAX_SLUG_ATTEMPTS, in_savepoint, violated_constraint
-from app.slugs import candidates, make_slug
+from app.repositories.base import (
+    in_savepoint,
+    insert_with_unique_slug,
+    taken_slugs,
+    upsert_translation,
+    violated_constraint,
+)
+from app.slugs import make_slug
 
 SLUG_CONSTRAINT = "terms_taxonomy_slug_key"
 NAME_CONSTRAINT = "terms_unique_name_idx"
@@ -244,17 +249,6 @@ class TermRepository:
             )
         )
 
-    async def _taken_slugs(self, base: str) -> set[str]:
-        rows = await self.session.scalars(
-            select(Term.slug).where(
-                Term.taxonomy == self.taxonomy,
-                or_(Term.slug == base, Term.slug.like(f"{_escape_like(base)}-%")),
-            )
-        )
-        return set(rows)
-
-    # ---- writes --------------------------------------------------------------------
-
     async def create(
         self, *, name: str, description: str, slug: str | None, parent_id: int | None
     ) -> int:
@@ -266,34 +260,26 @@ class TermRepository:
         if existing is not None:
             raise DuplicateName(existing)
         base = make_slug(slug or name)
-        taken = await self._taken_slugs(base)
-        for attempt, candidate in enumerate(candidates(base, taken)):
-            if attempt >= MAX_SLUG_ATTEMPTS:
-                break
-            term = Term(
+        taken = await taken_slugs(self.session, Term.slug, base, Term.taxonomy == self.taxonomy)
+
+        def build(candidate: str) -> Term:
+            return Term(
                 taxonomy=self.taxonomy,
                 name=name,
                 slug=candidate,
                 description=description,
                 parent_id=parent_id,
             )
-            try:
-                await in_savepoint(self.session, lambda term=term: self._flush_new(term))  # type: ignore[misc]
-            except IntegrityError as exc:
-                constraint = violated_constraint(exc)
-                if constraint == NAME_CONSTRAINT:
-                    raise DuplicateName(await self._id_by_name(name, parent_id)) from exc
-                if constraint == SLUG_CONSTRAINT:
-                    continue
-                raise
-            if self.translated:
-                await self._save_translation(term.id, {"name": name, "description": description})
-            return term.id
-        raise RuntimeError(f"could not find a free slug for {base!r}")
 
-    async def _flush_new(self, term: Term) -> None:
-        self.session.add(term)
-        await self.session.flush()
+        try:
+            term = await insert_with_unique_slug(self.session, build, base, taken, SLUG_CONSTRAINT)
+        except IntegrityError as exc:
+            if violated_constraint(exc) == NAME_CONSTRAINT:  # lost a race on the name
+                raise DuplicateName(await self._id_by_name(name, parent_id)) from exc
+            raise
+        if self.translated:
+            await self._save_translation(term.id, {"name": name, "description": description})
+        return term.id
 
     async def update(self, term_id: int, changes: dict[str, Any]) -> None:
         """Apply `changes` (name, description, slug, parent_id); texts go to the request language.
@@ -332,13 +318,8 @@ class TermRepository:
             await self._save_translation(term_id, texts)
 
     async def _save_translation(self, term_id: int, texts: dict[str, Any]) -> None:
-        stmt = pg_insert(TermTranslation).values(term_id=term_id, language=self.language, **texts)
-        await self.session.execute(
-            stmt.on_conflict_do_update(
-                index_elements=[TermTranslation.term_id, TermTranslation.language],
-                set_={key: stmt.excluded[key] for key in texts},
-            )
-        )
+        key = {"term_id": term_id, "language": self.language}
+        await upsert_translation(self.session, TermTranslation, key, texts)
 
     async def delete(self, term: TermRecord) -> None:
         """Delete permanently; children move up to the deleted term's parent (WordPress)."""
