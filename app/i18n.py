@@ -116,6 +116,46 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Das Schlagwort mit der ID {id} existiert nicht.",
         "sk": "Štítok s ID {id} neexistuje.",
     },
+    "rest-event-not-found": {
+        "en": "Event with ID {id} does not exist.",
+        "de": "Die Veranstaltung mit der ID {id} existiert nicht.",
+        "sk": "Podujatie s ID {id} neexistuje.",
+    },
+    "rest-invalid-event-id": {
+        "en": "The specified ID is not a valid event.",
+        "de": "Die angegebene ID ist keine gültige Veranstaltung.",
+        "sk": "Zadané ID nie je platné podujatie.",
+    },
+    "event-no-longer-available": {
+        "en": "This event is no longer available",
+        "de": "Diese Veranstaltung ist nicht mehr verfügbar",
+        "sk": "Toto podujatie už nie je dostupné",
+    },
+    "event-not-accessible": {
+        "en": "The requested event is not accessible",
+        "de": "Die angeforderte Veranstaltung ist nicht zugänglich",
+        "sk": "Požadované podujatie nie je prístupné",
+    },
+    "event-password-protected": {
+        "en": "The requested event is not accessible without a password",
+        "de": "Die angeforderte Veranstaltung ist ohne Passwort nicht zugänglich",
+        "sk": "Požadované podujatie nie je prístupné bez hesla",
+    },
+    "event-is-in-trash": {
+        "en": "The event is already trashed",
+        "de": "Die Veranstaltung ist bereits im Papierkorb",
+        "sk": "Podujatie je už v koši",
+    },
+    "event-archive-page-not-found": {
+        "en": "The requested event archive page does not exist",
+        "de": "Die angeforderte Seite des Veranstaltungsarchivs existiert nicht",
+        "sk": "Požadovaná stránka archívu podujatí neexistuje",
+    },
+    "ticketed_unavailable": {
+        "en": "Ticketing is not available: there are no ticketed events.",
+        "de": "Tickets sind nicht verfügbar: Es gibt keine Veranstaltungen mit Tickets.",
+        "sk": "Vstupenky nie sú dostupné: neexistujú podujatia so vstupenkami.",
+    },
     "category-archive-page-not-found": {
         "en": "The requested category archive page does not exist",
         "de": "Die angeforderte Seite des Kategoriearchivs existiert nicht",
@@ -125,6 +165,57 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The requested tag archive page does not exist",
         "de": "Die angeforderte Seite des Schlagwortarchivs existiert nicht",
         "sk": "Požadovaná stránka archívu štítkov neexistuje",
+    },
+    # ---- venues and organizers ----
+    "rest-venue-not-found": {
+        "en": "Venue with ID {id} does not exist.",
+        "de": "Der Veranstaltungsort mit der ID {id} existiert nicht.",
+        "sk": "Miesto konania s ID {id} neexistuje.",
+    },
+    "venue_slug_not_found": {
+        "en": "Venue with slug {slug} does not exist.",
+        "de": "Der Veranstaltungsort mit der Kurzform {slug} existiert nicht.",
+        "sk": "Miesto konania so slugom {slug} neexistuje.",
+    },
+    "venue-not-accessible": {
+        "en": "The requested venue is not accessible",
+        "de": "Der angeforderte Veranstaltungsort ist nicht zugänglich",
+        "sk": "Požadované miesto konania nie je prístupné",
+    },
+    "venue-is-in-trash": {
+        "en": "The venue is already trashed",
+        "de": "Der Veranstaltungsort ist bereits im Papierkorb",
+        "sk": "Miesto konania je už v koši",
+    },
+    "venue-archive-page-not-found": {
+        "en": "The requested venue archive page does not exist",
+        "de": "Die angeforderte Seite des Veranstaltungsortarchivs existiert nicht",
+        "sk": "Požadovaná stránka archívu miest konania neexistuje",
+    },
+    "rest-organizer-not-found": {
+        "en": "Organizer with ID {id} does not exist.",
+        "de": "Der Veranstalter mit der ID {id} existiert nicht.",
+        "sk": "Organizátor s ID {id} neexistuje.",
+    },
+    "organizer_slug_not_found": {
+        "en": "Organizer with slug {slug} does not exist.",
+        "de": "Der Veranstalter mit der Kurzform {slug} existiert nicht.",
+        "sk": "Organizátor so slugom {slug} neexistuje.",
+    },
+    "organizer-not-accessible": {
+        "en": "The requested organizer is not accessible",
+        "de": "Der angeforderte Veranstalter ist nicht zugänglich",
+        "sk": "Požadovaný organizátor nie je prístupný",
+    },
+    "organizer-is-in-trash": {
+        "en": "The organizer is already trashed",
+        "de": "Der Veranstalter ist bereits im Papierkorb",
+        "sk": "Organizátor je už v koši",
+    },
+    "organizer-archive-page-not-found": {
+        "en": "The requested organizer archive page does not exist",
+        "de": "Die angeforderte Seite des Veranstalterarchivs existiert nicht",
+        "sk": "Požadovaná stránka archívu organizátorov neexistuje",
     },
 }
 

@@ -68,3 +68,24 @@ async def make_event(
         await db.execute(insert(event_terms).values(event_id=event.id, term_id=term_id))
     await db.commit()
     return event.id
+
+
+async def link_organizers(db: AsyncSession, event_id: int, *organizer_ids: int) -> None:
+    """Link organizers to an event, in that order."""
+    from app.models import event_organizers
+
+    for position, organizer_id in enumerate(organizer_ids):
+        await db.execute(
+            insert(event_organizers).values(
+                event_id=event_id, organizer_id=organizer_id, position=position
+            )
+        )
+    await db.commit()
+
+
+async def create_post(client: Any, who: AuthFor, plural: str, **fields: Any) -> dict[str, Any]:
+    """Create a venue or organizer through the API (`plural`: venues / organizers)."""
+    response = await client.post(f"/calendar/events/v1/{plural}", json=fields, headers=who.basic)
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body

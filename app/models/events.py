@@ -7,10 +7,12 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     Table,
     Text,
+    text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
@@ -42,6 +44,19 @@ class Event(PostMixin, Base):
     """An event; `start_at`/`end_at` are instants, `*_local` the wall time in `timezone`."""
 
     __tablename__ = "events"
+    __table_args__ = (
+        # The public list: published, listed events in start order; `end_local` is included
+        # so that the window's count is an index-only scan.
+        Index(
+            "events_listing_idx",
+            "start_local",
+            "published_at",
+            "id",
+            postgresql_include=["end_local"],
+            postgresql_where=text("status = 'publish' AND hide_from_listings = false"),
+        ),
+        Index("events_start_idx", "start_local", "published_at", "id"),
+    )
 
     title: Mapped[str] = mapped_column(String(500))
     start_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

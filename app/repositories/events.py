@@ -5,10 +5,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, func, select
+from sqlalchemy import Select, and_, false, func, literal, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import CATEGORY, Event, EventTranslation, event_organizers
+from app.models import CATEGORY, Event, EventTranslation, event_organizers, event_terms
 from app.repositories.terms import TermRecord, TermRepository
 
 
@@ -167,3 +167,108 @@ class EventListFilters:
     include_hidden: bool = False
     orderby: str = "start_date"
     descending: bool = False
+
+
+def _words_condition(words: list[str], columns: list[Any]) -> list[Any]:
+    """Every word occurs (case-insensitively) in one of the columns."""
+    conditions = []
+    for word in words:
+        pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        conditions.append(or_(*(column.ilike(pattern) for column in columns)))
+    return conditions
+
+
+ORDER_COLUMNS = {
+    "start_date": Event.start_local,
+    "end_date": Event.end_local,
+    "date": Event.published_at,
+    "modified": Event.modified_at,
+    "id": Event.id,
+}
+
+
+class EventListQuery:
+    """Builds the event list statement from a filter object: one place for the window."""
+
+    def __init__(self, repo: EventRepository, filters: EventListFilters) -> None:
+        self.repo = repo
+        self.filters = filters
+
+    def conditions(self, stmt: Select[Any]) -> list[Any]:
+        f = self.filters
+        e = Event
+        where: list[Any] = [self._visibility()]
+        if not f.include_hidden:
+            # Hidden events stay out of lists for those who may not edit them (DESIGN §8).
+            # `= false` (not `IS false`) so that the partial listing index applies.
+            shown = e.hide_from_listings == false()
+            where.append(shown if f.viewer_id is None else or_(shown, e.author_id == f.viewer_id))
+        bounds = (
+            (f.start_min, e.start_local.__ge__),
+            (f.end_max, e.end_local.__le__),
+            (f.starts_before, e.start_local.__lt__),
+            (f.starts_after, e.start_local.__gt__),
+            (f.ends_before, e.end_local.__lt__),
+            (f.ends_after, e.end_local.__gt__),
+        )
+        where.extend(compare(value) for value, compare in bounds if value is not None)
+        if f.include is not None:
+            where.append(e.id.in_(f.include))
+        if f.words:
+            columns = stmt.selected_columns
+            where.extend(
+                _words_condition(f.words, [columns.title, columns.description, columns.excerpt])
+            )
+        for term_ids in f.term_ids:
+            where.append(
+                e.id.in_(select(event_terms.c.event_id).where(event_terms.c.term_id.in_(term_ids)))
+            )
+        if f.venue_ids is not None:
+            where.append(e.venue_id.in_(f.venue_ids))
+        if f.organizer_ids is not None:
+            where.append(
+                e.id.in_(
+                    select(event_organizers.c.event_id).where(
+                        event_organizers.c.organizer_id.in_(f.organizer_ids)
+                    )
+                )
+            )
+        if f.featured is not None:
+            where.append(e.featured.is_(f.featured))
+        if f.parent_id is not None:
+            where.append(e.parent_id == f.parent_id)
+        return where
+
+    def _visibility(self) -> Any:
+        f = self.filters
+        if f.others_statuses is None or f.viewer_id is None:
+            return Event.status.in_(f.statuses)
+        return or_(
+            Event.status.in_(f.others_statuses),
+            and_(Event.author_id == f.viewer_id, Event.status.in_(f.statuses)),
+        )
+
+    def order(self, stmt: Select[Any]) -> list[Any]:
+        f = self.filters
+        column: Any = (
+            func.lower(stmt.selected_columns.title)
+            if f.orderby == "title"
+            else ORDER_COLUMNS[f.orderby]
+        )
+        keys = [column, Event.published_at, Event.id]
+        return [key.desc() if f.descending else key.asc() for key in keys]
+
+    def statement(self) -> Select[Any]:
+        """The filtered statement (unordered, unpaged): the base of the page and the count."""
+        stmt = self.repo.select_records()
+        return stmt.where(*self.conditions(stmt))
+
+    def page_statement(self, offset: int, limit: int) -> Select[Any]:
+        stmt = self.statement()
+        return stmt.order_by(*self.order(stmt)).offset(offset).limit(limit)
+
+    async def page(self, offset: int, limit: int) -> tuple[list[EventRecord], int]:
+        counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
+        total = await self.repo.session.scalar(select(func.count()).select_from(counted.subquery()))
+        records = await self.repo._fetch(self.page_statement(offset, limit))
+        return records, total or 0

@@ -1,0 +1,94 @@
+"""The list query: a constant number of statements whatever the page size, and an index
+plan on a large table (the plan is printed: run pytest with -s to read it)."""
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from httpx import AsyncClient
+from sqlalchemy import event, text
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+
+from app.config import get_settings
+from app.repositories.events import EventListQuery, EventRepository
+from app.services.event_list import EventListParams, build_list_request
+from tests.factories import AuthFor
+
+API = "/calendar/events/v1"
+
+
+@pytest.fixture
+def statements(engine: AsyncEngine) -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def record(*args: Any) -> None:
+        seen.append(args[2])
+
+    event.listen(engine.sync_engine, "before_cursor_execute", record)
+    yield seen
+    event.remove(engine.sync_engine, "before_cursor_execute", record)
+
+
+async def test_statements_per_list_request_do_not_grow_with_the_page(
+    client: AsyncClient, auth: Any, statements: list[str]
+) -> None:
+    editor: AuthFor = await auth("editor")
+    venue = (await client.post(f"{API}/venues", json={"venue": "V"}, headers=editor.basic)).json()
+    organizer = (
+        await client.post(f"{API}/organizers", json={"organizer": "O"}, headers=editor.basic)
+    ).json()
+    start = datetime.now(UTC) + timedelta(days=2)
+    for number in range(12):
+        response = await client.post(
+            f"{API}/events",
+            json={
+                "title": f"E{number}",
+                "start_date": (start + timedelta(hours=number)).strftime("%Y-%m-%d %H:%M:%S"),
+                "end_date": (start + timedelta(hours=number + 1)).strftime("%Y-%m-%d %H:%M:%S"),
+                "venue": venue["id"],
+                "organizer": [organizer["id"]],
+                "categories": [f"cat{number % 3}"],
+                "tags": ["t"],
+                "image": f"https://img.example/{number}.jpg",
+            },
+            headers=editor.basic,
+        )
+        assert response.status_code == 201
+    counts = {}
+    for per_page in (1, 12):
+        statements.clear()
+        response = await client.get(f"{API}/events", params={"per_page": per_page})
+        assert len(response.json()["events"]) == per_page
+        # The test's SAVEPOINTs stand in for the transaction; count the queries.
+        counts[per_page] = sum(1 for s in statements if "SAVEPOINT" not in s)
+    assert counts[1] == counts[12]
+    assert counts[12] <= 7
+
+
+async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession) -> None:
+    await db.execute(
+        text(
+            """
+            INSERT INTO events (title, slug, status, start_at, end_at, start_local, end_local,
+                timezone, timezone_abbr, all_day, cost, cost_details, show_map, show_map_link,
+                hide_from_listings, sticky, featured, published_at, modified_at, description, excerpt)
+            SELECT 'Bulk ' || n, 'bulk-' || n, CASE WHEN n % 10 = 0 THEN 'draft' ELSE 'publish' END,
+                s, s + interval '2 hours', s, s + interval '2 hours', 'UTC', 'UTC', false, '', '{}',
+                false, false, false, false, false, now(), now(), '', ''
+            FROM (SELECT n, timestamp '2025-01-01' + (n * interval '20 minutes') AS s
+                  FROM generate_series(1, 100000) AS n) AS series
+            """
+        )
+    )
+    await db.execute(text("ANALYZE events"))
+    settings = get_settings()
+    request = await build_list_request(db, EventListParams(), None, settings)
+    query = EventListQuery(EventRepository(db, "en", "en"), request.filters)
+    compiled = query.page_statement(0, 9).compile(
+        dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
+    )
+    plan = "\n".join(row[0] for row in await db.execute(text(f"EXPLAIN {compiled}")))
+    assert "events_listing_idx" in plan
+    assert "Seq Scan" not in plan
