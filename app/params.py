@@ -13,7 +13,7 @@ from urllib.parse import parse_qsl
 
 import orjson
 from fastapi import Request
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
 from app.errors import INVALID, ApiError, InvalidParams, MissingParams, Note
@@ -210,6 +210,15 @@ class Params(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True, str_max_length=100_000)
 
     i18n_language: str | None = None
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        """PostgreSQL text cannot hold NUL: a parameter carrying one is invalid (not a 500)."""
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) and "\x00" in item for item in items):
+            raise PydanticCustomError("invalid", "invalid")
+        return value
 
 
 def _note(error: Any, name: str) -> Note:

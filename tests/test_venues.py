@@ -11,6 +11,7 @@ from httpx import AsyncClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.config import get_settings
 from app.models import Event
 from tests.factories import AuthFor, create_post, link_organizers, make_event
 
@@ -966,3 +967,34 @@ async def test_translations_fall_back_to_the_default_language(
     listed = (await client.get(f"/de{API}/{plural}")).json()
     assert listed[plural][0][name] == "Stadthalle"
     assert listed["rest_url"].startswith(f"http://testserver/de{API}/{plural}/")
+
+
+# ---- odd input ----------------------------------------------------------------------
+
+
+async def test_nul_characters_are_invalid_not_errors(
+    client: AsyncClient, editor: AuthFor, plural: str
+) -> None:
+    name = NAME[plural]
+    search = await client.get(f"{API}/{plural}", params={"search": "\x00"})
+    assert search.status_code == 400
+    assert list(search.json()["data"]["params"]) == ["search"]
+    status = await client.get(f"{API}/{plural}", params={"status": ["publish", "\x00"]})
+    assert status.status_code == 400
+    created = await client.post(
+        f"{API}/{plural}", json={name: "a\x00b", "phone": "1"}, headers=editor.basic
+    )
+    assert created.status_code == 400
+    assert list(created.json()["data"]["params"]) == [name]
+    slug = await client.get(f"{API}/{plural}/by-slug/a%00b")
+    assert slug.status_code == 404
+
+
+async def test_dates_follow_the_site_time_zone(
+    client: AsyncClient, editor: AuthFor, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(get_settings(), "site_timezone", "Europe/Berlin")
+    venue = await make(client, editor, "venues", date="2026-01-02 03:04:05")
+    assert (venue["date"], venue["date_utc"]) == ("2026-01-02 03:04:05", "2026-01-02 02:04:05")
+    summer = await make(client, editor, "venues", date_utc="2026-07-01 12:00:00")
+    assert (summer["date"], summer["date_utc"]) == ("2026-07-01 14:00:00", "2026-07-01 12:00:00")

@@ -248,7 +248,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
         return record
 
     async def by_slug(ctx: Context[R], slug: str) -> R:
-        record = await ctx.repo.get_by_slug(slug)
+        record = await ctx.repo.get_by_slug(slug) if "\x00" not in slug else None
         if record is None:
             key = f"{kind.name}_slug_not_found"
             raise ApiError(404, f"rest-{kind.name}-not-found", key, values={"slug": slug})
