@@ -228,6 +228,22 @@ def sent_fields(params: PostWriteParams) -> tuple[dict[str, Any], dict[str, str]
     return own, texts
 
 
+async def insert_record(
+    kind: PostKind[R], repo: PostRepository[R], user: Principal, raw: RawParams
+) -> int:
+    """Validate `raw` as a create payload of `kind` and insert the record; its ID.
+
+    What POST on the collection does once the caller may create records; inline venues
+    and organizers of an event payload can be created the same way.
+    """
+    params = parse(kind.write_params, raw)
+    if kind.name not in params.model_fields_set:
+        raise MissingParams([kind.name])
+    columns = await common_columns(params, user, repo.session, creating=True)
+    own, texts = sent_fields(params)
+    return await repo.create({**columns, **own}, texts, slug=params.slug or texts["name"])
+
+
 def post_router(kind: PostKind[R]) -> APIRouter:
     router = APIRouter(prefix=f"/{kind.plural}", tags=[kind.plural])
 
@@ -327,14 +343,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
     @router.post("", status_code=201, summary=f"Create a {kind.name}")
     async def create_record(ctx: Annotated[Context[R], Depends(context)]) -> Response:
         user = writer(ctx.user)
-        params = parse(kind.write_params, ctx.raw)
-        if kind.name not in params.model_fields_set:
-            raise MissingParams([kind.name])
-        columns = await common_columns(params, user, ctx.session, creating=True)
-        own, texts = sent_fields(params)
-        record_id = await ctx.repo.create(
-            {**columns, **own}, texts, slug=params.slug or texts["name"]
-        )
+        record_id = await insert_record(kind, ctx.repo, user, ctx.raw)
         body = kind.body(await by_id(ctx, record_id), ctx.urls)
         location = ctx.urls.rest(f"/{kind.plural}/{record_id}")
         return json_response(body, 201, {"Location": location})
