@@ -623,17 +623,19 @@ async def test_force_deletes_a_trashed_record_by_slug(
     assert (await client.delete(path, headers=editor.basic)).status_code == 404
 
 
-@pytest.mark.parametrize("force", [False, True])
+@pytest.mark.parametrize("how", ["trash", "force", "status"])
 async def test_delete_unlinks_the_events(
-    client: AsyncClient, editor: AuthFor, db: AsyncSession, force: bool
+    client: AsyncClient, editor: AuthFor, db: AsyncSession, how: str
 ) -> None:
     venue = await make(client, editor, "venues")
     kept = await make(client, editor, "venues")
     linked = await make_event(db, venue_id=venue["id"])
     other = await make_event(db, venue_id=kept["id"])
-    response = await client.delete(
-        f"{API}/venues/{venue['id']}", params={"force": force}, headers=editor.basic
-    )
+    url = f"{API}/venues/{venue['id']}"
+    if how == "status":  # trashed through an update
+        response = await client.patch(url, json={"status": "trash"}, headers=editor.basic)
+    else:
+        response = await client.delete(url, params={"force": how == "force"}, headers=editor.basic)
     assert response.status_code == 200
     venue_of = {row.id: row.venue_id for row in await db.execute(select(Event.id, Event.venue_id))}
     assert venue_of[linked] is None

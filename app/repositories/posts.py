@@ -287,6 +287,8 @@ class PostRepository(Generic[R]):
             if violated_constraint(exc) == self._slug_constraint:
                 raise SlugTaken() from exc
             raise
+        if columns.get("status") == TRASH:
+            await self.unlink(record_id)  # trashed by an update: as by a delete
         if texts and self.translated:
             await self._save_translation(record_id, texts)
 
