@@ -156,6 +156,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Tickets sind nicht verfügbar: Es gibt keine Veranstaltungen mit Tickets.",
         "sk": "Vstupenky nie sú dostupné: neexistujú podujatia so vstupenkami.",
     },
+    "rest_invalid_namespace": {
+        "en": "The specified namespace could not be found.",
+        "de": "Der angegebene Namensraum wurde nicht gefunden.",
+        "sk": "Zadaný menný priestor sa nenašiel.",
+    },
     "category-archive-page-not-found": {
         "en": "The requested category archive page does not exist",
         "de": "Die angeforderte Seite des Kategoriearchivs existiert nicht",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 from starlette.responses import Response
 
@@ -30,8 +30,8 @@ PerPage = Annotated[int, BeforeValidator(_per_page)]
 
 
 class PageParams(Params):
-    page: PositiveInt = 1
-    per_page: PerPage = DEFAULT_PER_PAGE
+    page: PositiveInt = Field(1, description="Page of the list to return")
+    per_page: PerPage = Field(DEFAULT_PER_PAGE, description=f"Items per page, 1 to {MAX_PER_PAGE}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -535,3 +535,61 @@ async def test_form_encoded_create(client: AsyncClient, editor: AuthFor) -> None
     assert response.status_code == 201
     assert [t["name"] for t in response.json()["tags"]] == ["a", "b"]
     assert response.json()["all_day"] is True
+
+
+async def test_inline_venue_and_organizers(client: AsyncClient, editor: AuthFor) -> None:
+    venue = {
+        "venue": "Le Petit Théâtre", "address": "100, Avenue du Temple", "city": "Paris",
+        "country": "France", "stateProvince": "IDF", "zip": "75003", "show_map": True,
+    }  # fmt: skip
+    event = await create(
+        client,
+        editor,
+        venue=venue,
+        organizer=[{"organizer": "Organizer A", "email": "a@example.org"}],
+    )
+    created_venue = event["venue"]
+    assert created_venue["venue"] == "Le Petit Théâtre"
+    assert created_venue["stateprovince"] == "IDF"
+    assert created_venue["show_map"] is True
+    assert [o["organizer"] for o in event["organizer"]] == ["Organizer A"]
+    # An identical venue (the same fields, any case) is reused rather than created again.
+    again = await create(client, editor, venue={"venue": "le petit théâtre", "city": "PARIS"})
+    assert again["venue"]["id"] == created_venue["id"]
+    different = await create(client, editor, venue={"venue": "Le Petit Théâtre", "city": "Lyon"})
+    assert different["venue"]["id"] != created_venue["id"]
+    existing = (
+        await client.post(f"{API}/organizers", json={"organizer": "Known"}, headers=editor.basic)
+    ).json()
+    mixed = await create(
+        client, editor,
+        organizer=[{"organizer": "New one"}, {"id": existing["id"]}, existing["id"] + 0, {"organizer": "organizer a"}],
+    )  # fmt: skip
+    names = [o["organizer"] for o in mixed["organizer"]]
+    assert names == ["New one", "Known", "Organizer A"]
+    images = await create(
+        client, editor,
+        venue={"venue": "Pictured", "image": "https://img.example/v.png"},
+        organizer=[{"organizer": "Pictured org", "image": "https://img.example/o.png"}],
+    )  # fmt: skip
+    assert images["venue"]["image"]["url"] == "https://img.example/v.png"
+    assert images["organizer"][0]["image"]["url"] == "https://img.example/o.png"
+
+
+async def test_bad_inline_records_are_400_and_write_nothing(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    for payload in (
+        {"venue": {"website": "http://nameless.example"}},
+        {"venue": {"venue": "Named", "website": "not a url"}},
+        {"organizer": [{"organizer": "Fine"}, {"phone": "123"}]},
+        {"organizer": [{"organizer": "x" * 600}]},
+        {"venue": [1, 2]},
+    ):
+        body = {"title": "Nope", "start_date": soon(), "end_date": soon(hour=20), **payload}
+        response = await client.post(f"{API}/events", json=body, headers=editor.basic)
+        assert response.status_code == 400, payload
+        assert list(response.json()["data"]["params"]) == [next(iter(payload))]
+    organizers = (await client.get(f"{API}/organizers", headers=editor.basic)).json()
+    assert organizers["total"] == 0  # the valid first organizer was not kept either
+    assert (await client.get(f"{API}/events", headers=editor.basic)).json()["total"] == 0

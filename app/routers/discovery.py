@@ -1,58 +1,94 @@
 """The API index, the namespace description and the OpenAPI document."""
 
-from typing import Any
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
-from fastapi.routing import APIRoute
+from pydantic import BeforeValidator, Field
 from starlette.responses import Response
 
-from app.deps import LanguageDep
+from app.config import get_settings
+from app.dates import DATETIME_FORMAT
+from app.deps import LanguageDep, RawParamsDep
+from app.errors import ApiError
+from app.openapi import api_doc, document, namespace_routes
+from app.pagination import DEFAULT_PER_PAGE
+from app.params import Params, parse
 from app.responses import json_response
+from app.schemas.common import Schema
+from app.services.event_list import default_window
 from app.urls import NAMESPACE, UrlsDep
 
 router = APIRouter(tags=["discovery"])
-
-
-def _namespace_routes(request: Request, urls: Any) -> dict[str, Any]:
-    """Routes of the namespace as WordPress lists them (unprefixed forms only)."""
-    routes: dict[str, Any] = {}
-    prefix = f"/{NAMESPACE}"
-    for route in request.app.routes:
-        if not isinstance(route, APIRoute) or not route.path_format.startswith(prefix):
-            continue
-        path = route.path_format
-        entry = routes.setdefault(path, {"namespace": NAMESPACE, "methods": [], "endpoints": []})
-        methods = sorted(route.methods or [])
-        entry["methods"].extend(m for m in methods if m not in entry["methods"])
-        entry["endpoints"].append({"methods": methods, "args": {}})
-        if "{" not in path:
-            entry["_links"] = {"self": [{"href": urls.rest(path[len(prefix) :])}]}
-    return routes
-
 
 # The bare namespace path has no segment of its own, so it is mounted by create_app()
 # with the namespace as prefix (an APIRouter cannot hold an empty path without one).
 namespace_router = APIRouter(tags=["discovery"])
 
 
-@namespace_router.get("", summary="Describe the namespace")
-async def describe_namespace(request: Request, urls: UrlsDep, language: LanguageDep) -> Response:
-    """The routes of the namespace with their methods and arguments."""
-    return json_response(
-        {
-            "namespace": NAMESPACE,
-            "routes": _namespace_routes(request, urls),
-            "_links": {"up": [{"href": urls.index}]},
-        }
+def _lower(value: Any) -> Any:
+    return value.lower() if isinstance(value, str) else value
+
+
+class NamespaceParams(Params):
+    namespace: str = Field(NAMESPACE, description="The namespace to describe")
+    context: Annotated[Literal["view", "embed", "edit", "help"], BeforeValidator(_lower)] = Field(
+        "view", description="view/edit/help: routes with their arguments; embed: routes only"
     )
 
 
-@router.get("/doc", summary="OpenAPI document")
+class NamespaceDescription(Schema):
+    namespace: str
+    routes: dict[str, Any]
+    links: dict[str, Any] = Field(alias="_links")
+
+
+class ApiIndex(Schema):
+    name: str
+    description: str
+    url: str
+    namespaces: list[str]
+    routes: dict[str, Any]
+    links: dict[str, Any] = Field(alias="_links")
+
+
+def computed_defaults() -> dict[str, dict[str, Any]]:
+    """Defaults that depend on the request time: the event list window."""
+    start, end = default_window(get_settings(), datetime.now(UTC))
+    return {
+        "/events": {
+            "start_date": start.strftime(DATETIME_FORMAT),
+            "end_date": end.strftime(DATETIME_FORMAT),
+            "per_page": DEFAULT_PER_PAGE,
+        }
+    }
+
+
+@namespace_router.get(
+    "",
+    summary="Describe the namespace",
+    **api_doc(query=NamespaceParams, response=NamespaceDescription, errors=(404,)),
+)
+async def describe_namespace(
+    request: Request, raw: RawParamsDep, urls: UrlsDep, language: LanguageDep
+) -> Response:
+    """Every route of the namespace with its methods and arguments (WordPress's format)."""
+    params = parse(NamespaceParams, raw)
+    if params.namespace.strip("/") != NAMESPACE:
+        raise ApiError(404, "rest_invalid_namespace")
+    routes = namespace_routes(request.app, urls, computed_defaults())
+    if params.context == "embed":
+        for entry in routes.values():
+            entry.pop("endpoints", None)
+    return json_response(
+        {"namespace": NAMESPACE, "routes": routes, "_links": {"up": [{"href": urls.index}]}}
+    )
+
+
+@router.get("/doc", summary="OpenAPI document", **api_doc(response=None))
 async def openapi_document(request: Request, urls: UrlsDep, language: LanguageDep) -> Response:
-    """The OpenAPI 3.1 description of this interface."""
-    document = dict(request.app.openapi())
-    document["servers"] = [{"url": urls.namespace}]
-    return json_response(document)
+    """The OpenAPI 3.1 description of this interface (paths relative to servers[0])."""
+    return json_response(document(request.app, urls))
 
 
 async def api_index(urls: UrlsDep, language: LanguageDep) -> Response:
@@ -63,7 +99,13 @@ async def api_index(urls: UrlsDep, language: LanguageDep) -> Response:
             "description": "Events calendar API",
             "url": urls.site,
             "namespaces": [NAMESPACE],
-            "routes": {f"/{NAMESPACE}": {"namespace": NAMESPACE, "methods": ["GET"]}},
+            "routes": {
+                f"/{NAMESPACE}": {
+                    "namespace": NAMESPACE,
+                    "methods": ["GET"],
+                    "_links": {"self": [{"href": urls.namespace}]},
+                }
+            },
             "_links": {"help": [{"href": urls.rest("/doc")}]},
         }
     )

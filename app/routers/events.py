@@ -1,8 +1,6 @@
 """Single events: create, read, update, delete, by ID and by slug (interface §4.4)."""
 
-from typing import Annotated
-
-from fastapi import APIRouter, Path
+from fastapi import APIRouter
 from pydantic import Field
 from sqlalchemy import select, union_all
 from starlette.responses import Response
@@ -13,12 +11,14 @@ from app.db import SessionDep
 from app.deps import LanguageDep, RawParamsDep
 from app.errors import ApiError, MissingParams, NotFound
 from app.models import Organizer, Venue
+from app.openapi import api_doc
 from app.pagination import PageDep, list_response
 from app.params import Params, WPBool, parse
 from app.permissions import Principal, User, can_create_posts, may, require
 from app.repositories.events import EventListQuery, EventRecord, EventRepository
 from app.responses import json_response
-from app.routers.routing import update_route
+from app.routers.routing import RecordId, RecordSlug, update_route
+from app.schemas.posts import Event, EventList
 from app.services.event_input import EventWriteParams
 from app.services.event_list import EventListParams, build_list_request
 from app.services.event_views import event_bodies, may_see_protected
@@ -29,7 +29,6 @@ router = APIRouter(prefix="/events", tags=["events"])
 
 MAX_ID = 2**63 - 1
 REQUIRED_ON_CREATE = ("title", "start_date", "end_date")
-SlugPath = Annotated[str, Path(max_length=200, description="Event slug")]
 
 
 class ReadParams(Params):
@@ -57,7 +56,8 @@ class Lookup:
         return record
 
     async def by_slug(self, slug: str) -> EventRecord:
-        record = await self.repo.get_by_slug(slug)
+        # PostgreSQL text cannot hold NUL: such a slug names nothing.
+        record = await self.repo.get_by_slug(slug) if "\x00" not in slug else None
         if record is None:
             raise NotFound("event", slug)
         return record
@@ -110,7 +110,11 @@ def writer(session: SessionDep, user: Principal, language: str) -> EventWriter:
     return EventWriter(session=session, user=user, language=language, settings=get_settings())
 
 
-@router.get("", summary="List events")
+@router.get(
+    "",
+    summary="List events",
+    **api_doc(query=EventListParams, response=EventList, errors=(401, 404), paging_headers=True),
+)
 async def list_events(
     raw: RawParamsDep,
     page: PageDep,
@@ -146,7 +150,18 @@ async def list_events(
     )
 
 
-@router.post("", status_code=201, summary="Create an event")
+@router.post(
+    "",
+    status_code=201,
+    summary="Create an event",
+    **api_doc(
+        body=EventWriteParams,
+        required=REQUIRED_ON_CREATE,
+        response=Event,
+        status=201,
+        errors=(401, 403, 413),
+    ),
+)
 async def create_event(
     raw: RawParamsDep, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
 ) -> Response:
@@ -179,9 +194,13 @@ async def _read(
     return json_response(body)
 
 
-@router.get("/{id:int}", summary="Read an event")
+@router.get(
+    "/{id:int}",
+    summary="Read an event",
+    **api_doc(query=ReadParams, response=Event, errors=(401, 403, 404)),
+)
 async def get_event(
-    id: int,
+    id: RecordId,
     raw: RawParamsDep,
     language: LanguageDep,
     user: CurrentUser,
@@ -193,9 +212,13 @@ async def get_event(
     return await _read(record, raw, language, user, session, urls)
 
 
-@router.get("/by-slug/{slug}", summary="Read an event by slug")
+@router.get(
+    "/by-slug/{slug}",
+    summary="Read an event by slug",
+    **api_doc(query=ReadParams, response=Event, errors=(401, 403, 404)),
+)
 async def get_event_by_slug(
-    slug: SlugPath,
+    slug: RecordSlug,
     raw: RawParamsDep,
     language: LanguageDep,
     user: CurrentUser,
@@ -222,9 +245,14 @@ async def _update(
     return json_response(await render(session, updated, urls, language, user))
 
 
-@update_route(router, "/{id:int}", summary="Update an event")
+@update_route(
+    router,
+    "/{id:int}",
+    summary="Update an event",
+    **api_doc(body=EventWriteParams, response=Event, errors=(401, 403, 404, 413)),
+)
 async def update_event(
-    id: int,
+    id: RecordId,
     raw: RawParamsDep,
     language: LanguageDep,
     user: CurrentUser,
@@ -238,9 +266,14 @@ async def update_event(
     return await _update(record, raw, language, user, session, urls)
 
 
-@update_route(router, "/by-slug/{slug}", summary="Update an event by slug")
+@update_route(
+    router,
+    "/by-slug/{slug}",
+    summary="Update an event by slug",
+    **api_doc(body=EventWriteParams, response=Event, errors=(401, 403, 404, 413)),
+)
 async def update_event_by_slug(
-    slug: SlugPath,
+    slug: RecordSlug,
     raw: RawParamsDep,
     language: LanguageDep,
     user: CurrentUser,
@@ -276,9 +309,13 @@ async def _delete(
     return json_response(await render(session, trashed, urls, language, user))
 
 
-@router.delete("/{id:int}", summary="Delete an event")
+@router.delete(
+    "/{id:int}",
+    summary="Delete an event",
+    **api_doc(query=DeleteParams, response=Event, errors=(401, 403, 404, 410)),
+)
 async def delete_event(
-    id: int,
+    id: RecordId,
     raw: RawParamsDep,
     language: LanguageDep,
     user: CurrentUser,
@@ -292,9 +329,13 @@ async def delete_event(
     return await _delete(record, raw, language, user, session, urls)
 
 
-@router.delete("/by-slug/{slug}", summary="Delete an event by slug")
+@router.delete(
+    "/by-slug/{slug}",
+    summary="Delete an event by slug",
+    **api_doc(query=DeleteParams, response=Event, errors=(401, 403, 404, 410)),
+)
 async def delete_event_by_slug(
-    slug: SlugPath,
+    slug: RecordSlug,
     raw: RawParamsDep,
     language: LanguageDep,
     user: CurrentUser,

@@ -6,6 +6,7 @@ from pydantic import Field
 
 from app.repositories.organizers import OrganizerRepository
 from app.routers.posts import Email, Name, Phone, PostKind, PostWriteParams, Website, post_router
+from app.schemas.posts import Organizer, OrganizerList
 from app.serializers.organizers import organizer_body
 
 
@@ -24,6 +25,8 @@ ORGANIZERS = PostKind(
     repository=OrganizerRepository,
     write_params=OrganizerWriteParams,
     body=organizer_body,
+    schema=Organizer,
+    list_schema=OrganizerList,
 )
 
 router = post_router(ORGANIZERS)

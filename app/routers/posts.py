@@ -13,7 +13,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any, ClassVar, Generic
 
 from fastapi import APIRouter, Depends
-from pydantic import AfterValidator, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,7 +27,8 @@ from app.deps import LanguageDep, RawParamsDep
 from app.errors import ApiError, MissingParams, NotFound, invalid
 from app.images import is_http_url, resolve_image
 from app.models import User as UserRow
-from app.pagination import PageDep, list_response
+from app.openapi import api_doc
+from app.pagination import PageDep, PageParams, list_response
 from app.params import (
     NonEmptyStr,
     Params,
@@ -52,7 +53,7 @@ from app.permissions import (
 from app.repositories.events import event_ownership
 from app.repositories.posts import TRASH, PostFilters, PostRepository, R, SlugTaken
 from app.responses import json_response
-from app.routers.routing import update_route
+from app.routers.routing import RecordId, RecordSlug, update_route
 from app.serializers.posts import is_hidden_from
 from app.urls import Urls, UrlsDep
 
@@ -126,7 +127,7 @@ class ReadParams(Params):
     )
 
 
-class PostListParams(ReadParams):
+class PostListParams(ReadParams, PageParams):
     search: Annotated[NonEmptyStr, Field(max_length=500)] | None = Field(
         None, description="Every word in one of the name, description, excerpt or details"
     )
@@ -171,6 +172,8 @@ class PostKind(Generic[R]):
     repository: type[PostRepository[R]]
     write_params: type[PostWriteParams]
     body: Callable[..., dict[str, Any]]  # (record, urls, *, json_ld, redact)
+    schema: type[BaseModel]  # documents `body` in OpenAPI
+    list_schema: type[BaseModel]
 
 
 @dataclass(frozen=True)
@@ -303,7 +306,13 @@ def post_router(kind: PostKind[R]) -> APIRouter:
 
     # ---- routes ---------------------------------------------------------------------
 
-    @router.get("", summary=f"List {kind.plural}")
+    @router.get(
+        "",
+        summary=f"List {kind.plural}",
+        **api_doc(
+            query=PostListParams, response=kind.list_schema, errors=(401, 404), paging_headers=True
+        ),
+    )
     async def list_records(page: PageDep, ctx: Annotated[Context[R], Depends(context)]) -> Response:
         params = parse(PostListParams, ctx.raw)
         if params.status is not None:
@@ -327,7 +336,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
             for record in records
         ]
         echoed = params.model_dump(
-            exclude_none=True, exclude_defaults=True, exclude={"i18n_language", "password"}
+            exclude_none=True, exclude_defaults=True, exclude={"i18n_language", "password", "page", "per_page"}
         )
         return list_response(
             urls=ctx.urls,
@@ -340,7 +349,18 @@ def post_router(kind: PostKind[R]) -> APIRouter:
             filters=echoed,
         )
 
-    @router.post("", status_code=201, summary=f"Create a {kind.name}")
+    @router.post(
+        "",
+        status_code=201,
+        summary=f"Create a {kind.name}",
+        **api_doc(
+            body=kind.write_params,
+            required=(kind.name,),
+            response=kind.schema,
+            status=201,
+            errors=(401, 403, 413),
+        ),
+    )
     async def create_record(ctx: Annotated[Context[R], Depends(context)]) -> Response:
         user = writer(ctx.user)
         record_id = await insert_record(kind, ctx.repo, user, ctx.raw)
@@ -348,31 +368,63 @@ def post_router(kind: PostKind[R]) -> APIRouter:
         location = ctx.urls.rest(f"/{kind.plural}/{record_id}")
         return json_response(body, 201, {"Location": location})
 
-    @router.get("/{id:int}", summary=f"Read a {kind.name}")
-    async def read_by_id(id: int, ctx: Annotated[Context[R], Depends(context)]) -> Response:
+    @router.get(
+        "/{id:int}",
+        summary=f"Read a {kind.name}",
+        **api_doc(query=ReadParams, response=kind.schema, errors=(401, 403, 404)),
+    )
+    async def read_by_id(id: RecordId, ctx: Annotated[Context[R], Depends(context)]) -> Response:
         return await read(ctx, await by_id(ctx, id))
 
-    @router.get("/by-slug/{slug}", summary=f"Read a {kind.name} by its slug")
-    async def read_by_slug(slug: str, ctx: Annotated[Context[R], Depends(context)]) -> Response:
+    @router.get(
+        "/by-slug/{slug}",
+        summary=f"Read a {kind.name} by its slug",
+        **api_doc(query=ReadParams, response=kind.schema, errors=(401, 403, 404)),
+    )
+    async def read_by_slug(
+        slug: RecordSlug, ctx: Annotated[Context[R], Depends(context)]
+    ) -> Response:
         return await read(ctx, await by_slug(ctx, slug))
 
-    @router.delete("/{id:int}", summary=f"Trash a {kind.name} (force: delete it)")
-    async def delete_by_id(id: int, ctx: Annotated[Context[R], Depends(context)]) -> Response:
+    @router.delete(
+        "/{id:int}",
+        summary=f"Trash a {kind.name} (force: delete it)",
+        **api_doc(query=DeleteParams, response=kind.schema, errors=(401, 403, 404, 410)),
+    )
+    async def delete_by_id(id: RecordId, ctx: Annotated[Context[R], Depends(context)]) -> Response:
         user = writer(ctx.user)
         return await remove(ctx, user, await by_id(ctx, id))
 
-    @router.delete("/by-slug/{slug}", summary=f"Trash a {kind.name} by its slug")
-    async def delete_by_slug(slug: str, ctx: Annotated[Context[R], Depends(context)]) -> Response:
+    @router.delete(
+        "/by-slug/{slug}",
+        summary=f"Trash a {kind.name} by its slug",
+        **api_doc(query=DeleteParams, response=kind.schema, errors=(401, 403, 404, 410)),
+    )
+    async def delete_by_slug(
+        slug: RecordSlug, ctx: Annotated[Context[R], Depends(context)]
+    ) -> Response:
         user = writer(ctx.user)
         return await remove(ctx, user, await by_slug(ctx, slug))
 
-    @update_route(router, "/{id:int}", summary=f"Update a {kind.name}")
-    async def update_by_id(id: int, ctx: Annotated[Context[R], Depends(context)]) -> Response:
+    @update_route(
+        router,
+        "/{id:int}",
+        summary=f"Update a {kind.name}",
+        **api_doc(body=kind.write_params, response=kind.schema, errors=(401, 403, 404, 413)),
+    )
+    async def update_by_id(id: RecordId, ctx: Annotated[Context[R], Depends(context)]) -> Response:
         user = writer(ctx.user)
         return await change(ctx, user, await by_id(ctx, id))
 
-    @update_route(router, "/by-slug/{slug}", summary=f"Update a {kind.name} by its slug")
-    async def update_by_slug(slug: str, ctx: Annotated[Context[R], Depends(context)]) -> Response:
+    @update_route(
+        router,
+        "/by-slug/{slug}",
+        summary=f"Update a {kind.name} by its slug",
+        **api_doc(body=kind.write_params, response=kind.schema, errors=(401, 403, 404, 413)),
+    )
+    async def update_by_slug(
+        slug: RecordSlug, ctx: Annotated[Context[R], Depends(context)]
+    ) -> Response:
         user = writer(ctx.user)
         return await change(ctx, user, await by_slug(ctx, slug))
 

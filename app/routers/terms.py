@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field
 from starlette.responses import Response
 
 from app.auth import CurrentUser
@@ -13,7 +13,8 @@ from app.db import SessionDep
 from app.deps import LanguageDep, RawParamsDep
 from app.errors import ApiError, MissingParams, NotFound, invalid
 from app.models import CATEGORY, TAG
-from app.pagination import PageDep, list_response
+from app.openapi import api_doc
+from app.pagination import PageDep, PageParams, list_response
 from app.params import (
     NonEmptyStr,
     Params,
@@ -35,7 +36,8 @@ from app.repositories.terms import (
     TermRepository,
 )
 from app.responses import json_response
-from app.routers.routing import update_route
+from app.routers.routing import RecordId, update_route
+from app.schemas.terms import CategoryList, TagList, Term
 from app.serializers.terms import term_body
 from app.urls import UrlsDep
 
@@ -60,7 +62,7 @@ Name = Annotated[NonEmptyStr, Field(max_length=200)]
 Slug = Annotated[NonEmptyStr, Field(max_length=200)]
 
 
-class TermListParams(Params):
+class TermListParams(PageParams):
     search: NonEmptyStr | None = Field(
         None, description="Limit to terms whose name or slug contains this text"
     )
@@ -104,12 +106,19 @@ class TermKind:
     action: TermAction
     list_params: type[TermListParams]
     write_params: type[TermWriteParams]
+    list_schema: type[BaseModel]
 
 
 CATEGORIES = TermKind(
-    CATEGORY, "categories", "category", "manage_categories", CategoryListParams, CategoryWriteParams
+    CATEGORY,
+    "categories",
+    "category",
+    "manage_categories",
+    CategoryListParams,
+    CategoryWriteParams,
+    CategoryList,
 )
-TAGS = TermKind(TAG, "tags", "tag", "manage_tags", TermListParams, TagWriteParams)
+TAGS = TermKind(TAG, "tags", "tag", "manage_tags", TermListParams, TagWriteParams, TagList)
 
 
 def term_router(kind: TermKind) -> APIRouter:
@@ -139,7 +148,16 @@ def term_router(kind: TermKind) -> APIRouter:
         data = {"term_id": exc.term_id} if exc.term_id is not None else {}
         return ApiError(400, "term_exists", key, data=data)
 
-    @router.get("", summary=f"List {kind.path}")
+    @router.get(
+        "",
+        summary=f"List {kind.path}",
+        **api_doc(
+            query=kind.list_params,
+            response=kind.list_schema,
+            errors=(401, 404),
+            paging_headers=True,
+        ),
+    )
     async def list_terms(
         raw: RawParamsDep,
         page: PageDep,
@@ -190,14 +208,29 @@ def term_router(kind: TermKind) -> APIRouter:
             layout="terms",
         )
 
-    @router.get("/{id:int}", summary=f"Read one {kind.singular}")
+    @router.get(
+        "/{id:int}",
+        summary=f"Read one {kind.singular}",
+        **api_doc(response=Term, errors=(401, 404)),
+    )
     async def get_term(
-        id: int, language: LanguageDep, session: SessionDep, urls: UrlsDep
+        id: RecordId, language: LanguageDep, session: SessionDep, urls: UrlsDep
     ) -> Response:
         term = await load(repository(session, language), id)
         return json_response(term_body(term, urls, with_links=True))
 
-    @router.post("", status_code=201, summary=f"Create a {kind.singular}")
+    @router.post(
+        "",
+        status_code=201,
+        summary=f"Create a {kind.singular}",
+        **api_doc(
+            body=kind.write_params,
+            required=("name",),
+            response=Term,
+            status=201,
+            errors=(401, 403, 413),
+        ),
+    )
     async def create_term(
         raw: RawParamsDep,
         language: LanguageDep,
@@ -225,9 +258,14 @@ def term_router(kind: TermKind) -> APIRouter:
         body = term_body(term, urls, with_links=True)
         return json_response(body, 201, {"Location": body["urls"]["self"]})
 
-    @update_route(router, "/{id:int}", summary=f"Update a {kind.singular}")
+    @update_route(
+        router,
+        "/{id:int}",
+        summary=f"Update a {kind.singular}",
+        **api_doc(body=kind.write_params, response=Term, errors=(401, 403, 404, 413)),
+    )
     async def update_term(
-        id: int,
+        id: RecordId,
         raw: RawParamsDep,
         language: LanguageDep,
         user: CurrentUser,
@@ -255,9 +293,13 @@ def term_router(kind: TermKind) -> APIRouter:
             raise invalid("slug") from None
         return json_response(term_body(await load(repo, term.id), urls, with_links=True))
 
-    @router.delete("/{id:int}", summary=f"Delete a {kind.singular} permanently")
+    @router.delete(
+        "/{id:int}",
+        summary=f"Delete a {kind.singular} permanently",
+        **api_doc(response=Term, errors=(401, 403, 404)),
+    )
     async def delete_term(
-        id: int, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
+        id: RecordId, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
     ) -> Response:
         authorize(user)
         repo = repository(session, language)

@@ -17,6 +17,7 @@ from app.routers.posts import (
     Zip,
     post_router,
 )
+from app.schemas.posts import Venue, VenueList
 from app.serializers.venues import venue_body
 
 
@@ -43,6 +44,8 @@ VENUES = PostKind(
     repository=VenueRepository,
     write_params=VenueWriteParams,
     body=venue_body,
+    schema=Venue,
+    list_schema=VenueList,
 )
 
 router = post_router(VENUES)

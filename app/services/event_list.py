@@ -14,10 +14,10 @@ from app.config import Settings
 from app.dates import DATETIME_FORMAT, parse_when
 from app.errors import InvalidParams, invalid
 from app.models import CATEGORY, TAG, Organizer, Term, Venue
+from app.pagination import PageParams
 from app.params import (
     IdOrSlugList,
     NonEmptyStr,
-    Params,
     PositiveInt,
     PositiveIntList,
     StringList,
@@ -50,7 +50,7 @@ def _float(value: Any) -> Any:
     return float(value)
 
 
-class EventListParams(Params):
+class EventListParams(PageParams):
     start_date: Any = Field(
         None, description="Events that start on or after this date (default: 00:00 yesterday)"
     )

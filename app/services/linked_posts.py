@@ -4,14 +4,36 @@ records (reusing an identical existing one, reference §9.2)."""
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.errors import invalid
+from app.config import get_settings
+from app.errors import InvalidParams, MissingParams, invalid
 from app.models import Organizer, Venue
 from app.permissions import Principal
+from app.repositories.posts import escape_like
+from app.routers.organizers import ORGANIZERS
+from app.routers.posts import insert_record
+from app.routers.venues import VENUES
 
 MAX_LINKED = 100
+MATCHED_FIELDS = {
+    "venue": frozenset(
+        {
+            "venue",
+            "description",
+            "excerpt",
+            "address",
+            "city",
+            "province",
+            "state",
+            "stateprovince",
+            "zip",
+            "phone",
+        }
+    ),
+    "organizer": frozenset({"organizer", "description", "excerpt", "phone", "email", "website"}),
+}
 
 
 def _as_id(value: Any) -> int | None:
@@ -89,4 +111,40 @@ class LinkedPosts:
         return found
 
     async def _inline(self, name: str, data: dict[str, Any]) -> int | None:
-        raise invalid(name)  # inline records arrive with the venue/organizer repositories
+        """An identical existing record (every field sent matches), else a new one."""
+        model = Venue if name == "venue" else Organizer
+        fields = {key.lower(): value for key, value in data.items()}
+        existing = await self._identical(model, name, fields)
+        if existing is not None:
+            return existing
+        default = get_settings().default_language
+        try:
+            if name == "venue":
+                venues = VENUES.repository(self.session, self.language, default)
+                return await insert_record(VENUES, venues, self.user, fields)
+            organizers = ORGANIZERS.repository(self.session, self.language, default)
+            return await insert_record(ORGANIZERS, organizers, self.user, fields)
+        except (InvalidParams, MissingParams):
+            raise invalid(name) from None
+
+    async def _identical(
+        self, model: type[Venue] | type[Organizer], name: str, fields: dict[str, Any]
+    ) -> int | None:
+        """Reference §9.10 duplicate avoidance: texts and details equal (case-insensitive),
+        the address contained; only the fields sent, non-empty, count."""
+        matchable = MATCHED_FIELDS[name]
+        conditions: list[Any] = [model.status != "trash"]
+        for key, value in fields.items():
+            if key not in matchable or not isinstance(value, str) or not value.strip():
+                continue
+            column = model.name if key == name else getattr(model, key)
+            if key == "address":
+                conditions.append(column.ilike(f"%{escape_like(value.strip())}%"))
+            else:
+                conditions.append(func.lower(column) == value.strip().lower())
+        if len(conditions) == 1 or name not in fields:
+            return None
+        found: int | None = await self.session.scalar(
+            select(model.id).where(*conditions).order_by(model.id).limit(1)
+        )
+        return found

@@ -1,0 +1,285 @@
+"""The OpenAPI 3.1 document and the WordPress-style namespace description, both generated
+from the parameter models the routes really parse with (`app.params.parse`).
+
+Routes declare their documentation with `api_doc(...)`; `document()` turns FastAPI's
+generated schema into the public one: paths relative to the namespace URL (servers[0]),
+the language-prefixed forms as a second server, no 422 anywhere.
+"""
+
+import copy
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+
+from app.config import LANGUAGES
+from app.params import Params
+from app.schemas.common import ErrorEnvelope
+from app.urls import NAMESPACE, Urls
+
+ERROR_TEXTS = {
+    400: "Invalid or missing parameters (rest_invalid_param, rest_missing_callback_param, ...)",
+    401: "Wrong credentials, or credentials needed (rest_forbidden, incorrect_password, ...)",
+    403: "Not allowed for this user, or not accessible (rest_forbidden, *-not-accessible)",
+    404: "No such record, page or route (rest-*-not-found, *-archive-page-not-found, rest_no_route)",
+    405: "Method not allowed on this route (rest_no_route, with Allow)",
+    410: "Already in the trash (*-is-in-trash)",
+    413: "Request body too large",
+    500: "Unexpected error (rest_internal_error)",
+    503: "Database unavailable (rest_unavailable, with Retry-After)",
+}
+ALWAYS = (400, 500, 503)  # a bad i18n_language, bugs and outages can happen anywhere
+
+# Schemas for parameters the models accept in several shapes (typed `Any` in Python).
+DATE = {
+    "type": ["string", "integer"],
+    "description": "Y-m-d H:i:s, Y-m-d, ISO 8601 (offset honoured), a Unix timestamp, "
+    "or a relative form such as 'tomorrow 9am' or '+5 days'",
+}
+FLEXIBLE_FIELDS: dict[str, dict[str, Any]] = {
+    "start_date": DATE,
+    "end_date": DATE,
+    "starts_before": DATE,
+    "starts_after": DATE,
+    "ends_before": DATE,
+    "ends_after": DATE,
+    "date": DATE,
+    "date_utc": DATE,
+    "image": {"type": ["integer", "string", "null"], "description": "Image ID or http(s) URL"},
+    "cost": {
+        "anyOf": [
+            {"type": ["string", "number", "null"]},
+            {"type": "array", "items": {"type": ["string", "number"]}},
+        ]
+    },
+    "categories": {
+        "anyOf": [
+            {"type": ["string", "integer", "null"]},
+            {"type": "array", "items": {"type": ["integer", "string"]}},
+        ]
+    },
+    "venue": {"type": ["integer", "string", "object", "array", "null"]},
+    "organizer": {
+        "anyOf": [
+            {"type": ["integer", "string", "object", "null"]},
+            {"type": "array", "items": {"type": ["integer", "string", "object"]}},
+        ]
+    },
+}
+FLEXIBLE_FIELDS["tags"] = FLEXIBLE_FIELDS["categories"]
+
+
+def _field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    """Property schemas of a parameter model (inlined, no titles) and its required names."""
+    schema = model.model_json_schema(mode="validation")
+    properties: dict[str, dict[str, Any]] = {}
+    for name, prop in schema.get("properties", {}).items():
+        prop = {k: v for k, v in prop.items() if k != "title"}
+        if name in FLEXIBLE_FIELDS:
+            prop = {
+                **FLEXIBLE_FIELDS[name],
+                **{k: v for k, v in prop.items() if k == "description"},
+            }
+        if "anyOf" in prop and any(part.get("type") == "null" for part in prop["anyOf"]):
+            parts = [part for part in prop["anyOf"] if part.get("type") != "null"]
+            if len(parts) == 1:
+                prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **parts[0]}
+        properties[name] = prop
+    if "i18n_language" in properties:
+        properties["i18n_language"] = {
+            "type": "string",
+            "enum": list(LANGUAGES),
+            "description": "Content language (wins over a language path segment)",
+        }
+    return properties, set(schema.get("required", []))
+
+
+def _query_parameters(model: type[Params]) -> list[dict[str, Any]]:
+    properties, required = _field_schemas(model)
+    parameters = []
+    for name, prop in properties.items():
+        description = prop.pop("description", "")
+        parameter: dict[str, Any] = {
+            "name": name,
+            "in": "query",
+            "required": name in required,
+            "description": description,
+            "schema": prop,
+        }
+        if prop.get("type") == "array":
+            parameter["style"] = "form"
+            parameter["explode"] = True
+        parameters.append(parameter)
+    return parameters
+
+
+def _body(model: type[Params], required: tuple[str, ...]) -> dict[str, Any]:
+    properties, _ = _field_schemas(model)
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return {
+        "required": bool(required),
+        "content": {
+            "application/json": {"schema": schema},
+            "application/x-www-form-urlencoded": {"schema": schema},
+        },
+    }
+
+
+LANGUAGE_PARAMETER = {
+    "name": "i18n_language",
+    "in": "query",
+    "required": False,
+    "description": "Content language (wins over a language path segment)",
+    "schema": {"type": "string", "enum": list(LANGUAGES)},
+}
+
+
+def api_doc(
+    *,
+    query: type[Params] | None = None,
+    body: type[Params] | None = None,
+    required: tuple[str, ...] = (),
+    response: type[BaseModel] | None = None,
+    status: int = 200,
+    errors: tuple[int, ...] = (),
+    paging_headers: bool = False,
+) -> dict[str, Any]:
+    """Keyword arguments for a route decorator documenting what the handler really parses."""
+    parameters = _query_parameters(query) if query else [dict(LANGUAGE_PARAMETER)]
+    extra: dict[str, Any] = {"parameters": parameters}
+    if body is not None:
+        extra["requestBody"] = _body(body, required)
+    responses: dict[int | str, dict[str, Any]] = {}
+    if response is not None:
+        success: dict[str, Any] = {"model": response, "description": "Success"}
+        if paging_headers:
+            success["headers"] = {
+                name: {"schema": {"type": "integer"}, "description": text}
+                for name, text in (
+                    ("X-TEC-Total", "Matching records"),
+                    ("X-TEC-TotalPages", "Pages"),
+                    ("X-WP-Total", "Matching records"),
+                    ("X-WP-TotalPages", "Pages"),
+                )
+            }
+        responses[status] = success
+    for code in sorted({*errors, *ALWAYS}):
+        responses[code] = {"model": ErrorEnvelope, "description": ERROR_TEXTS[code]}
+    return {"openapi_extra": extra, "responses": responses}
+
+
+def _public_operations(schema: dict[str, Any]) -> dict[str, Any]:
+    """Namespace paths without the language segment, relative to the namespace URL."""
+    prefix = f"/{NAMESPACE}"
+    paths: dict[str, Any] = {}
+    for path, item in schema.get("paths", {}).items():
+        if not path.startswith(prefix):
+            continue
+        relative = path[len(prefix) :] or "/"
+        for operation in item.values():
+            operation.get("responses", {}).pop("422", None)
+            operation["parameters"] = [
+                p
+                for p in operation.get("parameters", [])
+                if p.get("in") != "query" or p["name"] != "lang"
+            ]
+        paths[relative] = item
+    return paths
+
+
+def base_document(app: FastAPI) -> dict[str, Any]:
+    """The document without servers (those depend on the request); cached on the app."""
+    cached: dict[str, Any] | None = getattr(app.state, "openapi_document", None)
+    if cached is not None:
+        return cached
+    generated = get_openapi(
+        title="almanac",
+        version="1.0.0",
+        openapi_version="3.1.0",
+        summary=app.summary,
+        description=(
+            "Events calendar API compatible with The Events Calendar REST API (tribe/events/v1). "
+            "Paths are relative to the namespace URL (servers[0]); the same routes are served "
+            "under a language segment (servers[1]). Errors always use the envelope "
+            "{code, message, data: {status}}."
+        ),
+        routes=app.routes,
+    )
+    generated["paths"] = _public_operations(generated)
+    schemas = generated.get("components", {}).get("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    app.state.openapi_document = generated
+    return generated
+
+
+def document(app: FastAPI, urls: Urls) -> dict[str, Any]:
+    doc = copy.deepcopy(base_document(app))
+    root = f"{urls.origin}{urls.root_path}"
+    doc["servers"] = [
+        {"url": urls.namespace, "description": "This namespace"},
+        {
+            "url": f"{root}/{{language}}/{NAMESPACE}",
+            "description": "The namespace in a given content language",
+            "variables": {"language": {"enum": list(LANGUAGES), "default": "en"}},
+        },
+    ]
+    return doc
+
+
+def namespace_routes(
+    app: FastAPI, urls: Urls, defaults: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """WordPress's namespace description (`routes` of GET /calendar/events/v1), derived from
+    the OpenAPI operations; `defaults` override documented defaults per path and argument
+    (values computed for this request, such as the default event window)."""
+    routes: dict[str, Any] = {}
+    for path, item in base_document(app)["paths"].items():
+        key = f"/{NAMESPACE}{'' if path == '/' else path}"
+        entry = routes.setdefault(key, {"namespace": NAMESPACE, "methods": [], "endpoints": []})
+        for method, operation in item.items():
+            args: dict[str, Any] = {}
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path":
+                    args[parameter["name"]] = _arg(
+                        parameter["schema"], True, parameter.get("description")
+                    )
+                elif parameter.get("in") == "query":
+                    args[parameter["name"]] = _arg(
+                        parameter["schema"],
+                        parameter.get("required", False),
+                        parameter.get("description"),
+                    )
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                needed = set(body["schema"].get("required", []))
+                for name, prop in body["schema"].get("properties", {}).items():
+                    args[name] = _arg(prop, name in needed, prop.get("description"))
+            for name, value in defaults.get(path, {}).items():
+                if name in args:
+                    args[name]["default"] = value
+            methods = [method.upper()]
+            entry["methods"].extend(methods)
+            entry["endpoints"].append({"methods": methods, "args": args})
+        if "{" not in key:
+            entry["_links"] = {"self": [{"href": urls.rest(key[len(NAMESPACE) + 1 :])}]}
+    return routes
+
+
+def _arg(schema: dict[str, Any], required: bool, description: str | None) -> dict[str, Any]:
+    arg: dict[str, Any] = {"required": required}
+    if "default" in schema:
+        arg["default"] = schema["default"]
+    if description or schema.get("description"):
+        arg["description"] = description or schema.get("description")
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        arg["type"] = kind
+    if "items" in schema:
+        arg["items"] = schema["items"]
+    if "enum" in schema:
+        arg["enum"] = schema["enum"]
+    return arg

@@ -1,0 +1,54 @@
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Schema(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorData(Schema):
+    status: int = Field(description="HTTP status")
+    params: dict[str, str] | list[str] | None = Field(
+        None, description="Invalid parameters with a note each, or the missing ones"
+    )
+    details: dict[str, Any] | list[Any] | None = Field(None, description="Validation details")
+    term_id: int | None = Field(None, description="The existing term (term_exists)")
+
+
+class ErrorEnvelope(Schema):
+    """Every error: the reference's envelope, the message in the request language."""
+
+    code: str = Field(description="Stable error code, e.g. rest_invalid_param")
+    message: str = Field(description="Human-readable message in the request language")
+    data: ErrorData
+
+
+class Image(Schema):
+    url: str
+    id: int
+    extension: str
+    width: int | None = None
+    height: int | None = None
+
+
+ImageOrFalse = Image | Literal[False]
+
+
+class DateDetails(Schema):
+    """Zero-padded strings, as the reference sends them."""
+
+    year: str
+    month: str
+    day: str
+    hour: str
+    minutes: str
+    seconds: str
+
+
+class ListLinks(Schema):
+    rest_url: str = Field(description="This page, with its effective parameters")
+    next_rest_url: str | None = Field(None, description="Present when a next page has rows")
+    previous_rest_url: str | None = Field(None, description="Present on pages after the first")
+    total: int = Field(description="Matching records across all pages")
+    total_pages: int = Field(description="Pages at this per_page (0 when empty)")

@@ -1,0 +1,206 @@
+"""/doc is a valid, complete and truthful OpenAPI 3.1 document; the namespace description
+lists every route with its arguments."""
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from httpx import AsyncClient, Response
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
+
+from tests.factories import AuthFor
+
+API = "/calendar/events/v1"
+Auth = Callable[[str], Awaitable[AuthFor]]
+
+# The interface's route table (spec §4.1), methods per path relative to the namespace.
+INTERFACE = {
+    "/": {"get"},
+    "/doc": {"get"},
+    "/events": {"get", "post"},
+    "/events/{id}": {"get", "delete", "post", "put", "patch"},
+    "/events/by-slug/{slug}": {"get", "delete", "post", "put", "patch"},
+    "/venues": {"get", "post"},
+    "/venues/{id}": {"get", "delete", "post", "put", "patch"},
+    "/venues/by-slug/{slug}": {"get", "delete", "post", "put", "patch"},
+    "/organizers": {"get", "post"},
+    "/organizers/{id}": {"get", "delete", "post", "put", "patch"},
+    "/organizers/by-slug/{slug}": {"get", "delete", "post", "put", "patch"},
+    "/categories": {"get", "post"},
+    "/categories/{id}": {"get", "delete", "post", "put", "patch"},
+    "/tags": {"get", "post"},
+    "/tags/{id}": {"get", "delete", "post", "put", "patch"},
+}
+
+
+@pytest.fixture
+async def doc(client: AsyncClient) -> dict[str, Any]:
+    response = await client.get(f"{API}/doc")
+    assert response.status_code == 200
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def test_document_is_valid_openapi_31(doc: dict[str, Any]) -> None:
+    assert doc["openapi"].startswith("3.1")
+    validate(doc)
+
+
+async def test_every_route_and_method_is_documented(doc: dict[str, Any]) -> None:
+    documented = {path: set(item) for path, item in doc["paths"].items()}
+    assert documented == INTERFACE
+    assert doc["servers"][0]["url"] == f"http://testserver{API}"
+    language_server = doc["servers"][1]
+    assert language_server["url"] == "http://testserver/{language}/calendar/events/v1"
+    assert language_server["variables"]["language"]["enum"] == ["en", "de", "sk"]
+
+
+async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, Any]) -> None:
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            where = f"{method.upper()} {path}"
+            assert "422" not in operation["responses"], where
+            names = {p["name"] for p in operation.get("parameters", [])}
+            assert "i18n_language" in names, where
+            for parameter in operation.get("parameters", []):
+                assert parameter.get("description"), (where, parameter["name"])
+                assert parameter["schema"], (where, parameter["name"])
+            assert {"400", "500", "503"} <= set(operation["responses"]), where
+            if method in ("post", "put", "patch") and path != "/":
+                content = operation["requestBody"]["content"]
+                assert {"application/json", "application/x-www-form-urlencoded"} <= set(content)
+            if method in ("post", "put", "patch", "delete"):
+                assert "401" in operation["responses"], where
+    event_list = {p["name"]: p for p in doc["paths"]["/events"]["get"]["parameters"]}
+    assert {
+        "page", "per_page", "start_date", "end_date", "starts_before", "starts_after",
+        "ends_before", "ends_after", "strict_dates", "search", "categories", "tags", "venue",
+        "organizer", "featured", "status", "geoloc", "geoloc_lat", "geoloc_lng", "include",
+        "post_parent", "ticketed",
+    } <= set(event_list)  # fmt: skip
+    assert event_list["per_page"]["schema"]["default"] == 9
+    assert event_list["featured"]["schema"]["type"] == "boolean"
+    assert event_list["include"]["schema"]["type"] == "array"
+    create = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert set(create["required"]) == {"title", "start_date", "end_date"}
+    term_create = doc["paths"]["/categories"]["post"]
+    assert (
+        "parent"
+        in term_create["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    )
+    assert "201" in term_create["responses"]
+
+
+def conforms(doc: dict[str, Any], response: Response, path: str, method: str) -> None:
+    """The body matches the schema documented for this path, method and status."""
+    documented = doc["paths"][path][method]["responses"][str(response.status_code)]
+    schema = documented["content"]["application/json"]["schema"]
+    validator = Draft202012Validator({**schema, "components": doc["components"]})
+    errors = sorted(validator.iter_errors(response.json()), key=str)
+    assert not errors, f"{method.upper()} {path} {response.status_code}: {errors[0].message}"
+
+
+async def test_real_responses_conform_to_their_schemas(
+    client: AsyncClient, doc: dict[str, Any], auth: Auth
+) -> None:
+    editor = await auth("editor")
+    start = (datetime.now(UTC) + timedelta(days=3)).strftime("%Y-%m-%d %H:%M:%S")
+    end = (datetime.now(UTC) + timedelta(days=3, hours=2)).strftime("%Y-%m-%d %H:%M:%S")
+    venue = await client.post(
+        f"{API}/venues", json={"venue": "Hall", "city": "Vienna"}, headers=editor.basic
+    )
+    conforms(doc, venue, "/venues", "post")
+    organizer = await client.post(
+        f"{API}/organizers", json={"organizer": "Org"}, headers=editor.basic
+    )
+    conforms(doc, organizer, "/organizers", "post")
+    category = await client.post(f"{API}/categories", json={"name": "Music"}, headers=editor.basic)
+    conforms(doc, category, "/categories", "post")
+    created = await client.post(
+        f"{API}/events",
+        json={
+            "title": "Doc event", "start_date": start, "end_date": end, "cost": "$5",
+            "venue": venue.json()["id"], "organizer": [organizer.json()["id"]],
+            "categories": [category.json()["id"]], "tags": "x", "image": "https://i.example/a.png",
+        },
+        headers=editor.basic,
+    )  # fmt: skip
+    conforms(doc, created, "/events", "post")
+    event_id = created.json()["id"]
+    await client.post(
+        f"{API}/events",
+        json={"title": "Protected", "start_date": start, "end_date": end, "password": "pw"},
+        headers=editor.basic,
+    )
+    calls = [
+        ("get", "/events", f"{API}/events", {}),
+        ("get", "/events/{id}", f"{API}/events/{event_id}", {}),
+        ("get", "/events/by-slug/{slug}", f"{API}/events/by-slug/{created.json()['slug']}", {}),
+        ("get", "/venues", f"{API}/venues", {}),
+        ("get", "/venues/{id}", f"{API}/venues/{venue.json()['id']}", {}),
+        ("get", "/organizers", f"{API}/organizers", {}),
+        ("get", "/organizers/{id}", f"{API}/organizers/{organizer.json()['id']}", {}),
+        ("get", "/categories", f"{API}/categories", {}),
+        ("get", "/categories/{id}", f"{API}/categories/{category.json()['id']}", {}),
+        ("get", "/tags", f"{API}/tags", {"hide_empty": "0"}),
+        ("get", "/events", f"{API}/events", {"per_page": "0"}),
+        ("get", "/events/{id}", f"{API}/events/999999", {}),
+        ("get", "/", API, {}),
+    ]
+    for method, path, url, params in calls:
+        response = await client.request(method, url, params=params)
+        conforms(doc, response, path, method)
+    updated = await client.patch(
+        f"{API}/events/{event_id}", json={"title": "Changed"}, headers=editor.basic
+    )
+    conforms(doc, updated, "/events/{id}", "patch")
+    unauthorized = await client.post(f"{API}/events", json={})
+    conforms(doc, unauthorized, "/events", "post")
+    deleted = await client.delete(f"{API}/events/{event_id}", headers=editor.basic)
+    conforms(doc, deleted, "/events/{id}", "delete")
+    again = await client.delete(f"{API}/events/{event_id}", headers=editor.basic)
+    conforms(doc, again, "/events/{id}", "delete")
+    term_deleted = await client.delete(
+        f"{API}/categories/{category.json()['id']}", headers=editor.basic
+    )
+    conforms(doc, term_deleted, "/categories/{id}", "delete")
+
+
+async def test_namespace_description(client: AsyncClient) -> None:
+    response = await client.get(API)
+    assert response.status_code == 200
+    body = response.json()
+    assert body["namespace"] == "calendar/events/v1"
+    assert body["_links"]["up"] == [{"href": "http://testserver/"}]
+    routes = body["routes"]
+    assert set(routes) == {f"/calendar/events/v1{'' if p == '/' else p}" for p in INTERFACE}
+    events = routes["/calendar/events/v1/events"]
+    assert events["methods"] == ["GET", "POST"]
+    assert events["_links"]["self"] == [{"href": f"http://testserver{API}/events"}]
+    get_args = events["endpoints"][0]["args"]
+    yesterday = (datetime.now(UTC) - timedelta(days=1)).date()
+    assert get_args["start_date"]["default"] == f"{yesterday} 00:00:00"
+    assert get_args["end_date"]["default"].endswith("23:59:59")
+    assert get_args["per_page"] == {
+        "required": False, "default": 9, "description": "Items per page, 1 to 100", "type": "integer",
+    }  # fmt: skip
+    assert get_args["include"]["type"] == "array"
+    post_args = events["endpoints"][1]["args"]
+    assert post_args["title"]["required"] is True
+    assert post_args["description"]["required"] is False
+    single = routes["/calendar/events/v1/events/{id}"]
+    assert set(single["methods"]) == {"GET", "DELETE", "POST", "PUT", "PATCH"}
+    assert "_links" not in single
+    assert single["endpoints"][0]["args"]["id"]["required"] is True
+    embed = (await client.get(API, params={"context": "embed"})).json()
+    assert "endpoints" not in embed["routes"]["/calendar/events/v1/events"]
+    other = await client.get(API, params={"namespace": "wp/v2"})
+    assert other.status_code == 404
+    assert other.json()["code"] == "rest_invalid_namespace"
+    assert (await client.get(API, params={"context": "nonsense"})).status_code == 400
+    german = await client.get(f"/de{API}")
+    assert german.json()["routes"]["/calendar/events/v1/events"]["_links"]["self"] == [
+        {"href": f"http://testserver/de{API}/events"}
+    ]
