@@ -336,7 +336,9 @@ def post_router(kind: PostKind[R]) -> APIRouter:
             for record in records
         ]
         echoed = params.model_dump(
-            exclude_none=True, exclude_defaults=True, exclude={"i18n_language", "password", "page", "per_page"}
+            exclude_none=True,
+            exclude_defaults=True,
+            exclude={"i18n_language", "password", "page", "per_page"},
         )
         return list_response(
             urls=ctx.urls,
