@@ -19,9 +19,10 @@ from app.repositories.events import EventListQuery, EventRecord, EventRepository
 from app.responses import json_response
 from app.routers.routing import RecordId, RecordSlug, update_route
 from app.schemas.posts import Event, EventList
+from app.serializers.posts import is_hidden_from
 from app.services.event_input import EventWriteParams
 from app.services.event_list import EventListParams, build_list_request
-from app.services.event_views import event_bodies, may_see_protected
+from app.services.event_views import event_bodies
 from app.services.events import EventWriter
 from app.urls import Urls, UrlsDep
 
@@ -79,7 +80,7 @@ def check_readable(user: User, event: EventRecord, password: str | None) -> None
         raise ApiError(403, "event-no-longer-available")
     if not may(user, "read", event.author_id, event.status):
         raise ApiError(403, "event-not-accessible")
-    if not may_see_protected(user, event, password):
+    if is_hidden_from(event, user, password):
         raise ApiError(403, "event-password-protected")
 
 

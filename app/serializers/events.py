@@ -6,36 +6,11 @@ from typing import Any, Literal
 from app.config import get_settings
 from app.dates import date_details, format_datetime, parse_zone
 from app.repositories.events import EventRecord
+from app.serializers.posts import redact_body
 from app.serializers.terms import embedded_term_body
 from app.urls import Urls
 
 ImageBody = Literal[False] | dict[str, Any]
-
-# Reference §3.10: what a password-protected event shows without the password.
-REDACTED: dict[str, Any] = {
-    "description": "",
-    "excerpt": "",
-    "cost": "",
-    "website": "",
-    "image": False,
-    "all_day": None,
-    "show_map": None,
-    "show_map_link": None,
-    "hide_from_listings": None,
-    "sticky": None,
-    "featured": None,
-    "categories": [],
-    "tags": [],
-    "venue": [],
-    "organizer": [],
-    "custom_fields": [],
-    "cost_details": {
-        "currency_symbol": "",
-        "currency_position": "",
-        "currency_code": "",
-        "values": [],
-    },
-}
 
 
 def _iso(moment: datetime) -> str:
@@ -98,7 +73,7 @@ def event_body(
         "custom_fields": [],
     }
     if redact:
-        body.update(REDACTED)
+        body = redact_body(body)
     if json_ld:
         body["json_ld"] = event_json_ld(event, body)
     return body

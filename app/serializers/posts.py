@@ -6,7 +6,7 @@ import hmac
 import html
 from collections.abc import Callable, Sequence
 from datetime import UTC
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from app.config import get_settings
 from app.dates import format_datetime
@@ -96,7 +96,13 @@ def json_ld_text(text: str) -> str:
 # ---- password protection ---------------------------------------------------------------
 
 
-def is_hidden_from(record: PostRecord, user: User, password: str | None) -> bool:
+class Protectable(Protocol):
+    password: str | None
+    author_id: int | None
+    status: str
+
+
+def is_hidden_from(record: Protectable, user: User, password: str | None) -> bool:
     """Must `record` be redacted for this caller? Not without a password, not for a caller
     who sends the right one (compared in constant time), not for one who may edit it."""
     if not record.password:

@@ -1,6 +1,5 @@
 """Event bodies with their image, venue and organizers, loaded in a constant number of queries."""
 
-import hmac
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,30 +8,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.images import image_body
 from app.models import Image
-from app.permissions import User, may
+from app.permissions import User
 from app.repositories.events import EventRecord
 from app.repositories.organizers import OrganizerRepository
 from app.repositories.venues import VenueRepository
 from app.serializers.events import event_body
 from app.serializers.organizers import organizer_body
+from app.serializers.posts import is_hidden_from
 from app.serializers.venues import venue_body
 from app.urls import Urls
-
-
-def password_matches(stored: str | None, given: str | None) -> bool:
-    """Constant-time comparison of a record password with the one a request carries."""
-    if not stored or given is None:
-        return False
-    return hmac.compare_digest(stored.encode(), given.encode())
-
-
-def may_see_protected(user: User, event: EventRecord, password: str | None) -> bool:
-    """Protected content shows with the right password or to those who may edit the event."""
-    if not event.password:
-        return True
-    return password_matches(event.password, password) or may(
-        user, "edit", event.author_id, event.status
-    )
 
 
 async def event_bodies(
@@ -80,7 +64,7 @@ async def event_bodies(
                     if oid in organizers
                 ],
                 json_ld=json_ld,
-                redact=not may_see_protected(user, record, password),
+                redact=is_hidden_from(record, user, password),
             )
         )
     return bodies
