@@ -20,6 +20,7 @@ from app.db import SessionDep
 from app.errors import ApiError
 from app.models import AppPassword, User
 from app.permissions import Principal, Role
+from app.ratelimit import FailedLogins
 
 PASSWORD_BYTES = 24
 USER_STATE_KEY = "user"
@@ -63,9 +64,18 @@ async def authenticate(request: Request, session: SessionDep) -> Principal | Non
     header = request.headers.get("authorization")
     principal = None
     if header:
-        credentials = _credentials(header)
-        if credentials is not None:
-            principal = await _principal(session, *credentials)
+        limiter: FailedLogins = request.app.state.failed_logins
+        client = request.client.host if request.client else "unknown"
+        wait = limiter.retry_after(client)
+        if wait:
+            raise ApiError(429, "rest_too_many_requests", headers={"Retry-After": str(wait)})
+        try:
+            credentials = _credentials(header)
+            if credentials is not None:
+                principal = await _principal(session, *credentials)
+        except ApiError:
+            limiter.record(client)
+            raise
     request.state.user = principal
     return principal
 

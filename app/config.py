@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     db_connect_timeout: float = Field(default=5.0, gt=0)
     db_statement_timeout_ms: int = Field(default=15000, ge=0)
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    login_failures_limit: int = Field(default=10, ge=1)
+    login_failures_window: float = Field(default=60.0, gt=0)
     app_password_pepper: str = Field(default="almanac-app-passwords")
     log_level: str = Field(default="info")
 

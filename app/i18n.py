@@ -161,6 +161,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Der angegebene Namensraum wurde nicht gefunden.",
         "sk": "Zadaný menný priestor sa nenašiel.",
     },
+    "rest_too_many_requests": {
+        "en": "Too many failed login attempts. Try again later.",
+        "de": "Zu viele fehlgeschlagene Anmeldeversuche. Bitte später erneut versuchen.",
+        "sk": "Príliš veľa neúspešných pokusov o prihlásenie. Skúste to neskôr.",
+    },
     "category-archive-page-not-found": {
         "en": "The requested category archive page does not exist",
         "de": "Die angeforderte Seite des Kategoriearchivs existiert nicht",

@@ -11,12 +11,14 @@ from starlette.middleware.cors import CORSMiddleware
 from app.config import LANGUAGES, get_settings
 from app.db import make_engine, make_sessionmaker, resolve_database_url
 from app.errors import register_error_handlers
+from app.logs import install_secret_filters
 from app.middleware import (
     BodySizeLimitMiddleware,
     ResponseHeadersMiddleware,
     TrailingSlashMiddleware,
     TrustedProxyMiddleware,
 )
+from app.ratelimit import FailedLogins
 from app.routers import api_router
 from app.routers.discovery import api_index, namespace_router
 from app.urls import NAMESPACE
@@ -35,6 +37,7 @@ async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
 def create_app() -> FastAPI:
     settings = get_settings()
     logging.basicConfig(level=settings.log_level.upper())
+    install_secret_filters()
     app = FastAPI(
         title="almanac",
         summary="Events calendar API compatible with The Events Calendar REST v1",
@@ -44,6 +47,9 @@ def create_app() -> FastAPI:
         docs_url=None,
         redoc_url=None,
         redirect_slashes=False,
+    )
+    app.state.failed_logins = FailedLogins(
+        settings.login_failures_limit, settings.login_failures_window
     )
     register_error_handlers(app)
     for index_path in ("/", *(f"/{language}" for language in LANGUAGES)):

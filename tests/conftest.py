@@ -99,6 +99,7 @@ async def client(
     app: FastAPI, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncClient]:
     app.dependency_overrides[get_sessionmaker] = lambda: maker
+    app.state.failed_logins.clear()  # every test starts with a clean slate of failures
     transport = ASGITransport(app=app, raise_app_exceptions=False)
     async with AsyncClient(transport=transport, base_url="http://testserver") as c:
         yield c

@@ -3,7 +3,8 @@
 import base64
 from collections.abc import Awaitable, Callable
 
-from httpx import AsyncClient
+from fastapi import FastAPI
+from httpx import ASGITransport, AsyncClient
 
 from tests.factories import AuthFor
 
@@ -31,7 +32,9 @@ async def test_grouped_password_and_case_insensitive_login(client: AsyncClient, 
     assert response.status_code == 201
 
 
-async def test_wrong_credentials_are_401_on_every_route(client: AsyncClient, auth: Auth) -> None:
+async def test_wrong_credentials_are_401_on_every_route(
+    client: AsyncClient, auth: Auth, app: FastAPI
+) -> None:
     editor = await auth("editor")
     other = await auth("subscriber")
     cases = {
@@ -49,6 +52,7 @@ async def test_wrong_credentials_are_401_on_every_route(client: AsyncClient, aut
     for code, headers_list in cases.items():
         for headers in headers_list:
             for method, path in (("GET", f"{API}/categories"), ("POST", f"{API}/tags")):
+                app.state.failed_logins.clear()  # throttling has its own test
                 response = await client.request(method, path, json={"name": "x"}, headers=headers)
                 assert response.status_code == 401, (code, headers, method)
                 body = response.json()
@@ -75,3 +79,23 @@ async def test_unknown_scheme_or_no_header_is_anonymous(client: AsyncClient) -> 
     )
     assert write.status_code == 401
     assert write.json()["code"] == "rest_forbidden"
+
+
+async def test_failed_logins_are_throttled_per_client(
+    client: AsyncClient, auth: Auth, app: FastAPI
+) -> None:
+    editor = await auth("editor")
+    for _ in range(10):
+        response = await client.get(f"{API}/tags", headers=basic(editor.login, "wrong"))
+        assert response.status_code == 401
+    throttled = await client.get(f"{API}/tags", headers=basic(editor.login, "wrong"))
+    assert throttled.status_code == 429
+    assert throttled.json()["code"] == "rest_too_many_requests"
+    assert 1 <= int(throttled.headers["Retry-After"]) <= 61
+    # While throttled even the right password waits: guessing gains nothing.
+    assert (await client.get(f"{API}/tags", headers=editor.basic)).status_code == 429
+    # Anonymous reads are not throttled, and other clients are not affected.
+    assert (await client.get(f"{API}/tags")).status_code == 200
+    other = ASGITransport(app=app, client=("192.0.2.10", 5000), raise_app_exceptions=False)
+    async with AsyncClient(transport=other, base_url="http://testserver") as elsewhere:
+        assert (await elsewhere.get(f"{API}/tags", headers=editor.basic)).status_code == 200

@@ -78,3 +78,14 @@ async def upsert_translation(
             index_elements=list(key), set_={name: stmt.excluded[name] for name in texts}
         )
     )
+
+
+async def lock_row(session: AsyncSession, model: Any, record_id: int) -> bool:
+    """Lock one record for the rest of the transaction (False if it does not exist).
+
+    Writers of the same record take this lock before reading it, so concurrent updates and
+    deletes run one after the other on fresh data: one delete trashes, the next sees the
+    trash (410); two link replacements cannot interleave into duplicate rows.
+    """
+    found = await session.scalar(select(model.id).where(model.id == record_id).with_for_update())
+    return found is not None

@@ -10,11 +10,13 @@ from app.config import get_settings
 from app.db import SessionDep
 from app.deps import LanguageDep, RawParamsDep
 from app.errors import ApiError, MissingParams, NotFound
+from app.models import Event as EventRow
 from app.models import Organizer, Venue
 from app.openapi import api_doc
 from app.pagination import PageDep, list_response
 from app.params import Params, WPBool, parse
 from app.permissions import Principal, User, can_create_posts, may, require
+from app.repositories.base import lock_row
 from app.repositories.events import EventListQuery, EventRecord, EventRepository
 from app.responses import json_response
 from app.routers.routing import RecordId, RecordSlug, update_route
@@ -55,6 +57,12 @@ class Lookup:
                 raise ApiError(400, "rest-invalid-event-id")
             raise NotFound("event", event_id)
         return record
+
+    async def for_writing(self, record: EventRecord) -> EventRecord:
+        """The event, locked for this transaction and read again (see lock_row)."""
+        if not await lock_row(self.session, EventRow, record.id):
+            raise NotFound("event", record.id)
+        return await self.by_id(record.id)
 
     async def by_slug(self, slug: str) -> EventRecord:
         # PostgreSQL text cannot hold NUL: such a slug names nothing.
@@ -263,7 +271,8 @@ async def update_event(
     """Change the fields sent; the others stay as they are."""
     require(user, can_create_posts(user))
     assert user is not None
-    record = await Lookup(session, language).by_id(id)
+    lookup = Lookup(session, language)
+    record = await lookup.for_writing(await lookup.by_id(id))
     return await _update(record, raw, language, user, session, urls)
 
 
@@ -284,7 +293,8 @@ async def update_event_by_slug(
     """Change the fields sent; a `slug` in the body renames the event."""
     require(user, can_create_posts(user))
     assert user is not None
-    record = await Lookup(session, language).by_slug(slug)
+    lookup = Lookup(session, language)
+    record = await lookup.for_writing(await lookup.by_slug(slug))
     return await _update(record, raw, language, user, session, urls)
 
 
@@ -326,7 +336,8 @@ async def delete_event(
     """Move the event to the trash (again: 410); `force=true` deletes it permanently."""
     require(user, can_create_posts(user))
     assert user is not None
-    record = await Lookup(session, language).by_id(id)
+    lookup = Lookup(session, language)
+    record = await lookup.for_writing(await lookup.by_id(id))
     return await _delete(record, raw, language, user, session, urls)
 
 
@@ -346,5 +357,6 @@ async def delete_event_by_slug(
     """Move the event to the trash (again: 410); `force=true` deletes it permanently."""
     require(user, can_create_posts(user))
     assert user is not None
-    record = await Lookup(session, language).by_slug(slug)
+    lookup = Lookup(session, language)
+    record = await lookup.for_writing(await lookup.by_slug(slug))
     return await _delete(record, raw, language, user, session, urls)

@@ -50,6 +50,7 @@ from app.permissions import (
     require,
     scale_status,
 )
+from app.repositories.base import lock_row
 from app.repositories.events import event_ownership
 from app.repositories.posts import TRASH, PostFilters, PostRepository, R, SlugTaken
 from app.responses import json_response
@@ -293,6 +294,12 @@ def post_router(kind: PostKind[R]) -> APIRouter:
             raise invalid("slug") from None
         return json_response(kind.body(await by_id(ctx, record.id), ctx.urls))
 
+    async def for_writing(ctx: Context[R], record: R) -> R:
+        """The record, locked and read again (see lock_row)."""
+        if not await lock_row(ctx.session, kind.repository.model, record.id):
+            raise NotFound(kind.name, record.id)
+        return await by_id(ctx, record.id)
+
     async def remove(ctx: Context[R], user: Principal, record: R) -> Response:
         require(user, may(user, "delete", record.author_id, record.status))
         if parse(DeleteParams, ctx.raw).force:
@@ -395,7 +402,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
     )
     async def delete_by_id(id: RecordId, ctx: Annotated[Context[R], Depends(context)]) -> Response:
         user = writer(ctx.user)
-        return await remove(ctx, user, await by_id(ctx, id))
+        return await remove(ctx, user, await for_writing(ctx, await by_id(ctx, id)))
 
     @router.delete(
         "/by-slug/{slug}",
@@ -406,7 +413,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
         slug: RecordSlug, ctx: Annotated[Context[R], Depends(context)]
     ) -> Response:
         user = writer(ctx.user)
-        return await remove(ctx, user, await by_slug(ctx, slug))
+        return await remove(ctx, user, await for_writing(ctx, await by_slug(ctx, slug)))
 
     @update_route(
         router,
@@ -416,7 +423,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
     )
     async def update_by_id(id: RecordId, ctx: Annotated[Context[R], Depends(context)]) -> Response:
         user = writer(ctx.user)
-        return await change(ctx, user, await by_id(ctx, id))
+        return await change(ctx, user, await for_writing(ctx, await by_id(ctx, id)))
 
     @update_route(
         router,
@@ -428,6 +435,6 @@ def post_router(kind: PostKind[R]) -> APIRouter:
         slug: RecordSlug, ctx: Annotated[Context[R], Depends(context)]
     ) -> Response:
         user = writer(ctx.user)
-        return await change(ctx, user, await by_slug(ctx, slug))
+        return await change(ctx, user, await for_writing(ctx, await by_slug(ctx, slug)))
 
     return router

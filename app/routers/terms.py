@@ -13,6 +13,7 @@ from app.db import SessionDep
 from app.deps import LanguageDep, RawParamsDep
 from app.errors import ApiError, MissingParams, NotFound, invalid
 from app.models import CATEGORY, TAG
+from app.models import Term as TermRow
 from app.openapi import api_doc
 from app.pagination import PageDep, PageParams, list_response
 from app.params import (
@@ -26,6 +27,7 @@ from app.params import (
     parse,
 )
 from app.permissions import TermAction, User, can_manage_terms, may, require
+from app.repositories.base import lock_row
 from app.repositories.events import event_ownership
 from app.repositories.terms import (
     DuplicateName,
@@ -126,6 +128,12 @@ def term_router(kind: TermKind) -> APIRouter:
 
     def repository(session: SessionDep, language: str) -> TermRepository:
         return TermRepository(session, kind.taxonomy, language, get_settings().default_language)
+
+    async def load_for_writing(repo: TermRepository, term_id: int) -> TermRecord:
+        """The term, locked for this transaction (concurrent writers go one at a time)."""
+        if term_id <= MAX_ID:
+            await lock_row(repo.session, TermRow, term_id)
+        return await load(repo, term_id)
 
     async def load(repo: TermRepository, term_id: int) -> TermRecord:
         term = await repo.get(term_id) if term_id <= MAX_ID else None
@@ -274,7 +282,7 @@ def term_router(kind: TermKind) -> APIRouter:
     ) -> Response:
         authorize(user)
         repo = repository(session, language)
-        term = await load(repo, id)
+        term = await load_for_writing(repo, id)
         params = parse(kind.write_params, raw)
         parent = _parent_of(kind, params)
         await check_parent(repo, parent, term.id)
@@ -303,7 +311,7 @@ def term_router(kind: TermKind) -> APIRouter:
     ) -> Response:
         authorize(user)
         repo = repository(session, language)
-        term = await load(repo, id)
+        term = await load_for_writing(repo, id)
         await repo.delete(term)
         return json_response(term_body(term, urls))
 

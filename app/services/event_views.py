@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.images import image_body
 from app.models import Image
-from app.permissions import User
+from app.permissions import User, may
 from app.repositories.events import EventRecord
 from app.repositories.organizers import OrganizerRepository
 from app.repositories.venues import VenueRepository
@@ -49,19 +49,36 @@ async def event_bodies(
         if organizer_ids
         else {}
     )
+
+    def readable(record: Any) -> bool:
+        # A draft or trashed venue or organizer must not leak through a published event.
+        return may(user, "read", record.author_id, record.status)
+
     bodies = []
     for record in records:
         venue = venues.get(record.venue_id) if record.venue_id else None
+        linked = [organizers[oid] for oid in record.organizer_ids if oid in organizers]
         bodies.append(
             event_body(
                 record,
                 urls,
                 image=image_body(images.get(record.image_id)) if record.image_id else False,
-                venue=venue_body(venue, urls, json_ld=json_ld) if venue else [],
+                venue=(
+                    venue_body(
+                        venue, urls, json_ld=json_ld, redact=is_hidden_from(venue, user, password)
+                    )
+                    if venue and readable(venue)
+                    else []
+                ),
                 organizers=[
-                    organizer_body(organizers[oid], urls, json_ld=json_ld)
-                    for oid in record.organizer_ids
-                    if oid in organizers
+                    organizer_body(
+                        organizer,
+                        urls,
+                        json_ld=json_ld,
+                        redact=is_hidden_from(organizer, user, password),
+                    )
+                    for organizer in linked
+                    if readable(organizer)
                 ],
                 json_ld=json_ld,
                 redact=is_hidden_from(record, user, password),

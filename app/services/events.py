@@ -40,7 +40,7 @@ from app.services.event_input import (
     schedule,
     valid_website,
 )
-from app.services.linked_posts import LinkedPosts
+from app.services.linked_posts import MAX_LINKED, LinkedPosts
 from app.slugs import make_slug
 
 SLUG_CONSTRAINT = "events_slug_key"
@@ -240,6 +240,8 @@ class EventWriter:
                         refs.append(int(part))
                     elif part:
                         refs.append(part)
+        if len(refs) > MAX_LINKED:
+            raise InvalidParams({name: ("too_many_items", {"name": name, "max": MAX_LINKED})})
         repo = TermRepository(self.session, taxonomy, self.language, self.settings.default_language)
         found, unknown_ids, unknown_names = await repo.resolve(refs)
         if unknown_ids:
