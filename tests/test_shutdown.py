@@ -1,0 +1,136 @@
+"""A real `almanac serve`: in-flight requests finish on SIGTERM, and its logs hold no secrets."""
+
+import asyncio
+import base64
+import os
+import signal
+import socket
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+API = "/calendar/events/v1"
+
+
+@dataclass
+class Server:
+    base: str
+    port: int
+    process: asyncio.subprocess.Process
+    login: str
+    password: str
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def _cli(url: str, *args: str) -> str:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app.cli", *args,
+        env={**os.environ, "DATABASE_URL": url},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await process.communicate()
+    assert process.returncode == 0, err.decode()
+    return out.decode()
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
+    async with admin.connect() as conn:
+        await conn.execute(text("DROP DATABASE IF EXISTS almanac_shutdown WITH (FORCE)"))
+        await conn.execute(text("CREATE DATABASE almanac_shutdown"))
+    url = make_url(database_url).set(database="almanac_shutdown").render_as_string(False)
+    await _cli(url, "migrate")
+    password = (
+        (await _cli(url, "users", "add", "closer", "--role", "editor")).strip().splitlines()[-1]
+    )
+    port = _free_port()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1",
+        env={**os.environ, "DATABASE_URL": url},
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    async with httpx.AsyncClient() as client:
+        for _ in range(300):
+            try:
+                await client.get(f"{base}/")
+                break
+            except httpx.TransportError:
+                await asyncio.sleep(0.1)
+    try:
+        yield Server(base, port, process, "closer", password)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        async with admin.connect() as conn:
+            await conn.execute(text("DROP DATABASE IF EXISTS almanac_shutdown WITH (FORCE)"))
+        await admin.dispose()
+
+
+async def test_in_flight_request_finishes_on_sigterm(server: Server) -> None:
+    token = base64.b64encode(f"{server.login}:{server.password}".encode()).decode()
+    body = b'{"name": "Finished during shutdown"}'
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    head = (
+        f"POST {API}/categories HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    writer.write(head + body[:10])  # the request is under way: headers and part of the body
+    await writer.drain()
+    await asyncio.sleep(0.5)
+    server.process.send_signal(signal.SIGTERM)
+    await asyncio.sleep(0.5)
+    writer.write(body[10:])
+    await writer.drain()
+    response = await asyncio.wait_for(reader.read(65536), timeout=30)
+    writer.close()
+    status_line = response.split(b"\r\n", 1)[0]
+    assert status_line == b"HTTP/1.1 201 Created", response[:300]
+    assert b"Finished during shutdown" in response
+    # uvicorn re-raises the signal once it has shut down cleanly.
+    assert await asyncio.wait_for(server.process.wait(), timeout=30) in (0, -signal.SIGTERM)
+    # New connections are refused once it has stopped.
+    with pytest.raises(httpx.TransportError):
+        async with httpx.AsyncClient() as client:
+            await client.get(f"{server.base}/")
+
+
+async def test_logs_hold_no_passwords(server: Server) -> None:
+    async with httpx.AsyncClient(auth=(server.login, server.password)) as client:
+        created = await client.post(
+            f"{server.base}{API}/events",
+            json={"title": "Guarded", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
+                  "password": "body-secret"},
+        )  # fmt: skip
+        assert created.status_code == 201
+        event_id = created.json()["id"]
+        read = await client.get(
+            f"{server.base}{API}/events/{event_id}", params={"password": "query-secret"}
+        )
+        assert read.status_code == 200
+    async with httpx.AsyncClient() as client:
+        await client.get(
+            f"{server.base}{API}/events/{event_id}", params={"password": "query-secret"}
+        )
+        await client.get(f"{server.base}{API}/tags", auth=(server.login, "wrong-secret"))
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.stdout is not None
+    output = (await asyncio.wait_for(server.process.stdout.read(), timeout=30)).decode()
+    await server.process.wait()
+    assert f"/events/{event_id}?password=***" in output  # the request was logged, masked
+    for secret in ("query-secret", "body-secret", "wrong-secret", server.password):
+        assert secret not in output
