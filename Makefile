@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint typecheck pytest bench fuzz clean
+.PHONY: install system-deps run test lint typecheck pytest bench fuzz clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +14,20 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`), from
+# Debian's packages when missing; the package lists are refreshed only if the install fails.
+SYSTEM_TOOLS := nginx docker-compose openssl
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
+
+system-deps:
+	@PATH="$$PATH:/usr/sbin"; \
+	missing=$$(for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || echo $$tool; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing" $$missing; \
+		$(APT_INSTALL) $$missing || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$missing; }; \
+	fi
 
 run: install
 	$(BIN)/almanac serve --host 127.0.0.1 --port 8000
@@ -25,7 +39,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-pytest: install
+pytest: install system-deps
 	$(BIN)/pytest
 
 test: lint typecheck pytest

@@ -1,0 +1,60 @@
+"""docker-compose.yml is valid for Compose (`docker-compose config`, Debian's package, installed
+by `make system-deps`: there is no Docker engine to run it on these machines)."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRETS = {"POSTGRES_PASSWORD": "s3cret", "APP_PASSWORD_PEPPER": "pepper"}
+
+
+def compose(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """`docker-compose ARGS` on docker-compose.yml, with only `env` set of its variables (an
+    empty env file: a developer's .env must not leak in)."""
+    env_file = tmp_path / "compose.env"
+    env_file.write_text("")
+    executable = shutil.which("docker-compose")
+    assert executable, "docker-compose is not installed: run `make system-deps`"
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("COMPOSE_", "DOCKER_"))}
+    for name in (*SECRETS, "WEB_CONCURRENCY", "HTTP_PORT"):
+        base.pop(name, None)
+    return subprocess.run(
+        [executable, "--project-directory", str(ROOT), "-f", str(ROOT / "docker-compose.yml")]
+        + ["--env-file", str(env_file), *args],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_compose_file_is_valid(tmp_path: Path) -> None:
+    result = compose(tmp_path, "config", "-q", **SECRETS)
+    assert result.returncode == 0, result.stderr
+    services = compose(tmp_path, "config", "--services", **SECRETS)
+    assert sorted(services.stdout.split()) == ["app", "nginx", "postgres"]
+
+
+def test_compose_wires_the_services_together(tmp_path: Path) -> None:
+    result = compose(tmp_path, "config", **SECRETS, WEB_CONCURRENCY="8", HTTP_PORT="9090")
+    assert result.returncode == 0, result.stderr
+    config = result.stdout
+    assert "DATABASE_URL: postgresql://almanac:s3cret@postgres:5432/almanac" in config
+    assert "WEB_CONCURRENCY: '8'" in config
+    assert "published: 9090" in config
+    # The app trusts X-Forwarded-* from nginx's fixed address only.
+    assert "FORWARDED_ALLOW_IPS: 172.28.0.10" in config
+    assert "ipv4_address: 172.28.0.10" in config
+    assert "condition: service_healthy" in config
+    assert "pg_isready" in config
+
+
+def test_compose_refuses_to_start_without_secrets(tmp_path: Path) -> None:
+    result = compose(tmp_path, "config", "-q")
+    assert result.returncode != 0
+    assert "set POSTGRES_PASSWORD" in result.stderr
+    result = compose(tmp_path, "config", "-q", POSTGRES_PASSWORD="s3cret")
+    assert result.returncode != 0
+    assert "set APP_PASSWORD_PEPPER" in result.stderr
