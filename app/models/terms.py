@@ -1,4 +1,13 @@
-from sqlalchemy import CheckConstraint, ForeignKey, Index, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base
@@ -32,6 +41,8 @@ class Term(Base):
     parent_id: Mapped[int | None] = mapped_column(
         ForeignKey("terms.id", ondelete="SET NULL"), index=True
     )
+    # Published events using the term, kept current by database triggers (see migrations).
+    published_count: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class TermTranslation(Base):

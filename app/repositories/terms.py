@@ -6,7 +6,6 @@ from typing import Any, Literal
 
 from sqlalchemy import (
     ColumnElement,
-    ScalarSelect,
     Select,
     SQLColumnExpression,
     and_,
@@ -21,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Event, Term, TermTranslation, event_terms
+from app.models import Term, TermTranslation, event_terms
 from app.pagination import Page
 from app.repositories.base import (
     in_savepoint,
@@ -72,16 +71,6 @@ class DuplicateSlug(Exception):
     pass
 
 
-def published_count(term_id: SQLColumnExpression[int]) -> ScalarSelect[int]:
-    """Published events carrying the term (the reference's `count`)."""
-    return (
-        select(func.count())
-        .select_from(event_terms.join(Event, Event.id == event_terms.c.event_id))
-        .where(event_terms.c.term_id == term_id, Event.status == "publish")
-        .scalar_subquery()
-    )
-
-
 class TermRepository:
     def __init__(
         self, session: AsyncSession, taxonomy: str | None, language: str, default_language: str
@@ -103,7 +92,7 @@ class TermRepository:
             name = func.coalesce(tr.name, Term.name)
             description = func.coalesce(tr.description, Term.description)
             stmt = stmt.outerjoin(tr, and_(tr.term_id == Term.id, tr.language == self.language))
-        count = published_count(Term.id)
+        count = Term.published_count
         stmt = stmt.add_columns(
             name.label("name"), description.label("description"), count.label("count")
         )
@@ -164,11 +153,7 @@ class TermRepository:
                 )
             )
         if filters.hide_empty:
-            conditions.append(
-                exists()
-                .select_from(event_terms.join(Event, Event.id == event_terms.c.event_id))
-                .where(event_terms.c.term_id == Term.id, Event.status == "publish")
-            )
+            conditions.append(Term.published_count > 0)
         stmt = inner.where(*conditions)
         total = await self.session.scalar(
             select(func.count()).select_from(
