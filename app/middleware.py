@@ -33,6 +33,22 @@ class TrustedProxyMiddleware:
             return False
         return any(address in network for network in self.networks)
 
+    def _is_trusted_address(self, text: str) -> bool:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            return False
+        return self.trust_all or any(address in network for network in self.networks)
+
+    def _forwarded_client(self, header: str) -> str | None:
+        """The rightmost address that is not one of our proxies: what a client prepends
+        itself to an appended X-Forwarded-For cannot choose its address."""
+        hops = [hop.strip() for hop in header.split(",") if hop.strip()]
+        for hop in reversed(hops):
+            if not self._is_trusted_address(hop) or self.trust_all:
+                return hop
+        return hops[0] if hops else None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
@@ -54,9 +70,9 @@ class TrustedProxyMiddleware:
             prefix = headers.get("x-forwarded-prefix", "").split(",")[0].strip().rstrip("/")
             if prefix:
                 root_path = "/" + prefix.lstrip("/") + self.root_path
-            forwarded_for = headers.get("x-forwarded-for", "").split(",")[0].strip()
-            if forwarded_for:
-                scope["client"] = (forwarded_for, 0)
+            client = self._forwarded_client(headers.get("x-forwarded-for", ""))
+            if client:
+                scope["client"] = (client, 0)
         scope["root_path"] = root_path
         await self.app(scope, receive, send)
 
@@ -121,10 +137,22 @@ class ResponseHeadersMiddleware:
 class BodySizeLimitMiddleware:
     """413 for request bodies above the limit, whether declared or streamed."""
 
+    # A proxy still sending a body we refuse would see a broken pipe and answer 502 in our
+    # place; reading (and dropping) a bounded amount first lets the 413 reach the client.
+    DRAIN_LIMIT = 64 * 1024 * 1024
+
     def __init__(self, app: ASGIApp, max_bytes: int, default_language: str) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.default_language = default_language
+
+    async def _drain(self, receive: Receive, declared: int) -> None:
+        if declared > self.DRAIN_LIMIT:
+            return
+        while True:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -132,6 +160,7 @@ class BodySizeLimitMiddleware:
             return
         declared = next((v for k, v in scope["headers"] if k.lower() == b"content-length"), b"0")
         if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._drain(receive, int(declared))
             body = payload_too_large().body(_scope_language(scope, self.default_language))
             await send(
                 {

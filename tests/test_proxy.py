@@ -55,3 +55,21 @@ async def test_untrusted_clients_cannot_forge_urls(app: FastAPI, client: AsyncCl
     async with AsyncClient(transport=transport, base_url="http://testserver") as stranger:
         response = await stranger.get(f"{API}/tags", headers=FORWARDED)
     assert response.json()["rest_url"].startswith(f"http://testserver{API}/tags/")
+
+
+async def test_forwarded_for_cannot_be_chosen_by_the_client(
+    client: AsyncClient, auth: object
+) -> None:
+    # Failed logins are counted per client address; a client that prepends addresses of
+    # its own to X-Forwarded-For is still counted under the one our proxy saw.
+    editor: AuthFor = await auth("editor")  # type: ignore[operator]
+    wrong = {"Authorization": "Bearer wrong"}
+    for number in range(10):
+        response = await client.get(
+            f"{API}/tags", headers={**wrong, "X-Forwarded-For": f"10.9.9.{number}, 203.0.113.50"}
+        )
+        assert response.status_code == 401
+    spoofed = {**editor.bearer, "X-Forwarded-For": "10.1.1.1, 203.0.113.50"}
+    assert (await client.get(f"{API}/tags", headers=spoofed)).status_code == 429
+    elsewhere = {**editor.bearer, "X-Forwarded-For": "203.0.113.51"}
+    assert (await client.get(f"{API}/tags", headers=elsewhere)).status_code == 200

@@ -134,3 +134,16 @@ async def test_logs_hold_no_passwords(server: Server) -> None:
     assert f"/events/{event_id}?password=***" in output  # the request was logged, masked
     for secret in ("query-secret", "body-secret", "wrong-secret", server.password):
         assert secret not in output
+
+
+async def test_oversized_body_gets_a_clean_413(server: Server) -> None:
+    big = b'{"name": "' + b"x" * (3 * 1024 * 1024) + b'"}'
+    async with httpx.AsyncClient(auth=(server.login, server.password)) as client:
+        for _ in range(3):
+            response = await client.post(
+                f"{server.base}{API}/tags",
+                content=big,
+                headers={"Content-Type": "application/json"},
+            )
+            assert response.status_code == 413
+            assert response.json()["code"] == "rest_payload_too_large"
