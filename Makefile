@@ -44,5 +44,10 @@ pytest: install system-deps
 
 test: lint typecheck pytest
 
+# Seeds a fresh (embedded, or BENCH_DATABASE_URL) database, serves it and prints a table;
+# e.g. `make bench BENCH_ARGS="--events 1000000 --duration 20"`. Uses wrk when installed.
+bench: install
+	$(BIN)/python -m bench $(BENCH_ARGS)
+
 clean:
 	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""The `almanac` command: serve, migrate, users."""
+"""The `almanac` command: serve, migrate, users, seed."""
 
 import argparse
 import asyncio
@@ -13,6 +13,7 @@ from app.config import get_settings
 from app.db import make_engine, make_sessionmaker, resolve_database_url
 from app.migrate import upgrade
 from app.permissions import Role
+from app.seed import SeedCounts, seed
 from app.users import UserError, add_user, list_users, new_user_password, remove_user
 
 T = TypeVar("T")
@@ -96,6 +97,38 @@ def cmd_users_remove(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_seed(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    url = _database_url()
+    upgrade(url)
+    counts = SeedCounts(
+        events=args.events,
+        venues=args.venues,
+        organizers=args.organizers,
+        categories=args.categories,
+        tags=args.tags,
+    )
+    report = asyncio.run(
+        seed(
+            url,
+            counts,
+            site_timezone=settings.site_timezone,
+            default_language=settings.default_language,
+            random_seed=args.random_seed,
+            progress=lambda line: print(line, flush=True),
+        )
+    )
+    print(report.summary())
+    return 0
+
+
+def _count(value: str) -> int:
+    number = int(value)
+    if number < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return number
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="almanac", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -123,6 +156,20 @@ def build_parser() -> argparse.ArgumentParser:
     remove = users.add_parser("remove", help="delete a user")
     remove.add_argument("login")
     remove.set_defaults(func=cmd_users_remove)
+
+    defaults = SeedCounts()
+    seeding = commands.add_parser(
+        "seed", help="append realistic generated events, venues, organizers and terms"
+    )
+    seeding.add_argument("--events", type=_count, default=defaults.events)
+    seeding.add_argument("--venues", type=_count, default=defaults.venues)
+    seeding.add_argument("--organizers", type=_count, default=defaults.organizers)
+    seeding.add_argument("--categories", type=_count, default=defaults.categories)
+    seeding.add_argument("--tags", type=_count, default=defaults.tags)
+    seeding.add_argument(
+        "--random-seed", type=int, default=None, help="repeatable data (IDs still differ)"
+    )
+    seeding.set_defaults(func=cmd_seed)
     return parser
 
 

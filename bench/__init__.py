@@ -1,0 +1,1 @@
+"""Benchmark tooling: `make bench` (bench/run.py), load generator, SQL statement counts."""

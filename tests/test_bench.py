@@ -1,0 +1,73 @@
+"""bench/run.py end to end, tiny: seed, serve, drive every route, print the table, clean up."""
+
+import asyncio
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+ROOT = Path(__file__).resolve().parent.parent
+ROUTES = (
+    "GET /events",
+    "GET /events?categories=",
+    "GET /events/{id}",
+    "GET /events/by-slug/{slug}",
+    "GET /venues",
+    "POST /events",
+)
+
+
+def bench(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), *args],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_help() -> None:
+    result = bench("--help")
+    assert result.returncode == 0
+    for option in ("--events", "--duration", "--concurrency", "--workers", "--client"):
+        assert option in result.stdout
+
+
+async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None:
+    result = await asyncio.to_thread(
+        bench,
+        *("--events", "50", "--duration", "1", "--warmup", "0"),
+        *("--concurrency", "2", "--workers", "1", "--client", "python"),
+        env={"BENCH_DATABASE_URL": server_url},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| `")]
+    assert len(rows) == len(ROUTES)
+    for row, route in zip(rows, ROUTES, strict=True):
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        name, concurrency, rate, p50, p99, errors, statements = cells
+        assert name.strip("`").startswith(route)
+        assert concurrency == "2"
+        assert float(rate.replace(",", "")) > 0  # requests were answered
+        assert errors == "0", result.stdout
+        assert int(statements) >= 1
+
+    # Nothing is left behind: the server is gone and so is the database.
+    served = re.search(r"serving on http://127\.0\.0\.1:(\d+)", result.stdout)
+    assert served
+    with socket.socket() as sock:
+        assert sock.connect_ex(("127.0.0.1", int(served.group(1)))) != 0
+    admin = create_async_engine(server_url)
+    async with admin.connect() as conn:
+        left = await conn.scalar(
+            text("SELECT count(*) FROM pg_database WHERE datname LIKE 'almanac_bench_%'")
+        )
+    await admin.dispose()
+    assert left == 0
