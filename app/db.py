@@ -4,6 +4,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, cast
 from urllib.parse import urlsplit, urlunsplit
 
+import orjson
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -13,6 +14,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.config import Settings
+from app.count_cache import next_version
 from app.embedded import embedded_url
 
 
@@ -38,6 +40,8 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         max_overflow=settings.db_max_overflow,
         pool_recycle=1800,
         pool_timeout=settings.db_connect_timeout,
+        json_deserializer=orjson.loads,
+        json_serializer=lambda value: orjson.dumps(value).decode(),
         connect_args={
             "timeout": settings.db_connect_timeout,
             "command_timeout": settings.db_statement_timeout_ms / 1000 or None,
@@ -59,7 +63,11 @@ def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
     return cast(async_sessionmaker[AsyncSession], request.state.sessionmaker)
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 async def get_session(
+    request: Request,
     maker: Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)],
 ) -> AsyncIterator[AsyncSession]:
     async with maker() as session:
@@ -69,6 +77,11 @@ async def get_session(
             await session.rollback()
             raise
         await session.commit()
+        if request.method not in SAFE_METHODS:
+            # After the commit, not before: cached list totals counted from a snapshot
+            # without this write must not survive under the version readers see next.
+            await session.execute(next_version())
+            await session.commit()
 
 
 # scope="function": the commit happens before the response goes out, so a failed

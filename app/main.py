@@ -9,6 +9,7 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from app.config import LANGUAGES, get_settings
+from app.count_cache import CountCache
 from app.db import make_engine, make_sessionmaker, resolve_database_url
 from app.errors import register_error_handlers
 from app.logs import install_secret_filters
@@ -48,6 +49,7 @@ def create_app() -> FastAPI:
         redoc_url=None,
         redirect_slashes=False,
     )
+    app.state.event_totals = CountCache()
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit, settings.login_failures_window
     )

@@ -99,7 +99,10 @@ async def client(
     app: FastAPI, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncClient]:
     app.dependency_overrides[get_sessionmaker] = lambda: maker
-    app.state.failed_logins.clear()  # every test starts with a clean slate of failures
+    # Every test starts with no throttled clients and no cached totals (a test's rolled-back
+    # writes draw no new data version, so totals from an earlier test could look current).
+    app.state.failed_logins.clear()
+    app.state.event_totals.clear()
     transport = ASGITransport(app=app, raise_app_exceptions=False)
     async with AsyncClient(transport=transport, base_url="http://testserver") as c:
         yield c

@@ -1,9 +1,10 @@
 """Helpers shared by the repositories: constraints, savepoints, unique slugs, translations."""
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import or_, select
+from sqlalchemy import Select, func, literal_column, or_, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -89,3 +90,21 @@ async def lock_row(session: AsyncSession, model: Any, record_id: int) -> bool:
     """
     found = await session.scalar(select(model.id).where(model.id == record_id).with_for_update())
     return found is not None
+
+
+def json_object(stmt: Select[Any]) -> Any:
+    """The row of `stmt` as one JSON object keyed by its column names: related records can
+    ride along a parent query as a column instead of costing a query of their own."""
+    pairs: list[Any] = []
+    for column in stmt.selected_columns:
+        # Keys are our own column names: inline them rather than binding a parameter each.
+        pairs.extend((literal_column(f"'{column.key}'"), column))
+    return func.json_build_object(*pairs)
+
+
+def from_json_row(values: dict[str, Any], datetime_fields: Sequence[str]) -> dict[str, Any]:
+    """Undo JSON's flattening of timestamps (ISO strings) for the given fields."""
+    for name in datetime_fields:
+        if isinstance(values.get(name), str):
+            values[name] = datetime.fromisoformat(values[name])
+    return values

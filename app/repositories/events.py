@@ -1,15 +1,32 @@
-"""Event queries: single records, their relations in a constant number of queries, writes."""
+"""Event queries: single records and pages, each with its relations in one statement."""
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, and_, false, func, literal, or_, select
+from sqlalchemy import JSON, Select, and_, false, func, literal, or_, select, type_coerce
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import CATEGORY, Event, EventTranslation, event_organizers, event_terms
+from app.count_cache import CountCache, version_column
+from app.images import ImageRecord
+from app.models import (
+    CATEGORY,
+    Event,
+    EventTranslation,
+    Image,
+    Organizer,
+    Term,
+    Venue,
+    event_organizers,
+    event_terms,
+)
+from app.repositories.base import json_object
+from app.repositories.organizers import OrganizerRecord, OrganizerRepository
 from app.repositories.terms import TermRecord, TermRepository
+from app.repositories.venues import VenueRecord, VenueRepository
+
+IMAGE_FIELDS = ("id", "url", "extension", "width", "height")
 
 
 @dataclass(slots=True, frozen=True)
@@ -56,7 +73,9 @@ class EventRecord:
     image_id: int | None
     venue_id: int | None
     parent_id: int | None
-    organizer_ids: list[int] = field(default_factory=list)
+    venue: VenueRecord | None = None
+    organizers: list[OrganizerRecord] = field(default_factory=list)
+    image: ImageRecord | None = None
     categories: list[TermRecord] = field(default_factory=list)
     tags: list[TermRecord] = field(default_factory=list)
 
@@ -90,6 +109,9 @@ _PLAIN_COLUMNS = (
 )
 
 
+_RELATION_COLUMNS: dict[tuple[str, str], tuple[Any, ...]] = {}
+
+
 class EventRepository:
     def __init__(self, session: AsyncSession, language: str, default_language: str) -> None:
         self.session = session
@@ -109,37 +131,86 @@ class EventRepository:
             func.coalesce(tr.excerpt, Event.excerpt).label("excerpt"),
         ).outerjoin(tr, and_(tr.event_id == Event.id, tr.language == self.language))
 
+    def with_relations(self, stmt: Select[Any]) -> Select[Any]:
+        """Add the venue, organizers (in order), terms and image of each event as JSON columns,
+        so that a page of events with everything embedded is one query, whatever its size."""
+        key = (self.language, self.default_language)
+        columns = _RELATION_COLUMNS.get(key)
+        if columns is None:
+            # Building these subqueries costs more than running them: once per language.
+            columns = _RELATION_COLUMNS[key] = self._relation_columns()
+        return stmt.add_columns(*columns)
+
+    def _relation_columns(self) -> tuple[Any, ...]:
+        venues = VenueRepository(self.session, self.language, self.default_language)
+        organizers = OrganizerRepository(self.session, self.language, self.default_language)
+        terms = TermRepository(self.session, None, self.language, self.default_language)
+        venue = venues.json_select(Venue.id == Event.venue_id).scalar_subquery()
+        links = event_organizers.c
+        organizer_rows = organizers.json_select(links.event_id == Event.id).join(
+            event_organizers, links.organizer_id == Organizer.id
+        )
+        organizer_list = organizer_rows.with_only_columns(
+            func.json_agg(aggregate_order_by(organizer_rows.selected_columns[0], links.position)),
+            maintain_column_froms=True,
+        ).scalar_subquery()
+        term_rows = terms.select_for_events(Event.id)
+        term_list = term_rows.with_only_columns(
+            func.json_agg(
+                aggregate_order_by(
+                    json_object(term_rows), func.lower(term_rows.selected_columns.name), Term.id
+                )
+            ),
+            maintain_column_froms=True,
+        ).scalar_subquery()
+        image = (
+            select(json_object(select(*(getattr(Image, name) for name in IMAGE_FIELDS))))
+            .where(Image.id == Event.image_id)
+            .scalar_subquery()
+        )
+        return (
+            type_coerce(venue, JSON).label("venue_json"),
+            type_coerce(organizer_list, JSON).label("organizers_json"),
+            type_coerce(term_list, JSON).label("terms_json"),
+            type_coerce(image, JSON).label("image_json"),
+        )
+
     async def get(self, event_id: int) -> EventRecord | None:
-        records = await self._fetch(self.select_records().where(Event.id == event_id))
+        records = await self.fetch(self.select_records().where(Event.id == event_id))
         return records[0] if records else None
 
     async def get_by_slug(self, slug: str) -> EventRecord | None:
-        records = await self._fetch(self.select_records().where(Event.slug == slug))
+        records = await self.fetch(self.select_records().where(Event.slug == slug))
         return records[0] if records else None
 
-    async def _fetch(self, stmt: Select[Any]) -> list[EventRecord]:
-        rows = (await self.session.execute(stmt)).mappings().all()
-        records = [EventRecord(**row) for row in rows]
-        await self.attach_relations(records)
+    async def fetch(
+        self, stmt: Select[Any], extras: dict[str, Any] | None = None
+    ) -> list[EventRecord]:
+        """Events of `stmt` with their relations: one query. Columns of `stmt` named in
+        `extras` are not event fields: the first row's values are stored there."""
+        result = await self.session.execute(self.with_relations(stmt))
+        venues = VenueRepository(self.session, self.language, self.default_language)
+        organizers = OrganizerRepository(self.session, self.language, self.default_language)
+        records = []
+        for row in result.mappings():
+            values = dict(row)
+            for name in extras or {}:
+                extras[name] = values.pop(name)  # type: ignore[index]
+            venue = values.pop("venue_json")
+            linked = values.pop("organizers_json") or []
+            terms = [TermRecord(**term) for term in values.pop("terms_json") or []]
+            image = values.pop("image_json")
+            records.append(
+                EventRecord(
+                    **values,
+                    venue=venues.record_from_json(venue) if venue else None,
+                    organizers=[organizers.record_from_json(item) for item in linked],
+                    image=ImageRecord(**image) if image else None,
+                    categories=[t for t in terms if t.taxonomy == CATEGORY],
+                    tags=[t for t in terms if t.taxonomy != CATEGORY],
+                )
+            )
         return records
-
-    async def attach_relations(self, records: Sequence[EventRecord]) -> None:
-        """Organizer IDs (in order) and terms of every record: two queries, whatever the count."""
-        if not records:
-            return
-        by_id = {record.id: record for record in records}
-        ids = list(by_id)
-        links = await self.session.execute(
-            select(event_organizers.c.event_id, event_organizers.c.organizer_id)
-            .where(event_organizers.c.event_id.in_(ids))
-            .order_by(event_organizers.c.event_id, event_organizers.c.position)
-        )
-        for event_id, organizer_id in links:
-            by_id[event_id].organizer_ids.append(organizer_id)
-        terms = TermRepository(self.session, None, self.language, self.default_language)
-        for event_id, term in await terms.of_events(ids):
-            record = by_id[event_id]
-            (record.categories if term.taxonomy == CATEGORY else record.tags).append(term)
 
 
 @dataclass(slots=True)
@@ -167,6 +238,16 @@ class EventListFilters:
     include_hidden: bool = False
     orderby: str = "start_date"
     descending: bool = False
+
+    def cache_key(self) -> tuple[Any, ...]:
+        """The filter as a hashable value (lists become tuples)."""
+        values = []
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            values.append(value)
+        return tuple(values)
 
 
 def _words_condition(words: list[str], columns: list[Any]) -> list[Any]:
@@ -267,8 +348,22 @@ class EventListQuery:
         stmt = self.statement()
         return stmt.order_by(*self.order(stmt)).offset(offset).limit(limit)
 
-    async def page(self, offset: int, limit: int) -> tuple[list[EventRecord], int]:
+    async def page(
+        self, offset: int, limit: int, totals: CountCache | None = None
+    ) -> tuple[list[EventRecord], int]:
+        """A page and the total. The total comes from `totals` when it was counted under the
+        data version the page query saw (read in the same statement)."""
+        extras: dict[str, Any] = {"data_version": None}
+        stmt = self.page_statement(offset, limit).add_columns(version_column())
+        records = await self.repo.fetch(stmt, extras)
+        version = extras["data_version"]
+        key = (self.repo.language, self.filters.cache_key())
+        if totals is not None and version is not None:
+            cached = totals.get(key, version)
+            if cached is not None:
+                return records, cached
         counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
         total = await self.repo.session.scalar(select(func.count()).select_from(counted.subquery()))
-        records = await self.repo._fetch(self.page_statement(offset, limit))
+        if totals is not None and version is not None:
+            totals.put(key, version, total or 0)
         return records, total or 0

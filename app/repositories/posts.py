@@ -32,8 +32,10 @@ from app.models.base import utcnow
 from app.pagination import Page
 from app.permissions import User, can_create_posts, can_see_all_statuses
 from app.repositories.base import (
+    from_json_row,
     in_savepoint,
     insert_with_unique_slug,
+    json_object,
     taken_slugs,
     upsert_translation,
     violated_constraint,
@@ -179,8 +181,18 @@ class PostRepository(Generic[R]):
             )
         return stmt
 
+    def json_select(self, *conditions: Any) -> Select[Any]:
+        """`_select()` as JSON objects (see repositories.base.json_object), for embedding."""
+        stmt = self._select().where(*conditions)
+        return stmt.with_only_columns(json_object(stmt), maintain_column_froms=True)
+
+    def record_from_json(self, values: dict[str, Any]) -> R:
+        return self._record_from(from_json_row(values, ("published_at", "modified_at")))
+
     def _record(self, row: Any) -> R:
-        values = dict(row._mapping)
+        return self._record_from(dict(row._mapping))
+
+    def _record_from(self, values: dict[str, Any]) -> R:
         image = {name: values.pop(f"image_{name}") for name in IMAGE_COLUMNS}
         found = ImageRecord(**image) if image["id"] is not None else None
         return self.record_type(**values, image=found)

@@ -106,17 +106,13 @@ class TermRepository:
         values = row._mapping
         return TermRecord(**{key: values[key] for key in TermRecord.__slots__})
 
-    async def of_events(self, event_ids: Sequence[int]) -> list[tuple[int, TermRecord]]:
-        """(event ID, term) pairs for these events, terms by name within each event."""
-        inner = self._select()
-        stmt = (
-            inner.add_columns(event_terms.c.event_id.label("event_id"))
+    def select_for_events(self, event_id: Any) -> Select[Any]:
+        """The terms of the event `event_id` (a column, for correlated subqueries)."""
+        return (
+            self._select()
             .join(event_terms, event_terms.c.term_id == Term.id)
-            .where(event_terms.c.event_id.in_(event_ids))
-            .order_by(event_terms.c.event_id, func.lower(inner.selected_columns.name), Term.id)
+            .where(event_terms.c.event_id == event_id)
         )
-        rows = await self.session.execute(stmt)
-        return [(row.event_id, self._record(row)) for row in rows]
 
     async def get(self, term_id: int) -> TermRecord | None:
         row = (await self.session.execute(self._select().where(Term.id == term_id))).first()

@@ -1,12 +1,13 @@
 """Single events: create, read, update, delete, by ID and by slug (interface §4.4)."""
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from pydantic import Field
 from sqlalchemy import select, union_all
 from starlette.responses import Response
 
 from app.auth import CurrentUser
 from app.config import get_settings
+from app.count_cache import CountCache
 from app.db import SessionDep
 from app.deps import LanguageDep, RawParamsDep
 from app.errors import ApiError, MissingParams, NotFound
@@ -92,27 +93,15 @@ def check_readable(user: User, event: EventRecord, password: str | None) -> None
         raise ApiError(403, "event-password-protected")
 
 
-async def render(
-    session: SessionDep,
+def render(
     record: EventRecord,
     urls: Urls,
-    language: str,
     user: User,
     *,
     json_ld: bool = False,
     password: str | None = None,
 ) -> dict[str, object]:
-    bodies = await event_bodies(
-        session,
-        [record],
-        urls,
-        language=language,
-        default_language=get_settings().default_language,
-        user=user,
-        password=password,
-        json_ld=json_ld,
-    )
-    return bodies[0]
+    return event_bodies([record], urls, user=user, password=password, json_ld=json_ld)[0]
 
 
 def writer(session: SessionDep, user: Principal, language: str) -> EventWriter:
@@ -125,6 +114,7 @@ def writer(session: SessionDep, user: Principal, language: str) -> EventWriter:
     **api_doc(query=EventListParams, response=EventList, errors=(401, 404), paging_headers=True),
 )
 async def list_events(
+    http_request: Request,
     raw: RawParamsDep,
     page: PageDep,
     language: LanguageDep,
@@ -137,16 +127,10 @@ async def list_events(
     params = parse(EventListParams, raw)
     request = await build_list_request(session, params, user, settings)
     repo = EventRepository(session, language, settings.default_language)
-    records, total = await EventListQuery(repo, request.filters).page(page.offset, page.size)
-    bodies = await event_bodies(
-        session,
-        records,
-        urls,
-        language=language,
-        default_language=settings.default_language,
-        user=user,
-        password=params.password,
-    )
+    totals: CountCache = http_request.app.state.event_totals
+    query = EventListQuery(repo, request.filters)
+    records, total = await query.page(page.offset, page.size, totals)
+    bodies = event_bodies(records, urls, user=user, password=params.password)
     return list_response(
         urls=urls,
         path="/events",
@@ -183,7 +167,7 @@ async def create_event(
         raise MissingParams(missing)
     event_id = await writer(session, user, language).create(params)
     record = await Lookup(session, language).by_id(event_id)
-    body = await render(session, record, urls, language, user)
+    body = render(record, urls, user)
     return json_response(body, 201, {"Location": urls.rest(f"/events/{event_id}")})
 
 
@@ -197,9 +181,7 @@ async def _read(
 ) -> Response:
     params = parse(ReadParams, raw)
     check_readable(user, record, params.password)
-    body = await render(
-        session, record, urls, language, user, json_ld=True, password=params.password
-    )
+    body = render(record, urls, user, json_ld=True, password=params.password)
     return json_response(body)
 
 
@@ -251,7 +233,7 @@ async def _update(
     params = parse(EventWriteParams, raw)
     await writer(session, user, language).update(record, params)
     updated = await Lookup(session, language).by_id(record.id)
-    return json_response(await render(session, updated, urls, language, user))
+    return json_response(render(updated, urls, user))
 
 
 @update_route(
@@ -310,14 +292,14 @@ async def _delete(
     params = parse(DeleteParams, raw)
     events = writer(session, user, language)
     if params.force:
-        body = await render(session, record, urls, language, user)
+        body = render(record, urls, user)
         await events.delete(record.id)
         return json_response(body)
     if record.status == "trash":
         raise ApiError(410, "event-is-in-trash")
     await events.trash(record.id)
     trashed = await Lookup(session, language).by_id(record.id)
-    return json_response(await render(session, trashed, urls, language, user))
+    return json_response(render(trashed, urls, user))
 
 
 @router.delete(
