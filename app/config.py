@@ -1,5 +1,6 @@
 """Settings: the only place that reads the environment."""
 
+from datetime import UTC, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
@@ -71,8 +72,9 @@ class Settings(BaseSettings):
         return f"/{value.lstrip('/')}" if value else ""
 
     @property
-    def site_zone(self) -> ZoneInfo:
-        return ZoneInfo(self.site_timezone)
+    def site_zone(self) -> tzinfo:
+        # The same object the driver puts on UTC timestamps: formatting skips a conversion.
+        return UTC if self.site_timezone == "UTC" else ZoneInfo(self.site_timezone)
 
 
 @lru_cache

@@ -92,9 +92,19 @@ def _parse_relative(text: str, zone: tzinfo, now: datetime | None) -> datetime:
     return parsed.replace(microsecond=0)
 
 
+def in_zone(moment: datetime, zone: tzinfo) -> datetime:
+    return moment if moment.tzinfo is zone else moment.astimezone(zone)
+
+
 def format_datetime(moment: datetime, zone: tzinfo | None = None) -> str:
     """`Y-m-d H:i:s` of `moment` (in `zone` when given, else as it is)."""
-    return (moment.astimezone(zone) if zone else moment).strftime(DATETIME_FORMAT)
+    if zone is not None:
+        moment = in_zone(moment, zone)
+    # Formatted by hand: strftime is several times slower, and this runs per field per record.
+    return (
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} "
+        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}"
+    )
 
 
 def date_details(moment: datetime) -> dict[str, str]:

@@ -59,11 +59,24 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
-def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
-    return cast(async_sessionmaker[AsyncSession], request.state.sessionmaker)
-
-
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
+    """Reads run without a transaction (no BEGIN/COMMIT round trips), on the read replica
+    when one is configured; writes get a transaction on the primary."""
+    name = "read_sessionmaker" if request.method in SAFE_METHODS else "sessionmaker"
+    return cast(async_sessionmaker[AsyncSession], getattr(request.state, name))
+
+
+def read_engine(engine: AsyncEngine, settings: Settings) -> AsyncEngine:
+    """The engine for reads: the replica's when DATABASE_READ_URL is set, in autocommit."""
+    base = (
+        make_engine(asyncpg_url(settings.database_read_url), settings)
+        if settings.database_read_url
+        else engine
+    )
+    return base.execution_options(isolation_level="AUTOCOMMIT")
 
 
 async def get_session(

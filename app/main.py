@@ -10,7 +10,7 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.config import LANGUAGES, get_settings
 from app.count_cache import CountCache
-from app.db import make_engine, make_sessionmaker, resolve_database_url
+from app.db import make_engine, make_sessionmaker, read_engine, resolve_database_url
 from app.errors import register_error_handlers
 from app.logs import install_secret_filters
 from app.middleware import (
@@ -31,7 +31,9 @@ PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPa
 async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
     settings = get_settings()
     engine = make_engine(resolve_database_url(settings), settings)
-    yield {"sessionmaker": make_sessionmaker(engine)}
+    reads = read_engine(engine, settings)
+    yield {"sessionmaker": make_sessionmaker(engine), "read_sessionmaker": make_sessionmaker(reads)}
+    await reads.dispose()
     await engine.dispose()
 
 

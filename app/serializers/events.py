@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from app.config import get_settings
-from app.dates import date_details, format_datetime, parse_zone
+from app.dates import date_details, format_datetime, in_zone, parse_zone
 from app.repositories.events import EventRecord
 from app.serializers.posts import redact_body
 from app.serializers.terms import embedded_term_body
@@ -53,9 +53,9 @@ def event_body(
         "end_date": format_datetime(event.end_local),
         "end_date_details": date_details(event.end_local),
         "utc_start_date": format_datetime(event.start_at, UTC),
-        "utc_start_date_details": date_details(event.start_at.astimezone(UTC)),
+        "utc_start_date_details": date_details(in_zone(event.start_at, UTC)),
         "utc_end_date": format_datetime(event.end_at, UTC),
-        "utc_end_date_details": date_details(event.end_at.astimezone(UTC)),
+        "utc_end_date_details": date_details(in_zone(event.end_at, UTC)),
         "timezone": event.timezone,
         "timezone_abbr": event.timezone_abbr,
         "cost": event.cost,
