@@ -4,6 +4,7 @@ from collections.abc import AsyncIterator
 from typing import Annotated, cast
 from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import orjson
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import (
@@ -100,3 +101,11 @@ async def get_session(
 # scope="function": the commit happens before the response goes out, so a failed
 # commit is reported to the client instead of a 2xx for lost data.
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
+
+
+async def version_pool(url: str, settings: Settings) -> asyncpg.Pool:
+    """A few raw connections for the one-row reads that validate cached responses."""
+    dsn = urlunsplit(urlsplit(asyncpg_url(url))._replace(scheme="postgresql"))
+    return await asyncpg.create_pool(
+        dsn, min_size=1, max_size=2, timeout=settings.db_connect_timeout, command_timeout=5
+    )

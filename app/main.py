@@ -10,7 +10,13 @@ from starlette.middleware.cors import CORSMiddleware
 
 from app.config import LANGUAGES, get_settings
 from app.count_cache import CountCache
-from app.db import make_engine, make_sessionmaker, read_engine, resolve_database_url
+from app.db import (
+    make_engine,
+    make_sessionmaker,
+    read_engine,
+    resolve_database_url,
+    version_pool,
+)
 from app.errors import register_error_handlers
 from app.logs import install_secret_filters
 from app.middleware import (
@@ -20,6 +26,7 @@ from app.middleware import (
     TrustedProxyMiddleware,
 )
 from app.ratelimit import FailedLogins
+from app.response_cache import ResponseCache, ResponseCacheMiddleware
 from app.routers import api_router
 from app.routers.discovery import api_index, namespace_router
 from app.urls import NAMESPACE
@@ -30,9 +37,16 @@ PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPa
 @asynccontextmanager
 async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
     settings = get_settings()
-    engine = make_engine(resolve_database_url(settings), settings)
+    url = resolve_database_url(settings)
+    engine = make_engine(url, settings)
     reads = read_engine(engine, settings)
-    yield {"sessionmaker": make_sessionmaker(engine), "read_sessionmaker": make_sessionmaker(reads)}
+    version_reader = await version_pool(url, settings)
+    yield {
+        "sessionmaker": make_sessionmaker(engine),
+        "read_sessionmaker": make_sessionmaker(reads),
+        "version_reader": version_reader,
+    }
+    await version_reader.close()
     await reads.dispose()
     await engine.dispose()
 
@@ -52,6 +66,7 @@ def create_app() -> FastAPI:
         redirect_slashes=False,
     )
     app.state.event_totals = CountCache()
+    app.state.response_cache = ResponseCache()
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit, settings.login_failures_window
     )
@@ -68,6 +83,7 @@ def create_app() -> FastAPI:
         max_bytes=settings.max_body_bytes,
         default_language=settings.default_language,
     )
+    app.add_middleware(ResponseCacheMiddleware, cache=app.state.response_cache)
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,

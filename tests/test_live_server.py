@@ -1,4 +1,5 @@
-"""A real `almanac serve`: in-flight requests finish on SIGTERM, and its logs hold no secrets."""
+"""A real `almanac serve`: in-flight requests finish on SIGTERM, its logs hold no secrets,
+oversized bodies get a clean 413, and cached responses are exact."""
 
 import asyncio
 import base64
@@ -147,3 +148,55 @@ async def test_oversized_body_gets_a_clean_413(server: Server) -> None:
             )
             assert response.status_code == 413
             assert response.json()["code"] == "rest_payload_too_large"
+
+
+async def test_cached_responses_follow_every_change(server: Server) -> None:
+    editor = (server.login, server.password)
+    events = f"{server.base}{API}/events"
+    async with httpx.AsyncClient() as anonymous, httpx.AsyncClient(auth=editor) as writer:
+        venue = (await writer.post(f"{server.base}{API}/venues", json={"venue": "Old hall"})).json()
+        created = await writer.post(
+            events,
+            json={"title": "Cached", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
+                  "venue": venue["id"]},
+        )  # fmt: skip
+        event_url = f"{events}/{created.json()['id']}"
+        params = {"start_date": "2029-12-01", "end_date": "2030-02-01"}
+        first = await anonymous.get(events, params=params)
+        second = await anonymous.get(events, params=params)
+        assert first.headers["x-almanac-cache"] == "miss"
+        assert second.headers["x-almanac-cache"] == "hit"
+        assert second.content == first.content
+        assert second.headers["content-language"] == "en"
+        assert (await anonymous.get(event_url)).headers["x-almanac-cache"] == "miss"
+        assert (await anonymous.get(event_url)).headers["x-almanac-cache"] == "hit"
+        # A change to an embedded venue is a change to the event.
+        await writer.post(f"{server.base}{API}/venues/{venue['id']}", json={"venue": "New hall"})
+        fresh = await anonymous.get(event_url)
+        assert fresh.headers["x-almanac-cache"] == "miss"
+        assert fresh.json()["venue"]["venue"] == "New hall"
+        await writer.post(
+            events,
+            json={
+                "title": "Second",
+                "start_date": "2030-01-02 10:00",
+                "end_date": "2030-01-02 11:00",
+            },
+        )
+        listed = await anonymous.get(events, params=params)
+        assert listed.headers["x-almanac-cache"] == "miss"
+        assert listed.json()["total"] == 2
+        await writer.delete(event_url)
+        assert (await anonymous.get(event_url)).status_code == 403
+        assert (await anonymous.get(events, params=params)).json()["total"] == 1
+        # Not cached: signed-in callers, times relative to now, other languages share nothing.
+        signed_in = await writer.get(events, params=params)
+        assert "x-almanac-cache" not in signed_in.headers
+        relative = await anonymous.get(events, params={"start_date": "now", "end_date": "+3 years"})
+        assert "x-almanac-cache" not in relative.headers
+        german = await anonymous.get(f"{server.base}/de{API}/events", params=params)
+        assert german.headers["x-almanac-cache"] == "miss"
+        assert german.headers["content-language"] == "de"
+        other_host = await anonymous.get(events, params=params, headers={"Host": "public.example"})
+        assert other_host.headers["x-almanac-cache"] == "miss"
+        assert other_host.json()["rest_url"].startswith("http://public.example/")
