@@ -130,5 +130,7 @@ async def test_totals_are_cached_until_the_data_changes(
     assert (await total())[0] == 1
     await client.patch(f"{API}/events/{first}", json={"status": "publish"}, headers=editor.basic)
     assert (await total())[0] == 2
-    await client.post(f"{API}/events/{second}", json={"hide_from_listings": True}, headers=editor.basic)
+    await client.post(
+        f"{API}/events/{second}", json={"hide_from_listings": True}, headers=editor.basic
+    )
     assert await total() == (1, 2)
