@@ -1,13 +1,19 @@
 """Request-scoped dependencies shared by every router."""
 
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.auth import CurrentUser
 from app.config import LANGUAGES, Settings, get_settings
+from app.db import SessionDep
 from app.errors import invalid
 from app.language import requested_language, set_language
 from app.params import RawParams, raw_params
+from app.permissions import Principal
+from app.urls import Urls, UrlsDep
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 RawParamsDep = Annotated[RawParams, Depends(raw_params)]
@@ -25,3 +31,23 @@ async def get_language(request: Request, raw: RawParamsDep, settings: SettingsDe
 
 
 LanguageDep = Annotated[str, Depends(get_language)]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestContext:
+    """What most handlers need, resolved once: parameters, language, caller, session, URLs."""
+
+    raw: RawParams
+    language: str
+    user: Principal | None
+    session: AsyncSession
+    urls: Urls
+
+
+async def request_context(
+    raw: RawParamsDep, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
+) -> RequestContext:
+    return RequestContext(raw=raw, language=language, user=user, session=session, urls=urls)
+
+
+ContextDep = Annotated[RequestContext, Depends(request_context)]

@@ -103,3 +103,11 @@ def scale_status(user: User, requested: str | None) -> str:
     if requested in ("publish", "future"):
         return "pending"
     return requested
+
+
+def poster(user: User) -> Principal:
+    """The caller of a write to events, venues or organizers: 401 when anonymous, 403 without
+    the right to create such records (subscribers)."""
+    require(user, can_create_posts(user))
+    assert user is not None  # can_create_posts() is false for anonymous callers
+    return user

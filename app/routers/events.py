@@ -1,22 +1,23 @@
-"""Single events: create, read, update, delete, by ID and by slug (interface §4.4)."""
+"""Events: the list, and create, read, update, delete by ID and by slug (interface §4.3, §4.4)."""
+
+from collections.abc import Awaitable, Callable
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 from sqlalchemy import select, union_all
 from starlette.responses import Response
 
-from app.auth import CurrentUser
 from app.config import get_settings
 from app.count_cache import CountCache
 from app.db import SessionDep
-from app.deps import LanguageDep, RawParamsDep
+from app.deps import ContextDep, RequestContext
 from app.errors import ApiError, MissingParams, NotFound
 from app.models import Event as EventRow
 from app.models import Organizer, Venue
 from app.openapi import api_doc
 from app.pagination import PageDep, list_response
 from app.params import Params, WPBool, parse
-from app.permissions import Principal, User, can_create_posts, may, require
+from app.permissions import User, may, poster, require
 from app.repositories.base import lock_row
 from app.repositories.events import EventListQuery, EventRecord, EventRepository
 from app.responses import json_response
@@ -27,7 +28,7 @@ from app.services.event_input import EventWriteParams
 from app.services.event_list import EventListParams, build_list_request
 from app.services.event_views import event_bodies
 from app.services.events import EventWriter
-from app.urls import Urls, UrlsDep
+from app.urls import Urls
 
 router = APIRouter(prefix="/events", tags=["events"])
 
@@ -104,8 +105,15 @@ def render(
     return event_bodies([record], urls, user=user, password=password, json_ld=json_ld)[0]
 
 
-def writer(session: SessionDep, user: Principal, language: str) -> EventWriter:
-    return EventWriter(session=session, user=user, language=language, settings=get_settings())
+def writer(ctx: RequestContext) -> EventWriter:
+    user = poster(ctx.user)
+    return EventWriter(
+        session=ctx.session, user=user, language=ctx.language, settings=get_settings()
+    )
+
+
+def lookup(ctx: RequestContext) -> Lookup:
+    return Lookup(ctx.session, ctx.language)
 
 
 @router.get(
@@ -113,33 +121,25 @@ def writer(session: SessionDep, user: Principal, language: str) -> EventWriter:
     summary="List events",
     **api_doc(query=EventListParams, response=EventList, errors=(401, 404), paging_headers=True),
 )
-async def list_events(
-    http_request: Request,
-    raw: RawParamsDep,
-    page: PageDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-) -> Response:
+async def list_events(request: Request, page: PageDep, ctx: ContextDep) -> Response:
     """Events in a date window (default: 00:00 yesterday to two years ahead), start ascending."""
     settings = get_settings()
-    params = parse(EventListParams, raw)
-    request = await build_list_request(session, params, user, settings)
-    repo = EventRepository(session, language, settings.default_language)
-    totals: CountCache = http_request.app.state.event_totals
-    query = EventListQuery(repo, request.filters)
-    records, total = await query.page(page.offset, page.size, totals)
-    bodies = event_bodies(records, urls, user=user, password=params.password)
+    params = parse(EventListParams, ctx.raw)
+    listing = await build_list_request(ctx.session, params, ctx.user, settings)
+    repo = EventRepository(ctx.session, ctx.language, settings.default_language)
+    totals: CountCache = request.app.state.event_totals
+    records, total = await EventListQuery(repo, listing.filters).page(
+        page.offset, page.size, totals
+    )
     return list_response(
-        urls=urls,
+        urls=ctx.urls,
         path="/events",
         key="events",
         kind="event",
-        items=bodies,
+        items=event_bodies(records, ctx.urls, user=ctx.user, password=params.password),
         total=total,
         page=page,
-        filters=request.echo,
+        filters=listing.echo,
     )
 
 
@@ -155,33 +155,22 @@ async def list_events(
         errors=(401, 403, 413),
     ),
 )
-async def create_event(
-    raw: RawParamsDep, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
-) -> Response:
+async def create_event(ctx: ContextDep) -> Response:
     """Create an event; contributors' events wait for review (`pending`)."""
-    require(user, can_create_posts(user))
-    assert user is not None
-    params = parse(EventWriteParams, raw)
+    events = writer(ctx)
+    params = parse(EventWriteParams, ctx.raw)
     missing = [name for name in REQUIRED_ON_CREATE if getattr(params, name) is None]
     if missing:
         raise MissingParams(missing)
-    event_id = await writer(session, user, language).create(params)
-    record = await Lookup(session, language).by_id(event_id)
-    body = render(record, urls, user)
-    return json_response(body, 201, {"Location": urls.rest(f"/events/{event_id}")})
+    event_id = await events.create(params)
+    body = render(await lookup(ctx).by_id(event_id), ctx.urls, ctx.user)
+    return json_response(body, 201, {"Location": ctx.urls.rest(f"/events/{event_id}")})
 
 
-async def _read(
-    record: EventRecord,
-    raw: RawParamsDep,
-    language: str,
-    user: User,
-    session: SessionDep,
-    urls: Urls,
-) -> Response:
-    params = parse(ReadParams, raw)
-    check_readable(user, record, params.password)
-    body = render(record, urls, user, json_ld=True, password=params.password)
+def _read(ctx: RequestContext, record: EventRecord) -> Response:
+    params = parse(ReadParams, ctx.raw)
+    check_readable(ctx.user, record, params.password)
+    body = render(record, ctx.urls, ctx.user, json_ld=True, password=params.password)
     return json_response(body)
 
 
@@ -190,17 +179,9 @@ async def _read(
     summary="Read an event",
     **api_doc(query=ReadParams, response=Event, errors=(401, 403, 404)),
 )
-async def get_event(
-    id: RecordId,
-    raw: RawParamsDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-) -> Response:
+async def get_event(id: RecordId, ctx: ContextDep) -> Response:
     """One event with its venue, organizers, terms and JSON-LD."""
-    record = await Lookup(session, language).by_id(id)
-    return await _read(record, raw, language, user, session, urls)
+    return _read(ctx, await lookup(ctx).by_id(id))
 
 
 @router.get(
@@ -208,32 +189,20 @@ async def get_event(
     summary="Read an event by slug",
     **api_doc(query=ReadParams, response=Event, errors=(401, 403, 404)),
 )
-async def get_event_by_slug(
-    slug: RecordSlug,
-    raw: RawParamsDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-) -> Response:
+async def get_event_by_slug(slug: RecordSlug, ctx: ContextDep) -> Response:
     """One event, found by its slug."""
-    record = await Lookup(session, language).by_slug(slug)
-    return await _read(record, raw, language, user, session, urls)
+    return _read(ctx, await lookup(ctx).by_slug(slug))
 
 
 async def _update(
-    record: EventRecord,
-    raw: RawParamsDep,
-    language: str,
-    user: Principal,
-    session: SessionDep,
-    urls: Urls,
+    ctx: RequestContext, find: Callable[[Lookup], Awaitable[EventRecord]]
 ) -> Response:
-    require(user, may(user, "edit", record.author_id, record.status))
-    params = parse(EventWriteParams, raw)
-    await writer(session, user, language).update(record, params)
-    updated = await Lookup(session, language).by_id(record.id)
-    return json_response(render(updated, urls, user))
+    events = writer(ctx)  # the caller before the parameters (DESIGN §5)
+    found = lookup(ctx)
+    record = await found.for_writing(await find(found))
+    require(ctx.user, may(ctx.user, "edit", record.author_id, record.status))
+    await events.update(record, parse(EventWriteParams, ctx.raw))
+    return json_response(render(await found.by_id(record.id), ctx.urls, ctx.user))
 
 
 @update_route(
@@ -242,20 +211,9 @@ async def _update(
     summary="Update an event",
     **api_doc(body=EventWriteParams, response=Event, errors=(401, 403, 404, 413)),
 )
-async def update_event(
-    id: RecordId,
-    raw: RawParamsDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-) -> Response:
+async def update_event(id: RecordId, ctx: ContextDep) -> Response:
     """Change the fields sent; the others stay as they are."""
-    require(user, can_create_posts(user))
-    assert user is not None
-    lookup = Lookup(session, language)
-    record = await lookup.for_writing(await lookup.by_id(id))
-    return await _update(record, raw, language, user, session, urls)
+    return await _update(ctx, lambda found: found.by_id(id))
 
 
 @update_route(
@@ -264,42 +222,26 @@ async def update_event(
     summary="Update an event by slug",
     **api_doc(body=EventWriteParams, response=Event, errors=(401, 403, 404, 413)),
 )
-async def update_event_by_slug(
-    slug: RecordSlug,
-    raw: RawParamsDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-) -> Response:
+async def update_event_by_slug(slug: RecordSlug, ctx: ContextDep) -> Response:
     """Change the fields sent; a `slug` in the body renames the event."""
-    require(user, can_create_posts(user))
-    assert user is not None
-    lookup = Lookup(session, language)
-    record = await lookup.for_writing(await lookup.by_slug(slug))
-    return await _update(record, raw, language, user, session, urls)
+    return await _update(ctx, lambda found: found.by_slug(slug))
 
 
 async def _delete(
-    record: EventRecord,
-    raw: RawParamsDep,
-    language: str,
-    user: Principal,
-    session: SessionDep,
-    urls: Urls,
+    ctx: RequestContext, find: Callable[[Lookup], Awaitable[EventRecord]]
 ) -> Response:
-    require(user, may(user, "delete", record.author_id, record.status))
-    params = parse(DeleteParams, raw)
-    events = writer(session, user, language)
-    if params.force:
-        body = render(record, urls, user)
+    events = writer(ctx)
+    found = lookup(ctx)
+    record = await found.for_writing(await find(found))
+    require(ctx.user, may(ctx.user, "delete", record.author_id, record.status))
+    if parse(DeleteParams, ctx.raw).force:
+        body = render(record, ctx.urls, ctx.user)
         await events.delete(record.id)
         return json_response(body)
     if record.status == "trash":
         raise ApiError(410, "event-is-in-trash")
     await events.trash(record.id)
-    trashed = await Lookup(session, language).by_id(record.id)
-    return json_response(render(trashed, urls, user))
+    return json_response(render(await found.by_id(record.id), ctx.urls, ctx.user))
 
 
 @router.delete(
@@ -307,20 +249,9 @@ async def _delete(
     summary="Delete an event",
     **api_doc(query=DeleteParams, response=Event, errors=(401, 403, 404, 410)),
 )
-async def delete_event(
-    id: RecordId,
-    raw: RawParamsDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-) -> Response:
+async def delete_event(id: RecordId, ctx: ContextDep) -> Response:
     """Move the event to the trash (again: 410); `force=true` deletes it permanently."""
-    require(user, can_create_posts(user))
-    assert user is not None
-    lookup = Lookup(session, language)
-    record = await lookup.for_writing(await lookup.by_id(id))
-    return await _delete(record, raw, language, user, session, urls)
+    return await _delete(ctx, lambda found: found.by_id(id))
 
 
 @router.delete(
@@ -328,17 +259,6 @@ async def delete_event(
     summary="Delete an event by slug",
     **api_doc(query=DeleteParams, response=Event, errors=(401, 403, 404, 410)),
 )
-async def delete_event_by_slug(
-    slug: RecordSlug,
-    raw: RawParamsDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-) -> Response:
+async def delete_event_by_slug(slug: RecordSlug, ctx: ContextDep) -> Response:
     """Move the event to the trash (again: 410); `force=true` deletes it permanently."""
-    require(user, can_create_posts(user))
-    assert user is not None
-    lookup = Lookup(session, language)
-    record = await lookup.for_writing(await lookup.by_slug(slug))
-    return await _delete(record, raw, language, user, session, urls)
+    return await _delete(ctx, lambda found: found.by_slug(slug))

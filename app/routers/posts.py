@@ -47,6 +47,7 @@ from app.permissions import (
     can_create_posts,
     can_see_all_statuses,
     may,
+    poster,
     require,
     scale_status,
 )
@@ -184,13 +185,6 @@ class Context(Generic[R]):
     session: AsyncSession
     urls: Urls
     repo: PostRepository[R]
-
-
-def writer(user: User) -> Principal:
-    """The caller of a write: 401 when anonymous, 403 without the right to create records."""
-    require(user, can_create_posts(user))
-    assert user is not None  # can_create_posts() is false for anonymous callers
-    return user
 
 
 async def _user_exists(session: AsyncSession, user_id: int) -> bool:
@@ -371,7 +365,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
         ),
     )
     async def create_record(ctx: Annotated[Context[R], Depends(context)]) -> Response:
-        user = writer(ctx.user)
+        user = poster(ctx.user)
         record_id = await insert_record(kind, ctx.repo, user, ctx.raw)
         body = kind.body(await by_id(ctx, record_id), ctx.urls)
         location = ctx.urls.rest(f"/{kind.plural}/{record_id}")
@@ -401,7 +395,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
         **api_doc(query=DeleteParams, response=kind.schema, errors=(401, 403, 404, 410)),
     )
     async def delete_by_id(id: RecordId, ctx: Annotated[Context[R], Depends(context)]) -> Response:
-        user = writer(ctx.user)
+        user = poster(ctx.user)
         return await remove(ctx, user, await for_writing(ctx, await by_id(ctx, id)))
 
     @router.delete(
@@ -412,7 +406,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
     async def delete_by_slug(
         slug: RecordSlug, ctx: Annotated[Context[R], Depends(context)]
     ) -> Response:
-        user = writer(ctx.user)
+        user = poster(ctx.user)
         return await remove(ctx, user, await for_writing(ctx, await by_slug(ctx, slug)))
 
     @update_route(
@@ -422,7 +416,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
         **api_doc(body=kind.write_params, response=kind.schema, errors=(401, 403, 404, 413)),
     )
     async def update_by_id(id: RecordId, ctx: Annotated[Context[R], Depends(context)]) -> Response:
-        user = writer(ctx.user)
+        user = poster(ctx.user)
         return await change(ctx, user, await for_writing(ctx, await by_id(ctx, id)))
 
     @update_route(
@@ -434,7 +428,7 @@ def post_router(kind: PostKind[R]) -> APIRouter:
     async def update_by_slug(
         slug: RecordSlug, ctx: Annotated[Context[R], Depends(context)]
     ) -> Response:
-        user = writer(ctx.user)
+        user = poster(ctx.user)
         return await change(ctx, user, await for_writing(ctx, await by_slug(ctx, slug)))
 
     return router
