@@ -7,10 +7,8 @@ from fastapi import APIRouter
 from pydantic import BaseModel, BeforeValidator, Field
 from starlette.responses import Response
 
-from app.auth import CurrentUser
 from app.config import get_settings
-from app.db import SessionDep
-from app.deps import LanguageDep, RawParamsDep
+from app.deps import ContextDep, RequestContext
 from app.errors import ApiError, MissingParams, NotFound, invalid
 from app.models import CATEGORY, TAG
 from app.models import Term as TermRow
@@ -24,6 +22,7 @@ from app.params import (
     StringList,
     WPBool,
     check,
+    decimal,
     parse,
 )
 from app.permissions import TermAction, User, can_manage_terms, may, require
@@ -41,7 +40,6 @@ from app.responses import json_response
 from app.routers.routing import RecordId, update_route
 from app.schemas.terms import CategoryList, TagList, Term
 from app.serializers.terms import term_body
-from app.urls import UrlsDep
 
 MAX_ID = 2**63 - 1
 
@@ -54,8 +52,9 @@ def _parent_id(value: Any) -> Any:
     """A parent reference: a non-negative integer (0 = none)."""
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_ID:
         return value
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
+    number = decimal(value) if isinstance(value, str) else None
+    if number is not None and 0 <= number < MAX_ID:
+        return number
     raise ValueError("not a term id")
 
 
@@ -126,8 +125,9 @@ TAGS = TermKind(TAG, "tags", "tag", "manage_tags", TermListParams, TagWriteParam
 def term_router(kind: TermKind) -> APIRouter:
     router = APIRouter(prefix=f"/{kind.path}", tags=[kind.path])
 
-    def repository(session: SessionDep, language: str) -> TermRepository:
-        return TermRepository(session, kind.taxonomy, language, get_settings().default_language)
+    def repository(ctx: RequestContext) -> TermRepository:
+        default = get_settings().default_language
+        return TermRepository(ctx.session, kind.taxonomy, ctx.language, default)
 
     async def load_for_writing(repo: TermRepository, term_id: int) -> TermRecord:
         """The term, locked for this transaction (concurrent writers go one at a time)."""
@@ -166,16 +166,9 @@ def term_router(kind: TermKind) -> APIRouter:
             paging_headers=True,
         ),
     )
-    async def list_terms(
-        raw: RawParamsDep,
-        page: PageDep,
-        language: LanguageDep,
-        user: CurrentUser,
-        session: SessionDep,
-        urls: UrlsDep,
-    ) -> Response:
-        params = parse(kind.list_params, raw)
-        repo = repository(session, language)
+    async def list_terms(page: PageDep, ctx: ContextDep) -> Response:
+        params = parse(kind.list_params, ctx.raw)
+        repo = repository(ctx)
         for name in ("include", "exclude"):
             ids = getattr(params, name)
             if ids:
@@ -186,9 +179,9 @@ def term_router(kind: TermKind) -> APIRouter:
         event = params.event or params.post
         if event is not None:
             name = "event" if params.event else "post"
-            owner = await event_ownership(session, event)
+            owner = await event_ownership(ctx.session, event)
             # An event the caller may not read is as unknown as a missing one.
-            check(name, owner is not None and may(user, "read", owner.author_id, owner.status))
+            check(name, owner is not None and may(ctx.user, "read", owner.author_id, owner.status))
         filters = TermFilters(
             search=params.search,
             include=params.include,
@@ -205,11 +198,11 @@ def term_router(kind: TermKind) -> APIRouter:
             exclude_none=True, exclude={"i18n_language", "page", "per_page"}, exclude_defaults=True
         )
         return list_response(
-            urls=urls,
+            urls=ctx.urls,
             path=f"/{kind.path}",
             key=kind.path,
             kind=kind.singular,
-            items=[term_body(term, urls) for term in terms],
+            items=[term_body(term, ctx.urls) for term in terms],
             total=total,
             page=page,
             filters=echoed,
@@ -221,11 +214,9 @@ def term_router(kind: TermKind) -> APIRouter:
         summary=f"Read one {kind.singular}",
         **api_doc(response=Term, errors=(401, 404)),
     )
-    async def get_term(
-        id: RecordId, language: LanguageDep, session: SessionDep, urls: UrlsDep
-    ) -> Response:
-        term = await load(repository(session, language), id)
-        return json_response(term_body(term, urls, with_links=True))
+    async def get_term(id: RecordId, ctx: ContextDep) -> Response:
+        term = await load(repository(ctx), id)
+        return json_response(term_body(term, ctx.urls, with_links=True))
 
     @router.post(
         "",
@@ -239,19 +230,13 @@ def term_router(kind: TermKind) -> APIRouter:
             errors=(401, 403, 413),
         ),
     )
-    async def create_term(
-        raw: RawParamsDep,
-        language: LanguageDep,
-        user: CurrentUser,
-        session: SessionDep,
-        urls: UrlsDep,
-    ) -> Response:
-        authorize(user)
-        params = parse(kind.write_params, raw)
+    async def create_term(ctx: ContextDep) -> Response:
+        authorize(ctx.user)
+        params = parse(kind.write_params, ctx.raw)
         if params.name is None:
             raise MissingParams(["name"])
         parent = _parent_of(kind, params)
-        repo = repository(session, language)
+        repo = repository(ctx)
         await check_parent(repo, parent, None)
         try:
             term_id = await repo.create(
@@ -263,7 +248,7 @@ def term_router(kind: TermKind) -> APIRouter:
         except DuplicateName as exc:
             raise duplicate(exc, parent) from None
         term = await load(repo, term_id)
-        body = term_body(term, urls, with_links=True)
+        body = term_body(term, ctx.urls, with_links=True)
         return json_response(body, 201, {"Location": body["urls"]["self"]})
 
     @update_route(
@@ -272,18 +257,11 @@ def term_router(kind: TermKind) -> APIRouter:
         summary=f"Update a {kind.singular}",
         **api_doc(body=kind.write_params, response=Term, errors=(401, 403, 404, 413)),
     )
-    async def update_term(
-        id: RecordId,
-        raw: RawParamsDep,
-        language: LanguageDep,
-        user: CurrentUser,
-        session: SessionDep,
-        urls: UrlsDep,
-    ) -> Response:
-        authorize(user)
-        repo = repository(session, language)
+    async def update_term(id: RecordId, ctx: ContextDep) -> Response:
+        authorize(ctx.user)
+        repo = repository(ctx)
         term = await load_for_writing(repo, id)
-        params = parse(kind.write_params, raw)
+        params = parse(kind.write_params, ctx.raw)
         parent = _parent_of(kind, params)
         await check_parent(repo, parent, term.id)
         changes: dict[str, Any] = params.model_dump(
@@ -299,21 +277,19 @@ def term_router(kind: TermKind) -> APIRouter:
             raise duplicate(exc, parent if parent is not None else term.parent_id) from None
         except DuplicateSlug:
             raise invalid("slug") from None
-        return json_response(term_body(await load(repo, term.id), urls, with_links=True))
+        return json_response(term_body(await load(repo, term.id), ctx.urls, with_links=True))
 
     @router.delete(
         "/{id:int}",
         summary=f"Delete a {kind.singular} permanently",
         **api_doc(response=Term, errors=(401, 403, 404)),
     )
-    async def delete_term(
-        id: RecordId, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
-    ) -> Response:
-        authorize(user)
-        repo = repository(session, language)
+    async def delete_term(id: RecordId, ctx: ContextDep) -> Response:
+        authorize(ctx.user)
+        repo = repository(ctx)
         term = await load_for_writing(repo, id)
         await repo.delete(term)
-        return json_response(term_body(term, urls))
+        return json_response(term_body(term, ctx.urls))
 
     return router
 
