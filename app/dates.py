@@ -23,6 +23,13 @@ _DATEPARSER_SETTINGS: dict[str, Any] = {
 }
 
 
+# Every accepted instant must stay representable after conversion to any zone (offsets are
+# within ±14 h) and after an all-day event is widened to whole days: two days of margin
+# inside Python's (and the responses') years 1 to 9999.
+EARLIEST = datetime(1, 1, 3, tzinfo=UTC)
+LATEST = datetime(9999, 12, 29, 23, 59, 59, tzinfo=UTC)
+
+
 class ZoneError(ValueError):
     pass
 
@@ -43,7 +50,8 @@ def parse_zone(value: str) -> tzinfo:
         raise ZoneError(value)
     try:
         return ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+        # OSError: a key naming a directory of the zone database, such as `Europe`.
         raise ZoneError(value) from exc
 
 
@@ -56,6 +64,13 @@ def zone_abbreviation(zone_name: str, zone: tzinfo, at: datetime) -> str:
 
 def parse_when(value: Any, zone: tzinfo, now: datetime | None = None) -> datetime:
     """An aware datetime for a request date, or ValueError. Wall times are read in `zone`."""
+    parsed = _parse_when(value, zone, now)
+    if not EARLIEST <= parsed <= LATEST:
+        raise ValueError("date out of range")
+    return parsed
+
+
+def _parse_when(value: Any, zone: tzinfo, now: datetime | None) -> datetime:
     if isinstance(value, bool):
         raise ValueError("not a date")
     if isinstance(value, int | float) or (isinstance(value, str) and _NUMERIC.match(value)):

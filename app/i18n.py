@@ -56,6 +56,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Ungültiger JSON-Inhalt übergeben.",
         "sk": "Bolo odoslané neplatné telo JSON.",
     },
+    "rest_invalid_body": {
+        "en": "The request body could not be read.",
+        "de": "Der Anfrageinhalt konnte nicht gelesen werden.",
+        "sk": "Telo požiadavky sa nepodarilo prečítať.",
+    },
     "rest_forbidden": {
         "en": "Sorry, you are not allowed to do that.",
         "de": "Du bist leider nicht berechtigt, dies zu tun.",

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.errors import invalid
 from app.models import Image
+from app.params import decimal
 
 MAX_URL_LENGTH = 2048
 MAX_IMAGE_ID = 2**63 - 1
@@ -94,8 +95,8 @@ async def resolve_image(session: AsyncSession, value: Any) -> int | None:
         raise invalid("image")
     if value in CLEARING_VALUES:
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str) and decimal(value) is not None:
+        value = decimal(value)
     if isinstance(value, int):
         found = None
         if 0 < value <= MAX_IMAGE_ID:

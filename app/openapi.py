@@ -76,7 +76,8 @@ def _field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[
     properties: dict[str, dict[str, Any]] = {}
     for name, prop in schema.get("properties", {}).items():
         prop = {k: v for k, v in prop.items() if k != "title"}
-        if name in FLEXIBLE_FIELDS:
+        if name in FLEXIBLE_FIELDS and not {"type", "anyOf"} & set(prop):
+            # Typed `Any` in the model: the handler accepts several shapes.
             prop = {
                 **FLEXIBLE_FIELDS[name],
                 **{k: v for k, v in prop.items() if k == "description"},
@@ -95,10 +96,38 @@ def _field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[
     return properties, set(schema.get("required", []))
 
 
+# The HTTP server refuses request lines beyond 64 KiB (the bundled nginx beyond 8 KiB), so
+# query values are documented much shorter than the same parameters in a body, which is
+# where long texts belong.
+QUERY_MAX_LENGTH = 1000
+QUERY_MAX_ITEMS = 20
+QUERY_ITEM_MAX_LENGTH = 200
+
+
+def _query_schema(schema: Any, max_length: int = QUERY_MAX_LENGTH) -> Any:
+    """`schema` with the documented limits of a query value: shorter strings, fewer items."""
+    if isinstance(schema, list):
+        return [_query_schema(item, max_length) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    capped = {
+        key: _query_schema(value, QUERY_ITEM_MAX_LENGTH if key == "items" else max_length)
+        for key, value in schema.items()
+    }
+    kinds = capped.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if "string" in kinds and "enum" not in capped:
+        capped["maxLength"] = min(capped.get("maxLength", max_length), max_length)
+    if "array" in kinds:
+        capped["maxItems"] = min(capped.get("maxItems", QUERY_MAX_ITEMS), QUERY_MAX_ITEMS)
+    return capped
+
+
 def _query_parameters(model: type[Params]) -> list[dict[str, Any]]:
     properties, required = _field_schemas(model)
     parameters = []
     for name, prop in properties.items():
+        prop = _query_schema(prop)
         description = prop.pop("description", "")
         parameter: dict[str, Any] = {
             "name": name,
@@ -275,11 +304,17 @@ def _arg(schema: dict[str, Any], required: bool, description: str | None) -> dic
         arg["default"] = schema["default"]
     if description or schema.get("description"):
         arg["description"] = description or schema.get("description")
-    kind = schema.get("type")
+    # WordPress names one type per argument: a union's first (its main form, e.g. an
+    # array that also comes as a comma-separated string, a boolean that also comes as "yes").
+    branches = [part for part in schema.get("anyOf", [schema]) if part.get("type") != "null"]
+    main = branches[0] if branches else schema
+    kind = main.get("type")
+    if isinstance(kind, list):
+        kind = kind[0]
+    elif "enum" in main:
+        arg["enum"] = main["enum"]
     if isinstance(kind, str):
         arg["type"] = kind
-    if "items" in schema:
-        arg["items"] = schema["items"]
-    if "enum" in schema:
-        arg["enum"] = schema["enum"]
+    if "items" in main:
+        arg["items"] = main["items"]
     return arg

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from starlette.responses import Response
 
@@ -26,7 +26,11 @@ def _per_page(value: Any) -> Any:
     return number
 
 
-PerPage = Annotated[int, BeforeValidator(_per_page)]
+PerPage = Annotated[
+    int,
+    BeforeValidator(_per_page),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
+]
 
 
 class PageParams(Params):

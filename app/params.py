@@ -7,19 +7,31 @@ model; `parse()` validates the merged parameters against it and turns every fail
 reference's 400 errors. The same models document the parameters in OpenAPI.
 """
 
+import re
 from collections.abc import Iterable
 from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qsl
 
 import orjson
 from fastapi import Request
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WithJsonSchema,
+    field_validator,
+)
 from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 
 from app.errors import INVALID, ApiError, InvalidParams, MissingParams, Note
 
 RAW_PARAMS_STATE_KEY = "raw_params"
 MAX_LIST_ITEMS = 500
+MAX_ID = 2**62 - 1  # IDs are bigint columns; larger numbers name nothing
 MAX_JSON_DEPTH = 32
 
 RawParams = dict[str, Any]
@@ -76,8 +88,17 @@ async def _body_params(request: Request) -> RawParams:
             raise ApiError(400, "rest_invalid_json") from exc
         return _pairs(parse_qsl(text, keep_blank_values=True))
     if content_type == "multipart/form-data":
-        form = await request.form()
-        return _pairs((k, v) for k, v in form.multi_items() if isinstance(v, str))
+        try:
+            form = await request.form()
+        except (HTTPException, MultiPartException) as exc:
+            # Starlette answers a malformed body (no boundary, broken parts) with a bare
+            # HTTPException; it is a bad body like any other.
+            raise ApiError(400, "rest_invalid_body") from exc
+        try:
+            # Uploaded files are no parameters (images are given by URL or ID).
+            return _pairs((k, v) for k, v in form.multi_items() if isinstance(v, str))
+        finally:
+            await form.close()
     return {}
 
 
@@ -112,6 +133,19 @@ def _bool(value: Any) -> Any:
     raise PydanticCustomError("not_of_type", "boolean", {"type": "boolean"})
 
 
+_DECIMAL = re.compile(r"-?[0-9]{1,30}")
+
+
+def decimal(text: str) -> int | None:
+    """The integer a string of ASCII digits spells (spaces around allowed), else None.
+
+    Not `str.isdigit()`: that also accepts digits `int()` refuses (superscripts, `²`) and
+    strings of any length.
+    """
+    text = text.strip()
+    return int(text) if _DECIMAL.fullmatch(text) else None
+
+
 def _int(value: Any) -> Any:
     if isinstance(value, bool):
         raise PydanticCustomError("not_of_type", "integer", {"type": "integer"})
@@ -119,15 +153,16 @@ def _int(value: Any) -> Any:
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    raise PydanticCustomError("not_of_type", "integer", {"type": "integer"})
+    number = decimal(value) if isinstance(value, str) else None
+    if number is None:
+        raise PydanticCustomError("not_of_type", "integer", {"type": "integer"})
+    return number
 
 
 def as_positive_int(value: Any) -> Any:
     number = _int(value)
     # Also bounded above: IDs are bigint columns, and a huge page is a mistake.
-    if not 0 < number < 2**62:
+    if not 0 < number <= MAX_ID:
         raise PydanticCustomError("invalid", "invalid")
     return number
 
@@ -162,9 +197,9 @@ def _id_or_slug_list(value: Any) -> Any:
     for item in _list(value):
         if isinstance(item, bool) or not isinstance(item, int | str):
             raise PydanticCustomError("invalid", "invalid")
-        if isinstance(item, str) and item.isdigit():
-            item = int(item)
-        items.append(item)
+        if isinstance(item, str) and item.isascii() and item.isdigit():
+            item = decimal(item) or 0  # too long to be an ID: refused below, as 0 is
+        items.append(as_positive_int(item) if isinstance(item, int) else item)
     if not items:
         raise PydanticCustomError("invalid", "invalid")
     return items
@@ -195,11 +230,48 @@ def _string_or_empty(value: Any) -> Any:
     return value
 
 
-WPBool = Annotated[bool, BeforeValidator(_bool)]
-PositiveInt = Annotated[int, BeforeValidator(as_positive_int)]
-PositiveIntList = Annotated[list[int], BeforeValidator(_positive_int_list)]
-IdOrSlugList = Annotated[list[int | str], BeforeValidator(_id_or_slug_list)]
-StringList = Annotated[list[str], BeforeValidator(_string_list)]
+# What the lenient types accept, for the OpenAPI document (DESIGN §3).
+BOOLEAN_WORDS = ["true", "false", "1", "0", "yes", "no", "on", "off"]
+BOOLEAN_SCHEMA: dict[str, Any] = {
+    "type": ["boolean", "integer", "string"],
+    "enum": [True, False, 1, 0, *BOOLEAN_WORDS],
+}
+ID_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+ID_CSV = r"[1-9][0-9]{0,17}"
+
+
+def list_schema(items: dict[str, Any], csv_pattern: str | None = None) -> dict[str, Any]:
+    """A list parameter: an array, or the same items as one comma-separated string."""
+    csv: dict[str, Any] = {"type": "string", "description": "Comma-separated"}
+    if csv_pattern is not None:
+        csv["pattern"] = rf"^ *{csv_pattern}( *, *{csv_pattern})* *$"
+    else:
+        csv["minLength"] = 1
+        csv["pattern"] = r"[^\s,]"
+    return {"anyOf": [{"type": "array", "items": items, "minItems": 1}, csv]}
+
+
+WPBool = Annotated[bool, BeforeValidator(_bool), WithJsonSchema(BOOLEAN_SCHEMA)]
+PositiveInt = Annotated[int, BeforeValidator(as_positive_int), WithJsonSchema(ID_SCHEMA)]
+PositiveIntList = Annotated[
+    list[int],
+    BeforeValidator(_positive_int_list),
+    WithJsonSchema(list_schema(ID_SCHEMA, ID_CSV)),
+]
+IdOrSlugList = Annotated[
+    list[int | str],
+    BeforeValidator(_id_or_slug_list),
+    WithJsonSchema(
+        list_schema(
+            {"anyOf": [ID_SCHEMA, {"type": "string", "minLength": 1, "pattern": r"[^\s,]"}]}
+        )
+    ),
+]
+StringList = Annotated[
+    list[str],
+    BeforeValidator(_string_list),
+    WithJsonSchema(list_schema({"type": "string", "minLength": 1, "pattern": r"[^\s,]"})),
+]
 NonEmptyStr = Annotated[str, BeforeValidator(_non_empty_string)]
 StrOrEmpty = Annotated[str, BeforeValidator(_string_or_empty)]
 
@@ -211,14 +283,23 @@ class Params(BaseModel):
 
     i18n_language: str | None = None
 
-    @field_validator("*", mode="before")
+    @field_validator("*", mode="wrap")
     @classmethod
-    def _no_nul(cls, value: Any) -> Any:
-        """PostgreSQL text cannot hold NUL: a parameter carrying one is invalid (not a 500)."""
+    def _robust(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """Whatever a client sends is a valid value or a 400, never a 500.
+
+        PostgreSQL text cannot hold NUL, so a parameter carrying one is invalid. A value of
+        an unexpected shape (a list from a repeated key, an object where a scalar belongs)
+        may make a lenient converter raise TypeError rather than ValueError; that value is
+        just as invalid.
+        """
         items = value if isinstance(value, list) else [value]
         if any(isinstance(item, str) and "\x00" in item for item in items):
             raise PydanticCustomError("invalid", "invalid")
-        return value
+        try:
+            return handler(value)
+        except (TypeError, ArithmeticError, RecursionError):
+            raise PydanticCustomError("invalid", "invalid") from None
 
 
 def _note(error: Any, name: str) -> Note:

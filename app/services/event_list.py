@@ -45,7 +45,7 @@ def _lower(value: Any) -> Any:
 
 
 def _float(value: Any) -> Any:
-    if isinstance(value, bool):
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise ValueError("not a number")
     return float(value)
 

@@ -21,6 +21,7 @@ from app.models import (
     event_organizers,
     event_terms,
 )
+from app.params import decimal
 from app.permissions import (
     Principal,
     Role,
@@ -236,8 +237,11 @@ class EventWriter:
             else:
                 for part in item.split(","):
                     part = part.strip()
-                    if part.isdigit():
-                        refs.append(int(part))
+                    if part.isascii() and part.isdigit():
+                        number = decimal(part)
+                        if number is None or not 0 < number < 2**62:
+                            raise invalid(name)
+                        refs.append(number)
                     elif part:
                         refs.append(part)
         if len(refs) > MAX_LINKED:

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import get_settings
 from app.errors import InvalidParams, MissingParams, invalid
 from app.models import Organizer, Venue
+from app.params import decimal
 from app.permissions import Principal
 from app.repositories.posts import escape_like
 from app.routers.organizers import ORGANIZERS
@@ -42,10 +43,8 @@ def _as_id(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value if 0 < value < 2**62 else None
-    if isinstance(value, str) and value.strip().isdigit():
-        number = int(value.strip())
-        return number if 0 < number < 2**62 else None
-    return None
+    number = decimal(value) if isinstance(value, str) else None
+    return number if number is not None and 0 < number < 2**62 else None
 
 
 def _is_empty(value: Any) -> bool:
