@@ -49,5 +49,13 @@ test: lint typecheck pytest
 bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
+# The fuzz test of `make test` at length: every phase for both callers, more examples per
+# operation and a random seed (shown on failure; FUZZ_SEED=<n> repeats a run).
+FUZZ_EXAMPLES ?= 100
+FUZZ_SEED ?= random
+fuzz: install
+	ALMANAC_FUZZ_LONG=1 ALMANAC_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) ALMANAC_FUZZ_SEED=$(FUZZ_SEED) \
+		$(BIN)/pytest tests/test_fuzz.py -v
+
 clean:
 	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache
