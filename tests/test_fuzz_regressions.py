@@ -194,3 +194,55 @@ async def test_query_parameters_are_documented_short_enough_to_send(
                 for schema in arrays:
                     if schema.get("type") == "array":
                         assert schema["maxItems"] <= 20, where
+
+
+async def test_deleting_a_category_whose_child_clashes_is_400(
+    client: AsyncClient, editor: dict[str, str]
+) -> None:
+    """Children move up to the deleted category's parent, where names are unique: a child
+    named like a category already there makes the delete a 400, and nothing changes (it
+    was a unique violation, a 500)."""
+
+    async def category(name: str, parent: int = 0) -> int:
+        response = await client.post(
+            f"{API}/categories", json={"name": name, "parent": parent}, headers=editor
+        )
+        assert response.status_code == 201, response.text
+        term_id: int = response.json()["id"]
+        return term_id
+
+    music = await category("Music")
+    child = await category("Jazz", music)
+    root_jazz = await category("jazz")
+    response = await client.delete(f"{API}/categories/{music}", headers=editor)
+    refused(response)
+    assert response.json()["code"] == "term_exists"
+    assert response.json()["data"]["term_id"] == root_jazz
+    assert (await client.get(f"{API}/categories/{music}")).status_code == 200
+    assert (await client.get(f"{API}/categories/{child}")).json()["parent"] == music
+
+
+async def test_deleting_a_category_moves_children_up(
+    client: AsyncClient, editor: dict[str, str]
+) -> None:
+    async def category(name: str, parent: int = 0) -> int:
+        response = await client.post(
+            f"{API}/categories", json={"name": name, "parent": parent}, headers=editor
+        )
+        assert response.status_code == 201, response.text
+        term_id: int = response.json()["id"]
+        return term_id
+
+    top = await category("Arts")
+    middle = await category("Stage", top)
+    same_name = await category("Stage", middle)  # named like its parent: no clash once it goes
+    other = await category("Opera", middle)
+    response = await client.delete(f"{API}/categories/{middle}", headers=editor)
+    assert response.status_code == 200, response.text
+    assert (await client.get(f"{API}/categories/{middle}")).status_code == 404
+    for term_id in (same_name, other):
+        assert (await client.get(f"{API}/categories/{term_id}")).json()["parent"] == top
+    response = await client.delete(f"{API}/categories/{top}", headers=editor)
+    assert response.status_code == 200, response.text
+    for term_id in (same_name, other):
+        assert (await client.get(f"{API}/categories/{term_id}")).json()["parent"] == 0

@@ -19,6 +19,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.models import Term, TermTranslation, event_terms
 from app.pagination import Page
@@ -303,11 +304,40 @@ class TermRepository:
         await upsert_translation(self.session, TermTranslation, key, texts)
 
     async def delete(self, term: TermRecord) -> None:
-        """Delete permanently; children move up to the deleted term's parent (WordPress)."""
-        await self.session.execute(
-            update(Term).where(Term.parent_id == term.id).values(parent_id=term.parent_id)
+        """Delete permanently; children move up to the deleted term's parent (WordPress).
+
+        Raises DuplicateName when a child has the name of a term already under that parent
+        (names are unique per parent): the child has to be renamed or moved first.
+        """
+        child = aliased(Term)
+        clash = await self.session.scalar(
+            select(Term.id)
+            .join(child, func.lower(child.name) == func.lower(Term.name))
+            .where(
+                child.parent_id == term.id,
+                Term.taxonomy == self.taxonomy,
+                func.coalesce(Term.parent_id, 0) == (term.parent_id or 0),
+                Term.id != term.id,
+            )
+            .limit(1)
         )
+        if clash is not None:
+            raise DuplicateName(clash)
+        children = update(Term).where(Term.parent_id == term.id)
+        # Each child is parked as its own parent while the term goes, so that neither the
+        # foreign key's SET NULL nor a child named like the term breaks the unique names.
+        moved = (
+            await self.session.scalars(children.values(parent_id=Term.id).returning(Term.id))
+        ).all()
         await self.session.execute(delete(Term).where(Term.id == term.id))
+        if moved:
+            reparent = update(Term).where(Term.id.in_(moved)).values(parent_id=term.parent_id)
+            try:
+                await in_savepoint(self.session, lambda: self.session.execute(reparent))
+            except IntegrityError as exc:
+                if violated_constraint(exc) == NAME_CONSTRAINT:  # a concurrent writer won
+                    raise DuplicateName(None) from exc
+                raise
 
 
 def _escape_like(text: str) -> str:

@@ -288,7 +288,11 @@ def term_router(kind: TermKind) -> APIRouter:
         authorize(ctx.user)
         repo = repository(ctx)
         term = await load_for_writing(repo, id)
-        await repo.delete(term)
+        try:
+            await repo.delete(term)
+        except DuplicateName as exc:
+            data = {"term_id": exc.term_id} if exc.term_id is not None else {}
+            raise ApiError(400, "term_exists", "term_exists_child", data=data) from None
         return json_response(term_body(term, ctx.urls))
 
     return router
