@@ -26,10 +26,14 @@ ERROR_TEXTS = {
     405: "Method not allowed on this route (rest_no_route, with Allow)",
     410: "Already in the trash (*-is-in-trash)",
     413: "Request body too large",
+    429: "Too many failed sign-ins from this address (rest_too_many_requests, with Retry-After)",
     500: "Unexpected error (rest_internal_error)",
     503: "Database unavailable (rest_unavailable, with Retry-After)",
 }
 ALWAYS = (400, 500, 503)  # a bad i18n_language, bugs and outages can happen anywhere
+RETRY_AFTER = {
+    "Retry-After": {"schema": {"type": "integer", "minimum": 1}, "description": "Seconds to wait"}
+}
 
 # Schemas for parameters the models accept in several shapes (typed `Any` in Python).
 DATE = {
@@ -194,9 +198,17 @@ def api_doc(
                     ("X-WP-TotalPages", "Pages"),
                 )
             }
+        if status == 201:
+            success["headers"] = {
+                "Location": {"schema": {"type": "string"}, "description": "URL of the new record"}
+            }
         responses[status] = success
-    for code in sorted({*errors, *ALWAYS}):
+    # Where credentials are read (401), failing them too often is a 429.
+    codes = {*errors, *ALWAYS, *((429,) if 401 in errors else ())}
+    for code in sorted(codes):
         responses[code] = {"model": ErrorEnvelope, "description": ERROR_TEXTS[code]}
+        if code in (429, 503):
+            responses[code]["headers"] = copy.deepcopy(RETRY_AFTER)
     return {"openapi_extra": extra, "responses": responses}
 
 

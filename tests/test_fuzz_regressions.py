@@ -2,6 +2,7 @@
 odd input is a 400 in the error envelope, never a 5xx, and the document promises only what
 the server accepts."""
 
+import base64
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 from httpx import AsyncClient, Response
 
 from tests.factories import AuthFor
+from tests.test_openapi import conforms
 
 API = "/calendar/events/v1"
 Auth = Callable[[str], Awaitable[AuthFor]]
@@ -246,3 +248,29 @@ async def test_deleting_a_category_moves_children_up(
     assert response.status_code == 200, response.text
     for term_id in (same_name, other):
         assert (await client.get(f"{API}/categories/{term_id}")).json()["parent"] == 0
+
+
+async def test_documented_headers_and_throttling(
+    client: AsyncClient, editor: dict[str, str]
+) -> None:
+    """201 documents Location; every operation that reads credentials documents the 429 of
+    too many failed sign-ins, with Retry-After, as 503 does."""
+    doc = (await client.get(f"{API}/doc")).json()
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            responses = operation["responses"]
+            where = (method, path)
+            assert "Retry-After" in responses["503"]["headers"], where
+            if "401" in responses:
+                assert "Retry-After" in responses["429"]["headers"], where
+            if "201" in responses:
+                assert "Location" in responses["201"]["headers"], where
+    created = await client.post(f"{API}/tags", json={"name": "Located"}, headers=editor)
+    assert created.headers["Location"] == created.json()["urls"]["self"]
+    wrong = {"Authorization": "Basic " + base64.b64encode(b"nobody:wrong").decode()}
+    for _ in range(10):
+        assert (await client.get(f"{API}/tags", headers=wrong)).status_code == 401
+    throttled = await client.get(f"{API}/tags", headers=wrong)
+    assert throttled.status_code == 429
+    conforms(doc, throttled, "/tags", "get")
+    assert int(throttled.headers["Retry-After"]) >= 1
