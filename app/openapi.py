@@ -14,7 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
 from app.config import LANGUAGES
-from app.params import Params
+from app.params import ID_SCHEMA, Params
 from app.schemas.common import ErrorEnvelope
 from app.urls import NAMESPACE, Urls
 
@@ -59,8 +59,9 @@ FLEXIBLE_FIELDS: dict[str, dict[str, Any]] = {
     },
     "categories": {
         "anyOf": [
-            {"type": ["string", "integer", "null"]},
-            {"type": "array", "items": {"type": ["integer", "string"]}},
+            ID_SCHEMA,
+            {"type": ["string", "null"]},
+            {"type": "array", "items": {"anyOf": [ID_SCHEMA, {"type": "string"}]}},
         ]
     },
     "venue": {"type": ["integer", "string", "object", "array", "null"]},

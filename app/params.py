@@ -18,6 +18,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     ValidationError,
     ValidatorFunctionWrapHandler,
     WithJsonSchema,
@@ -28,6 +29,7 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
 from app.errors import INVALID, ApiError, InvalidParams, MissingParams, Note
+from app.permissions import STATUSES
 
 RAW_PARAMS_STATE_KEY = "raw_params"
 MAX_LIST_ITEMS = 500
@@ -272,7 +274,21 @@ StringList = Annotated[
     BeforeValidator(_string_list),
     WithJsonSchema(list_schema({"type": "string", "minLength": 1, "pattern": r"[^\s,]"})),
 ]
-NonEmptyStr = Annotated[str, BeforeValidator(_non_empty_string)]
+# An http(s) URL or nothing, as documented (the handlers check the value).
+WEBSITE_PATTERN = r"^(\s*https?://[^\s/?#@:\[\]][^\s\[\]]*\s*)?$"
+
+# Statuses as documented (the handlers check the values, and who may ask for which).
+STATUS_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STATUSES)}
+StatusNames = Annotated[
+    list[str],
+    BeforeValidator(_string_list),
+    WithJsonSchema(list_schema(STATUS_SCHEMA, f"({'|'.join(STATUSES)})")),
+]
+NonEmptyStr = Annotated[
+    str,
+    BeforeValidator(_non_empty_string),
+    Field(json_schema_extra={"minLength": 1, "pattern": r"\S"}),
+]
 StrOrEmpty = Annotated[str, BeforeValidator(_string_or_empty)]
 
 

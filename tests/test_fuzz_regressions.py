@@ -3,6 +3,7 @@ odd input is a 400 in the error envelope, never a 5xx, and the document promises
 the server accepts."""
 
 import base64
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -274,3 +275,51 @@ async def test_documented_headers_and_throttling(
     assert throttled.status_code == 429
     conforms(doc, throttled, "/tags", "get")
     assert int(throttled.headers["Retry-After"]) >= 1
+
+
+async def test_documented_parameter_schemas_hold(
+    client: AsyncClient, editor: dict[str, str]
+) -> None:
+    """What /doc calls valid the server accepts: lenient booleans, statuses, websites, lists
+    as arrays or comma-separated strings (found with schemathesis' positive_data_acceptance)."""
+    doc = (await client.get(f"{API}/doc")).json()
+    body = doc["paths"]["/venues"]["post"]["requestBody"]["content"]["application/json"]
+    venue = body["schema"]["properties"]
+    for value in venue["show_map"]["enum"]:
+        response = await client.post(
+            f"{API}/venues", json={"venue": "Flag hall", "show_map": value}, headers=editor
+        )
+        assert response.status_code == 201, (value, response.text)
+        assert response.json()["show_map"] is (value in (True, 1, "true", "1", "yes", "on"))
+    for status in venue["status"]["enum"]:
+        response = await client.post(
+            f"{API}/venues", json={"venue": "Status hall", "status": status}, headers=editor
+        )
+        assert response.status_code == 201, (status, response.text)
+    assert venue["venue"]["minLength"] == 1
+    pattern = re.compile(venue["website"]["pattern"])
+    for website in (
+        "",
+        "https://example.org/a?b=1",
+        " http://x.test ",
+        "ftp://x",
+        "https://",
+        "x y",
+    ):
+        response = await client.post(
+            f"{API}/venues", json={"venue": "Web hall", "website": website}, headers=editor
+        )
+        assert (response.status_code == 201) is bool(pattern.search(website)), website
+    event = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]
+    assert event["schema"]["properties"]["status"]["enum"] == venue["status"]["enum"]
+    listing = {p["name"]: p["schema"] for p in doc["paths"]["/events"]["get"]["parameters"]}
+    array, csv = listing["status"]["anyOf"][:2]
+    assert array["items"]["enum"] == venue["status"]["enum"]
+    assert re.search(csv["pattern"], "publish, draft")
+    assert (
+        await client.get(f"{API}/events", params={"status": "publish, draft"}, headers=editor)
+    ).status_code == 200
+    assert re.search(listing["include"]["anyOf"][1]["pattern"], "1, 2")
+    assert (await client.get(f"{API}/events", params={"include": "1, 2"})).status_code == 200
+    parent = doc["paths"]["/categories"]["post"]["requestBody"]["content"]["application/json"]
+    assert parent["schema"]["properties"]["parent"]["minimum"] == 0

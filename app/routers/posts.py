@@ -13,7 +13,7 @@ from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any, ClassVar, Generic
 
 from fastapi import APIRouter, Depends
-from pydantic import AfterValidator, BaseModel, BeforeValidator, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,11 +30,13 @@ from app.models import User as UserRow
 from app.openapi import api_doc
 from app.pagination import PageDep, PageParams, list_response
 from app.params import (
+    STATUS_SCHEMA,
+    WEBSITE_PATTERN,
     NonEmptyStr,
     Params,
     PositiveInt,
     RawParams,
-    StringList,
+    StatusNames,
     StrOrEmpty,
     WPBool,
     check,
@@ -107,13 +109,17 @@ def _none_is_false(value: Any) -> Any:
     return False if value is None else value
 
 
-Status = Annotated[str, BeforeValidator(_status)]
-StatusList = Annotated[StringList, AfterValidator(_statuses)]
+Status = Annotated[str, BeforeValidator(_status), WithJsonSchema(STATUS_SCHEMA)]
+StatusList = Annotated[StatusNames, AfterValidator(_statuses)]
 SiteDate = Annotated[datetime, BeforeValidator(_site_date)]
 UtcDate = Annotated[datetime, BeforeValidator(_utc_date)]
 Name = Annotated[NonEmptyStr, Field(max_length=500)]
 Slug = Annotated[NonEmptyStr, Field(max_length=200)]
-Website = Annotated[str, BeforeValidator(_url_or_empty), Field(max_length=2048)]
+Website = Annotated[
+    str,
+    BeforeValidator(_url_or_empty),
+    Field(max_length=2048, json_schema_extra={"pattern": WEBSITE_PATTERN}),
+]
 Flag = Annotated[WPBool, BeforeValidator(_none_is_false)]
 Phone = Annotated[StrOrEmpty, Field(max_length=100)]
 Region = Annotated[StrOrEmpty, Field(max_length=200)]  # city, country, province, state

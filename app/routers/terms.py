@@ -4,7 +4,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter
-from pydantic import BaseModel, BeforeValidator, Field
+from pydantic import BaseModel, BeforeValidator, Field, WithJsonSchema
 from starlette.responses import Response
 
 from app.config import get_settings
@@ -14,6 +14,7 @@ from app.models import CATEGORY, TAG
 from app.models import Term as TermRow
 from app.openapi import api_doc
 from app.pagination import PageDep, PageParams, list_response
+from app.params import MAX_ID as PARAMS_MAX_ID
 from app.params import (
     NonEmptyStr,
     Params,
@@ -58,7 +59,11 @@ def _parent_id(value: Any) -> Any:
     raise ValueError("not a term id")
 
 
-ParentId = Annotated[int, BeforeValidator(_parent_id)]
+ParentId = Annotated[
+    int,
+    BeforeValidator(_parent_id),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": PARAMS_MAX_ID}),
+]
 Name = Annotated[NonEmptyStr, Field(max_length=200)]
 Slug = Annotated[NonEmptyStr, Field(max_length=200)]
 

@@ -5,13 +5,22 @@ from datetime import UTC, datetime, time, tzinfo
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from app.config import Settings
 from app.cost import parse_cost
 from app.dates import ZoneError, parse_when, parse_zone, zone_abbreviation
 from app.errors import InvalidParams
-from app.params import NonEmptyStr, Params, PositiveInt, StrOrEmpty, WPBool, check
+from app.params import (
+    STATUS_SCHEMA,
+    WEBSITE_PATTERN,
+    NonEmptyStr,
+    Params,
+    PositiveInt,
+    StrOrEmpty,
+    WPBool,
+    check,
+)
 from app.permissions import STATUSES
 
 END_OF_DAY = time(23, 59, 59)
@@ -23,7 +32,7 @@ def _status(value: Any) -> Any:
     raise ValueError("unknown status")
 
 
-Status = Annotated[str, BeforeValidator(_status)]
+Status = Annotated[str, BeforeValidator(_status), WithJsonSchema(STATUS_SCHEMA)]
 
 
 class EventWriteParams(Params):
@@ -49,7 +58,9 @@ class EventWriteParams(Params):
     all_day: WPBool | None = Field(None, description="All-day event")
     image: Any = Field(None, description="Featured image ID or URL")
     cost: Any = Field(None, description="Cost: a string or an array of strings")
-    website: StrOrEmpty | None = Field(None, description="Event website URL")
+    website: StrOrEmpty | None = Field(
+        None, description="Event website URL", json_schema_extra={"pattern": WEBSITE_PATTERN}
+    )
     show_map: WPBool | None = Field(None, description="Show a map")
     show_map_link: WPBool | None = Field(None, description="Show a map link")
     hide_from_listings: WPBool | None = Field(None, description="Hide from event lists")

@@ -20,7 +20,7 @@ from app.params import (
     NonEmptyStr,
     PositiveInt,
     PositiveIntList,
-    StringList,
+    StatusNames,
     WPBool,
     check,
 )
@@ -77,7 +77,7 @@ class EventListParams(PageParams):
     featured: WPBool | None = Field(
         None, description="Only featured (true) or only other (false) events"
     )
-    status: StringList | None = Field(None, description="Post statuses")
+    status: StatusNames | None = Field(None, description="Post statuses")
     geoloc: WPBool | None = Field(
         None, description="Needs a geolocation extension: accepted and ignored"
     )
