@@ -17,6 +17,7 @@ from app.urls import Urls
 
 DEFAULT_PER_PAGE = 9
 MAX_PER_PAGE = 100
+MAX_OFFSET = 2**62
 
 
 def _per_page(value: Any) -> Any:
@@ -45,7 +46,9 @@ class Page:
 
     @property
     def offset(self) -> int:
-        return (self.number - 1) * self.size
+        # Pages run to 2**62: an offset past any table is an empty page (404), not an
+        # integer the database refuses.
+        return min((self.number - 1) * self.size, MAX_OFFSET)
 
 
 async def get_page(request: Request) -> Page:

@@ -323,3 +323,18 @@ async def test_documented_parameter_schemas_hold(
     assert (await client.get(f"{API}/events", params={"include": "1, 2"})).status_code == 200
     parent = doc["paths"]["/categories"]["post"]["requestBody"]["content"]["application/json"]
     assert parent["schema"]["properties"]["parent"]["minimum"] == 0
+
+
+async def test_a_page_past_any_offset_is_404(client: AsyncClient) -> None:
+    """The largest documented page times per_page overflowed the database's bigint offset."""
+    last = 2**62 - 1
+    for path, kind in (
+        ("/events", "event"),
+        ("/venues", "venue"),
+        ("/organizers", "organizer"),
+        ("/categories", "category"),
+        ("/tags", "tag"),
+    ):
+        response = await client.get(f"{API}{path}", params={"page": last, "per_page": 100})
+        assert response.status_code == 404, response.text
+        assert response.json()["code"] == f"{kind}-archive-page-not-found"
