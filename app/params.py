@@ -292,6 +292,17 @@ NonEmptyStr = Annotated[
 StrOrEmpty = Annotated[str, BeforeValidator(_string_or_empty)]
 
 
+def _has_nul(value: Any) -> bool:
+    """A NUL anywhere in a value, nested objects and lists included (inline venues)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    if isinstance(value, dict):
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
+    return False
+
+
 class Params(BaseModel):
     """Base of every parameter model: unknown parameters are ignored, as the reference does."""
 
@@ -309,8 +320,7 @@ class Params(BaseModel):
         may make a lenient converter raise TypeError rather than ValueError; that value is
         just as invalid.
         """
-        items = value if isinstance(value, list) else [value]
-        if any(isinstance(item, str) and "\x00" in item for item in items):
+        if _has_nul(value):
             raise PydanticCustomError("invalid", "invalid")
         try:
             return handler(value)

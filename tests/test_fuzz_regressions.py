@@ -338,3 +338,20 @@ async def test_a_page_past_any_offset_is_404(client: AsyncClient) -> None:
         response = await client.get(f"{API}{path}", params={"page": last, "per_page": 100})
         assert response.status_code == 404, response.text
         assert response.json()["code"] == f"{kind}-archive-page-not-found"
+
+
+async def test_nul_inside_inline_venues_and_organizers_is_400(
+    client: AsyncClient, editor: dict[str, str]
+) -> None:
+    """PostgreSQL text cannot hold NUL; the check looked at top-level values only, so a NUL in
+    an inline venue or organizer reached the database (500)."""
+    for name, value in (
+        ("venue", {"venue": "Inline hall", "city": "a\x00b"}),
+        ("venue", {"venue": "\x00"}),
+        ("organizer", [{"organizer": "Inline org", "email": "\x00"}]),
+        ("organizer", {"organizer": "Inline org", "phone": "\x00"}),
+        ("categories", ["ok", "no\x00"]),
+        ("cost", ["5", "\x00"]),
+    ):
+        response = await client.post(f"{API}/events", json={**EVENT, name: value}, headers=editor)
+        refused(response, name)
