@@ -14,7 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
 from app.config import LANGUAGES
-from app.params import ID_SCHEMA, Params
+from app.params import ID_CSV, ID_SCHEMA, MAX_ID, Params
 from app.schemas.common import ErrorEnvelope
 from app.urls import NAMESPACE, Urls
 
@@ -64,15 +64,44 @@ FLEXIBLE_FIELDS: dict[str, dict[str, Any]] = {
             {"type": "array", "items": {"anyOf": [ID_SCHEMA, {"type": "string"}]}},
         ]
     },
-    "venue": {"type": ["integer", "string", "object", "array", "null"]},
-    "organizer": {
-        "anyOf": [
-            {"type": ["integer", "string", "object", "null"]},
-            {"type": "array", "items": {"type": ["integer", "string", "object"]}},
-        ]
-    },
 }
 FLEXIBLE_FIELDS["tags"] = FLEXIBLE_FIELDS["categories"]
+
+
+# A linked venue or organizer: an ID (0 or "" unlinks), an {id} object, or an inline record
+# (created unless an identical one exists).
+LINK_ID: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
+LINK_ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^(|0|\s*{ID_CSV}\s*)$"}
+ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^\s*{ID_CSV}\s*$"}
+
+
+def _linked(name: str) -> dict[str, Any]:
+    """The schema of `venue` / `organizer` in an event write, from the kind's own model."""
+    # Imported here: the routers import this module to document themselves.
+    from app.routers.organizers import OrganizerWriteParams
+    from app.routers.venues import VenueWriteParams
+
+    model = VenueWriteParams if name == "venue" else OrganizerWriteParams
+    fields, _ = _field_schemas(model)
+    fields.pop("i18n_language", None)
+    record = {"type": "object", "properties": fields, "required": [name]}
+    reference = {"type": "object", "properties": {"id": ID_SCHEMA}, "required": ["id"]}
+    one = [LINK_ID, LINK_ID_TEXT, reference, record]
+    if name == "venue":
+        return {
+            "anyOf": [
+                *one,
+                {"type": "null"},
+                {"type": "array", "maxItems": 1, "items": {"anyOf": one}},
+            ]
+        }
+    many = {
+        "type": "array",
+        "maxItems": 100,
+        "items": {"anyOf": [ID_SCHEMA, ID_TEXT, reference, record]},
+    }
+    csv = {"type": "string", "pattern": rf"^ *{ID_CSV}( *, *{ID_CSV})* *$"}
+    return {"anyOf": [*one, csv, {"type": "null"}, many]}
 
 
 def _field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[str]]:
@@ -81,12 +110,14 @@ def _field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[
     properties: dict[str, dict[str, Any]] = {}
     for name, prop in schema.get("properties", {}).items():
         prop = {k: v for k, v in prop.items() if k != "title"}
-        if name in FLEXIBLE_FIELDS and not {"type", "anyOf"} & set(prop):
-            # Typed `Any` in the model: the handler accepts several shapes.
+        untyped = not {"type", "anyOf"} & set(prop)  # `Any` in the model: several shapes
+        if name in FLEXIBLE_FIELDS and (untyped or FLEXIBLE_FIELDS[name] is DATE):
             prop = {
                 **FLEXIBLE_FIELDS[name],
                 **{k: v for k, v in prop.items() if k == "description"},
             }
+        elif untyped and name in ("venue", "organizer"):
+            prop = {**_linked(name), **{k: v for k, v in prop.items() if k == "description"}}
         if "anyOf" in prop and any(part.get("type") == "null" for part in prop["anyOf"]):
             parts = [part for part in prop["anyOf"] if part.get("type") != "null"]
             if len(parts) == 1:

@@ -355,3 +355,40 @@ async def test_nul_inside_inline_venues_and_organizers_is_400(
     ):
         response = await client.post(f"{API}/events", json={**EVENT, name: value}, headers=editor)
         refused(response, name)
+
+
+async def test_linked_venue_and_organizer_forms_are_documented(
+    client: AsyncClient, editor: dict[str, str]
+) -> None:
+    """Every documented form of `venue` / `organizer` in an event write is accepted, inline
+    records included (the document gave them no shape, so the fuzzer never built one)."""
+    doc = (await client.get(f"{API}/doc")).json()
+    body = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]
+    venue_forms = body["schema"]["properties"]["venue"]["anyOf"]
+    inline = next(form for form in venue_forms if form.get("required") == ["venue"])
+    assert {"city", "address", "show_map"} <= set(inline["properties"])
+    organizer_forms = body["schema"]["properties"]["organizer"]["anyOf"]
+    assert any(form.get("required") == ["organizer"] for form in organizer_forms)
+    hall = (await client.post(f"{API}/venues", json={"venue": "Hall"}, headers=editor)).json()
+    orgs = [
+        (await client.post(f"{API}/organizers", json={"organizer": name}, headers=editor)).json()
+        for name in ("One", "Two")
+    ]
+    for venue in (0, "", None, [], hall["id"], str(hall["id"]), {"id": hall["id"]}, [hall["id"]]):
+        response = await client.post(
+            f"{API}/events", json={**EVENT, "venue": venue}, headers=editor
+        )
+        assert response.status_code == 201, (venue, response.text)
+    inline_venue = {"venue": "Inline hall", "city": "Graz", "show_map": "yes"}
+    response = await client.post(
+        f"{API}/events", json={**EVENT, "venue": inline_venue}, headers=editor
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["venue"]["city"] == "Graz"
+    ids = [org["id"] for org in orgs]
+    for organizer in (ids, f"{ids[0]}, {ids[1]}", [{"id": ids[0]}, {"organizer": "Inline org"}]):
+        response = await client.post(
+            f"{API}/events", json={**EVENT, "organizer": organizer}, headers=editor
+        )
+        assert response.status_code == 201, (organizer, response.text)
+        assert len(response.json()["organizer"]) == 2
