@@ -11,6 +11,8 @@ Only anonymous GETs of the namespace (not /doc) are cached (no Authorization or 
 the site date is part of the key, since the default event window moves with it.
 """
 
+import asyncio
+import contextlib
 import logging
 import time
 from collections import OrderedDict
@@ -100,9 +102,16 @@ def cache_key(scope: Scope) -> tuple[Any, ...] | None:
 
 
 class ResponseCacheMiddleware:
+    # How long a request waits for an identical one already being answered before it gives
+    # up and does the work itself.
+    WAIT_SECONDS = 10.0
+
     def __init__(self, app: ASGIApp, cache: ResponseCache) -> None:
         self.app = app
         self.cache = cache
+        # Single flight: identical misses arriving together (a popular, expensive list right
+        # after a change) are answered by one computation instead of one each.
+        self._filling: dict[tuple[Any, ...], asyncio.Event] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         reader = (scope.get("state") or {}).get("version_reader")
@@ -116,14 +125,31 @@ class ResponseCacheMiddleware:
             log.debug("no data version: %s", exc)
             await self.app(scope, receive, send)
             return
+        flight = (key, version)
+        filling = self._filling.get(flight)
+        if filling is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(filling.wait(), self.WAIT_SECONDS)
         hit = self.cache.get(key, version)
         if hit is not None:
-            _, status, headers, body = hit
-            await send({"type": "http.response.start", "status": status,
-                        "headers": [*headers, (CACHE_HEADER, b"hit")]})  # fmt: skip
-            await send({"type": "http.response.body", "body": body})
+            await self._replay(send, hit)
             return
-        await self._fill(scope, receive, send, key, version)
+        if flight in self._filling:  # the first one took too long: do it here too
+            await self.app(scope, receive, send)
+            return
+        done = self._filling[flight] = asyncio.Event()
+        try:
+            await self._fill(scope, receive, send, key, version)
+        finally:
+            del self._filling[flight]
+            done.set()
+
+    @staticmethod
+    async def _replay(send: Send, entry: Entry) -> None:
+        _, status, headers, body = entry
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [*headers, (CACHE_HEADER, b"hit")]})  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
 
     async def _fill(
         self, scope: Scope, receive: Receive, send: Send, key: tuple[Any, ...], version: int

@@ -200,3 +200,21 @@ async def test_cached_responses_follow_every_change(server: Server) -> None:
         other_host = await anonymous.get(events, params=params, headers={"Host": "public.example"})
         assert other_host.headers["x-almanac-cache"] == "miss"
         assert other_host.json()["rest_url"].startswith("http://public.example/")
+
+
+async def test_identical_misses_are_computed_once(server: Server) -> None:
+    url = f"{server.base}{API}/events"
+    params = {"start_date": "2031-01-01", "end_date": "2031-12-31"}
+    async with httpx.AsyncClient(auth=(server.login, server.password)) as writer:
+        for day in range(1, 4):
+            response = await writer.post(
+                url,
+                json={"title": f"Popular {day}", "start_date": f"2031-03-0{day} 10:00",
+                      "end_date": f"2031-03-0{day} 12:00"},
+            )  # fmt: skip
+            assert response.status_code == 201
+    async with httpx.AsyncClient() as anonymous:
+        responses = await asyncio.gather(*(anonymous.get(url, params=params) for _ in range(8)))
+    assert [r.status_code for r in responses] == [200] * 8
+    assert sorted(r.headers["x-almanac-cache"] for r in responses) == ["hit"] * 7 + ["miss"]
+    assert len({r.content for r in responses}) == 1

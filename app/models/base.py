@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, DateTime, ForeignKey, MetaData, Sequence, String, Text
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, MetaData, Sequence, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, declared_attr, mapped_column
 
 PG_NAMES = {
@@ -26,6 +26,14 @@ class Base(DeclarativeBase):
 # Events, venues and organizers share one ID space, as WordPress posts do, so an ID names
 # exactly one record and "that ID is a venue, not an event" can be told apart from "unknown".
 POST_ID_SEQ = Sequence("post_id_seq", metadata=Base.metadata)
+
+
+def slug_prefix_index(table: str, *leading: str) -> Index:
+    """An index serving `slug LIKE 'base-%'` (the btree on slug cannot, under a non-C
+    collation): finding a free `-N` suffix must not scan the table."""
+    return Index(
+        f"{table}_slug_pattern_idx", *leading, "slug", postgresql_ops={"slug": "text_pattern_ops"}
+    )
 
 
 class PostMixin:

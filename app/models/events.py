@@ -17,7 +17,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, PostMixin
+from app.models.base import Base, PostMixin, slug_prefix_index
 
 event_terms = Table(
     "event_terms",
@@ -56,6 +56,7 @@ class Event(PostMixin, Base):
             postgresql_where=text("status = 'publish' AND hide_from_listings = false"),
         ),
         Index("events_start_idx", "start_local", "published_at", "id"),
+        slug_prefix_index("events"),
     )
 
     title: Mapped[str] = mapped_column(String(500))

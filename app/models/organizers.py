@@ -1,11 +1,12 @@
 from sqlalchemy import ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, PostMixin
+from app.models.base import Base, PostMixin, slug_prefix_index
 
 
 class Organizer(PostMixin, Base):
     __tablename__ = "organizers"
+    __table_args__ = (slug_prefix_index("organizers"),)
 
     name: Mapped[str] = mapped_column(String(500))
     phone: Mapped[str] = mapped_column(String(100), default="")

@@ -10,7 +10,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base
+from app.models.base import Base, slug_prefix_index
 
 CATEGORY = "tribe_events_cat"
 TAG = "post_tag"
@@ -31,6 +31,7 @@ class Term(Base):
             text("lower(name)"),
             unique=True,
         ),
+        slug_prefix_index("terms", "taxonomy"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

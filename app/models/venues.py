@@ -1,11 +1,12 @@
 from sqlalchemy import Boolean, Float, ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.models.base import Base, PostMixin
+from app.models.base import Base, PostMixin, slug_prefix_index
 
 
 class Venue(PostMixin, Base):
     __tablename__ = "venues"
+    __table_args__ = (slug_prefix_index("venues"),)
 
     name: Mapped[str] = mapped_column(String(500))
     address: Mapped[str] = mapped_column(Text, default="")
