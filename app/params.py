@@ -253,6 +253,11 @@ def list_schema(items: dict[str, Any], csv_pattern: str | None = None) -> dict[s
     return {"anyOf": [{"type": "array", "items": items, "minItems": 1}, csv]}
 
 
+def lowercase(value: Any) -> Any:
+    """For case-insensitive choices (`order=DESC`): compare in lower case."""
+    return value.lower() if isinstance(value, str) else value
+
+
 WPBool = Annotated[bool, BeforeValidator(_bool), WithJsonSchema(BOOLEAN_SCHEMA)]
 PositiveInt = Annotated[int, BeforeValidator(as_positive_int), WithJsonSchema(ID_SCHEMA)]
 PositiveIntList = Annotated[

@@ -13,7 +13,7 @@ from app.deps import LanguageDep, RawParamsDep
 from app.errors import ApiError
 from app.openapi import api_doc, document, namespace_routes
 from app.pagination import DEFAULT_PER_PAGE
-from app.params import Params, parse
+from app.params import Params, lowercase, parse
 from app.responses import json_response
 from app.schemas.common import Schema
 from app.services.event_list import default_window
@@ -26,14 +26,10 @@ router = APIRouter(tags=["discovery"])
 namespace_router = APIRouter(tags=["discovery"])
 
 
-def _lower(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
-
-
 class NamespaceParams(Params):
     namespace: str = Field(NAMESPACE, description="The namespace to describe")
-    context: Annotated[Literal["view", "embed", "edit", "help"], BeforeValidator(_lower)] = Field(
-        "view", description="view/edit/help: routes with their arguments; embed: routes only"
+    context: Annotated[Literal["view", "embed", "edit", "help"], BeforeValidator(lowercase)] = (
+        Field("view", description="view/edit/help: routes with their arguments; embed: routes only")
     )
 
 

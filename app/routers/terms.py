@@ -24,6 +24,7 @@ from app.params import (
     WPBool,
     check,
     decimal,
+    lowercase,
     parse,
 )
 from app.permissions import TermAction, User, can_manage_terms, may, require
@@ -43,10 +44,6 @@ from app.schemas.terms import CategoryList, TagList, Term
 from app.serializers.terms import term_body
 
 MAX_ID = 2**63 - 1
-
-
-def _lower(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
 
 
 def _parent_id(value: Any) -> Any:
@@ -74,10 +71,10 @@ class TermListParams(PageParams):
     )
     exclude: PositiveIntList | None = Field(None, description="Term IDs to leave out")
     include: PositiveIntList | None = Field(None, description="Limit to these term IDs")
-    order: Annotated[Literal["asc", "desc"], BeforeValidator(_lower)] | None = Field(
+    order: Annotated[Literal["asc", "desc"], BeforeValidator(lowercase)] | None = Field(
         None, description="Sort direction"
     )
-    orderby: Annotated[OrderBy, BeforeValidator(_lower)] | None = Field(
+    orderby: Annotated[OrderBy, BeforeValidator(lowercase)] | None = Field(
         None, description="Sort by this term attribute"
     )
     hide_empty: WPBool = Field(True, description="Hide terms assigned to no published event")

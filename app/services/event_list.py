@@ -23,6 +23,7 @@ from app.params import (
     StatusNames,
     WPBool,
     check,
+    lowercase,
 )
 from app.permissions import STATUSES, User, can_create_posts, can_see_all_statuses, may
 from app.repositories.events import EventListFilters, event_ownership
@@ -38,10 +39,6 @@ DATE_PARAMS = (
 )
 RELATIVE_PARAMS = DATE_PARAMS[2:]
 TRUTHY = frozenset({"1", "true", "yes", "on"})
-
-
-def _lower(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
 
 
 def _float(value: Any) -> Any:
@@ -97,11 +94,11 @@ class EventListParams(PageParams):
     orderby: (
         Annotated[
             Literal["start_date", "end_date", "title", "date", "modified", "id"],
-            BeforeValidator(_lower),
+            BeforeValidator(lowercase),
         ]
         | None
     ) = Field(None, description="Sort key (extension)")
-    order: Annotated[Literal["asc", "desc"], BeforeValidator(_lower)] | None = Field(
+    order: Annotated[Literal["asc", "desc"], BeforeValidator(lowercase)] | None = Field(
         None, description="Sort direction (extension)"
     )
     password: str | None = Field(
