@@ -159,11 +159,22 @@ def _query_schema(schema: Any, max_length: int = QUERY_MAX_LENGTH) -> Any:
     return capped
 
 
+def _without_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """A query string cannot carry null: the value is sent, or the parameter left out."""
+    schema = {k: v for k, v in schema.items() if not (k == "default" and v is None)}
+    if isinstance(schema.get("type"), list):
+        schema["type"] = [kind for kind in schema["type"] if kind != "null"]
+    if "anyOf" in schema:
+        parts = [part for part in schema.pop("anyOf") if part.get("type") != "null"]
+        schema = {**schema, **parts[0]} if len(parts) == 1 else {**schema, "anyOf": parts}
+    return schema
+
+
 def _query_parameters(model: type[Params]) -> list[dict[str, Any]]:
     properties, required = _field_schemas(model)
     parameters = []
     for name, prop in properties.items():
-        prop = _query_schema(prop)
+        prop = _without_null(_query_schema(prop))
         description = prop.pop("description", "")
         parameter: dict[str, Any] = {
             "name": name,
