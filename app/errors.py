@@ -2,6 +2,7 @@
 `{"code", "message", "data": {"status", ...}}`, with its message in the request language."""
 
 import logging
+import socket
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
@@ -167,7 +168,10 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 _UNAVAILABLE = (
-    OSError,
+    # Connecting failed: refused, reset, no socket file (embedded server), no such host.
+    ConnectionError,
+    FileNotFoundError,
+    socket.gaierror,
     TimeoutError,
     PoolTimeoutError,
     asyncpg.exceptions.CannotConnectNowError,
@@ -176,7 +180,6 @@ _UNAVAILABLE = (
     asyncpg.exceptions.TooManyConnectionsError,
     asyncpg.exceptions.QueryCanceledError,
     asyncpg.exceptions.AdminShutdownError,
-    asyncpg.exceptions.CannotConnectNowError,
 )
 
 
@@ -210,12 +213,30 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     return _error_response(request, error)
 
 
+UNEXPECTED = (
+    SQLAlchemyError,
+    PoolTimeoutError,
+    OSError,
+    TimeoutError,
+    ArithmeticError,
+    AssertionError,
+    AttributeError,
+    LookupError,
+    NameError,
+    RuntimeError,
+    TypeError,
+    ValueError,
+    ImportError,
+)
+
+
 def register_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ApiError, _api_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     # Registered per class (not only `Exception`) so that these are answered by the
-    # exception middleware rather than re-raised by the server error middleware.
-    for cls in (DBAPIError, PoolTimeoutError, OSError, TimeoutError):
+    # exception middleware; what reaches the server error middleware is re-raised after
+    # the 500 and costs the client its keep-alive connection.
+    for cls in UNEXPECTED:
         app.add_exception_handler(cls, _unexpected)
     app.add_exception_handler(Exception, _unexpected)

@@ -104,13 +104,28 @@ async def _body_params(request: Request) -> RawParams:
     return {}
 
 
+class UnreadableBody(dict[str, Any]):
+    """The query parameters of a request whose body could not be read. The body's error is
+    raised when a handler parses its parameters, which it does after checking the caller:
+    an anonymous write is a 401 whatever its payload (DESIGN §5)."""
+
+    def __init__(self, params: RawParams, error: ApiError) -> None:
+        super().__init__(params)
+        self.error = error
+
+
 async def raw_params(request: Request) -> RawParams:
     """Query, then form, then JSON body, merged with the later ones winning; cached per request."""
     cached: RawParams | None = request.scope.get("state", {}).get(RAW_PARAMS_STATE_KEY)
     if cached is not None:
         return cached
     params = _pairs(request.query_params.multi_items())
-    params.update(await _body_params(request))
+    try:
+        params.update(await _body_params(request))
+    except ApiError as exc:
+        if exc.status == 413:  # too large to keep reading: refused at once
+            raise
+        params = UnreadableBody(params, exc)
     request.state.raw_params = params
     return params
 
@@ -349,6 +364,8 @@ def _note(error: Any, name: str) -> Note:
 
 def parse(model: type[M], raw: RawParams, **extra: Any) -> M:
     """Validate `raw` (plus `extra`, e.g. path values) against `model`, or raise the 400."""
+    if isinstance(raw, UnreadableBody):
+        raise raw.error
     try:
         return model.model_validate({**raw, **extra})
     except ValidationError as exc:

@@ -1,6 +1,7 @@
 """Every error leaves in the reference envelope, never as FastAPI's default shapes."""
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
@@ -37,20 +38,27 @@ async def test_wrong_method_is_405_with_allow(client: AsyncClient) -> None:
     assert set(response.headers["Allow"].replace(" ", "").split(",")) == {"GET", "POST"}
 
 
-async def test_invalid_json_body(client: AsyncClient) -> None:
+async def test_invalid_json_body(client: AsyncClient, auth: Any) -> None:
+    editor = await auth("editor")
+    json_headers = {"Content-Type": "application/json"}
     for body in (b"{not json", b"[1, 2]", b'"text"', b"[" * 40 + b"]" * 40):
         response = await client.post(
-            f"{API}/categories", content=body, headers={"Content-Type": "application/json"}
+            f"{API}/categories", content=body, headers={**json_headers, **editor.basic}
         )
         assert response.status_code == 400, body
         assert response.json()["code"] == "rest_invalid_json"
         assert response.json()["message"] == "Invalid JSON body passed."
+        # The caller is checked before the payload: anonymous writes are a 401 whatever it is.
+        anonymous = await client.post(f"{API}/events", content=body, headers=json_headers)
+        assert anonymous.status_code == 401
+        assert anonymous.json()["code"] == "rest_forbidden"
 
 
-async def test_deeply_nested_json_is_refused(client: AsyncClient) -> None:
+async def test_deeply_nested_json_is_refused(client: AsyncClient, auth: Any) -> None:
+    editor = await auth("editor")
     nested = b'{"name": ' + b'{"a": ' * 60 + b"1" + b"}" * 60 + b"}"
     response = await client.post(
-        f"{API}/tags", content=nested, headers={"Content-Type": "application/json"}
+        f"{API}/tags", content=nested, headers={"Content-Type": "application/json", **editor.basic}
     )
     assert response.status_code == 400
     assert response.json()["code"] == "rest_invalid_json"
@@ -82,7 +90,11 @@ def failing_app() -> FastAPI:
     async def explode() -> None:
         raise RuntimeError("secret internals: SELECT password FROM users")
 
+    async def bad_value() -> None:
+        raise ValueError("secret internals too")
+
     app.add_api_route(f"{API}/explode", explode)
+    app.add_api_route(f"{API}/bad-value", bad_value)
     return app
 
 
@@ -90,6 +102,10 @@ async def test_unexpected_error_is_500_without_internals(failing_app: FastAPI) -
     transport = ASGITransport(app=failing_app, raise_app_exceptions=False)
     async with AsyncClient(transport=transport, base_url="http://testserver") as client:
         response = await client.get(f"{API}/explode", params={"i18n_language": "de"})
+        other = await client.get(f"{API}/bad-value")
+    assert other.status_code == 500
+    assert other.json()["code"] == "rest_internal_error"
+    assert "secret" not in other.text
     assert response.status_code == 500
     body = response.json()
     assert body["code"] == "rest_internal_error"

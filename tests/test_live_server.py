@@ -88,16 +88,20 @@ async def test_in_flight_request_finishes_on_sigterm(server: Server) -> None:
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     head = (
         f"POST {API}/categories HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic {token}\r\n"
-        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        "Expect: 100-continue\r\n\r\n"
     ).encode()
-    writer.write(head + body[:10])  # the request is under way: headers and part of the body
+    writer.write(head)
     await writer.drain()
-    await asyncio.sleep(0.5)
+    # The server asks for the body once the app reads it: the request is now in flight.
+    interim = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
+    assert interim.startswith(b"HTTP/1.1 100 Continue"), interim
     server.process.send_signal(signal.SIGTERM)
     await asyncio.sleep(0.5)
-    writer.write(body[10:])
+    writer.write(body)
     await writer.drain()
-    response = await asyncio.wait_for(reader.read(65536), timeout=30)
+    # A server that is shutting down closes the connection after answering: read to the end.
+    response = await asyncio.wait_for(reader.read(), timeout=30)
     writer.close()
     status_line = response.split(b"\r\n", 1)[0]
     assert status_line == b"HTTP/1.1 201 Created", response[:300]
