@@ -11,7 +11,6 @@ import asyncio
 import os
 import random
 import re
-import socket
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -23,6 +22,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.live import free_port, wait_until_serving
 
 API = "/calendar/events/v1"
 DATABASE = "almanac_fuzz_test"
@@ -50,13 +51,6 @@ class Server:
     login: str
     password: str
     log: Path
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 async def _run(
@@ -116,7 +110,7 @@ async def server(database_url: str) -> AsyncIterator[Server]:
         await conn.execute(text(f"CREATE DATABASE {DATABASE}"))
     url = make_url(database_url).set(database=DATABASE).render_as_string(False)
     env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning"}
-    port = _free_port()
+    port = free_port()
     sink, name = tempfile.mkstemp(prefix="almanac-fuzz-", suffix=".log")
     log = Path(name)
     process = await asyncio.create_subprocess_exec(
@@ -128,13 +122,7 @@ async def server(database_url: str) -> AsyncIterator[Server]:
     os.close(sink)
     base = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient() as client:
-            for _ in range(300):
-                try:
-                    await client.get(f"{base}/")
-                    break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.1)
+        await wait_until_serving(base)
         # After the server has migrated the database.
         code, out = await _run(
             sys.executable, "-m", "app.cli", "users", "add", "fuzzer", "--role", "editor", env=env

@@ -5,16 +5,14 @@ import asyncio
 import base64
 import os
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import httpx
 import pytest
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.live import almanac, free_port, fresh_database, wait_until_serving
 
 API = "/calendar/events/v1"
 
@@ -28,58 +26,28 @@ class Server:
     password: str
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-async def _cli(url: str, *args: str) -> str:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app.cli", *args,
-        env={**os.environ, "DATABASE_URL": url},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    out, err = await process.communicate()
-    assert process.returncode == 0, err.decode()
-    return out.decode()
-
-
 @pytest.fixture
 async def server(database_url: str) -> AsyncIterator[Server]:
-    admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text("DROP DATABASE IF EXISTS almanac_shutdown WITH (FORCE)"))
-        await conn.execute(text("CREATE DATABASE almanac_shutdown"))
-    url = make_url(database_url).set(database="almanac_shutdown").render_as_string(False)
-    await _cli(url, "migrate")
-    password = (
-        (await _cli(url, "users", "add", "closer", "--role", "editor")).strip().splitlines()[-1]
-    )
-    port = _free_port()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1",
-        env={**os.environ, "DATABASE_URL": url},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient() as client:
-        for _ in range(300):
-            try:
-                await client.get(f"{base}/")
-                break
-            except httpx.TransportError:
-                await asyncio.sleep(0.1)
-    try:
-        yield Server(base, port, process, "closer", password)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-        async with admin.connect() as conn:
-            await conn.execute(text("DROP DATABASE IF EXISTS almanac_shutdown WITH (FORCE)"))
-        await admin.dispose()
+    async with fresh_database(database_url, "almanac_live_test") as url:
+        await almanac(url, "migrate")
+        password = (await almanac(url, "users", "add", "closer", "--role", "editor")).splitlines()[
+            -1
+        ]
+        port = free_port()
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),
+            env={**os.environ, "DATABASE_URL": url},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            await wait_until_serving(base)
+            yield Server(base, port, process, "closer", password)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
 
 
 async def test_in_flight_request_finishes_on_sigterm(server: Server) -> None:

@@ -2,54 +2,32 @@
 
 import asyncio
 import os
-import socket
 import sys
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
 
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+from tests.live import free_port, fresh_database, wait_until_serving
 
 
 @pytest.fixture
 async def served(database_url: str) -> AsyncIterator[str]:
-    admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text("DROP DATABASE IF EXISTS almanac_serve_test WITH (FORCE)"))
-        await conn.execute(text("CREATE DATABASE almanac_serve_test"))
-    url = make_url(database_url).set(database="almanac_serve_test").render_as_string(False)
-    port = _free_port()
-    process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"),
-        env={**os.environ, "DATABASE_URL": url},
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        async with httpx.AsyncClient() as client:
-            for _ in range(300):
-                try:
-                    await client.get(f"{base}/")
-                    break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        await asyncio.wait_for(process.wait(), timeout=30)
-        async with admin.connect() as conn:
-            await conn.execute(text("DROP DATABASE IF EXISTS almanac_serve_test WITH (FORCE)"))
-        await admin.dispose()
+    async with fresh_database(database_url, "almanac_serve_test") as url:
+        port = free_port()
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"),
+            env={**os.environ, "DATABASE_URL": url},
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            await wait_until_serving(base)
+            yield base
+        finally:
+            process.terminate()
+            await asyncio.wait_for(process.wait(), timeout=30)
 
 
 async def test_serve_migrates_and_answers(served: str) -> None:
