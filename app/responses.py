@@ -13,13 +13,6 @@ def dumps(content: Any) -> bytes:
     return orjson.dumps(content)
 
 
-class OrjsonResponse(Response):
-    media_type = JSON_MEDIA_TYPE
-
-    def render(self, content: Any) -> bytes:
-        return dumps(content)
-
-
 def json_response(
     content: Any, status: int = 200, headers: Mapping[str, str] | None = None
 ) -> Response:

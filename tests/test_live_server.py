@@ -190,3 +190,39 @@ async def test_identical_misses_are_computed_once(server: Server) -> None:
     assert [r.status_code for r in responses] == [200] * 8
     assert sorted(r.headers["x-almanac-cache"] for r in responses) == ["hit"] * 7 + ["miss"]
     assert len({r.content for r in responses}) == 1
+
+
+async def test_reads_go_to_the_read_replica(database_url: str) -> None:
+    async with (
+        fresh_database(database_url, "almanac_primary_test") as primary,
+        fresh_database(database_url, "almanac_replica_test") as replica,
+    ):
+        await almanac(replica, "migrate")
+        await almanac(primary, "migrate")
+        password = (
+            await almanac(primary, "users", "add", "writer", "--role", "editor")
+        ).splitlines()[-1]
+        port = free_port()
+        env = {**os.environ, "DATABASE_URL": primary, "DATABASE_READ_URL": replica}
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port)),
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}{API}"
+        try:
+            await wait_until_serving(f"http://127.0.0.1:{port}")
+            async with httpx.AsyncClient() as client:
+                created = await client.post(
+                    f"{base}/tags", json={"name": "Written"}, auth=("writer", password)
+                )
+                assert created.status_code == 201  # the write went to the primary
+                # Reads are served by the replica, which has not received it (no replication
+                # between these two test databases).
+                listed = await client.get(f"{base}/tags", params={"hide_empty": "0"})
+                assert listed.json()["total"] == 0
+                assert (await client.get(f"{base}/tags/{created.json()['id']}")).status_code == 404
+        finally:
+            process.terminate()
+            await asyncio.wait_for(process.wait(), timeout=30)

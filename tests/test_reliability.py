@@ -238,3 +238,23 @@ async def test_database_outage_is_503_and_the_service_recovers(private_server: A
             assert set(statuses) <= {200, 503}
     finally:
         await engine.dispose()
+
+
+async def test_concurrent_renames_to_one_slug(live: tuple[AsyncClient, AuthFor]) -> None:
+    client, editor = live
+    events = [
+        (
+            await client.post(f"{API}/events", json=event_payload(f"R{n}"), headers=editor.basic)
+        ).json()
+        for n in range(8)
+    ]
+    responses = await asyncio.gather(
+        *(
+            client.patch(f"{API}/events/{e['id']}", json={"slug": "wanted"}, headers=editor.basic)
+            for e in events
+        )
+    )
+    assert [r.status_code for r in responses] == [200] * 8
+    slugs = sorted(r.json()["slug"] for r in responses)
+    assert len(set(slugs)) == 8
+    assert "wanted" in slugs

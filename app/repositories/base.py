@@ -58,9 +58,14 @@ async def insert_with_unique_slug(
     raise RuntimeError(f"no free slug for {base!r} after {MAX_SLUG_ATTEMPTS} attempts")
 
 
+def escape_like(text: str) -> str:
+    """`text` matched literally inside a LIKE pattern."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 async def taken_slugs(session: AsyncSession, column: Any, base: str, *where: Any) -> set[str]:
     """Slugs in use that `base` or `base-N` could collide with."""
-    pattern = base.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "-%"
+    pattern = escape_like(base) + "-%"
     rows = await session.scalars(
         select(column).where(or_(column == base, column.like(pattern)), *where)
     )

@@ -21,7 +21,7 @@ from app.models import (
     event_organizers,
     event_terms,
 )
-from app.repositories.base import json_object
+from app.repositories.base import escape_like, json_object
 from app.repositories.organizers import OrganizerRecord, OrganizerRepository
 from app.repositories.terms import TermRecord, TermRepository
 from app.repositories.venues import VenueRecord, VenueRepository
@@ -254,7 +254,7 @@ def _words_condition(words: list[str], columns: list[Any]) -> list[Any]:
     """Every word occurs (case-insensitively) in one of the columns."""
     conditions = []
     for word in words:
-        pattern = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = f"%{escape_like(word)}%"
         conditions.append(or_(*(column.ilike(pattern) for column in columns)))
     return conditions
 

@@ -32,6 +32,7 @@ from app.models.base import utcnow
 from app.pagination import Page
 from app.permissions import User, can_create_posts, can_see_all_statuses
 from app.repositories.base import (
+    escape_like,
     from_json_row,
     in_savepoint,
     insert_with_unique_slug,
@@ -113,10 +114,6 @@ def search_fragments(term: str) -> list[str]:
         fragments.append("".join(current))
     # Nothing but separators: look for the text as it is rather than match everything.
     return fragments or [term.strip()]
-
-
-def escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 class PostRepository(Generic[R]):

@@ -24,6 +24,7 @@ from sqlalchemy.orm import aliased
 from app.models import Term, TermTranslation, event_terms
 from app.pagination import Page
 from app.repositories.base import (
+    escape_like,
     in_savepoint,
     insert_with_unique_slug,
     taken_slugs,
@@ -133,7 +134,7 @@ class TermRepository:
         name_col = inner.selected_columns.name
         conditions: list[ColumnElement[bool]] = []
         if filters.search:
-            pattern = f"%{_escape_like(filters.search)}%"
+            pattern = f"%{escape_like(filters.search)}%"
             conditions.append(or_(name_col.ilike(pattern), Term.slug.ilike(pattern)))
         if filters.include:
             conditions.append(Term.id.in_(filters.include))
@@ -338,7 +339,3 @@ class TermRepository:
                 if violated_constraint(exc) == NAME_CONSTRAINT:  # a concurrent writer won
                     raise DuplicateName(None) from exc
                 raise
-
-
-def _escape_like(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")

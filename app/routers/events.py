@@ -16,7 +16,7 @@ from app.models import Event as EventRow
 from app.models import Organizer, Venue
 from app.openapi import api_doc
 from app.pagination import PageDep, list_response
-from app.params import Params, WPBool, parse
+from app.params import MAX_ID, Params, WPBool, parse
 from app.permissions import User, may, poster, require
 from app.repositories.base import lock_row
 from app.repositories.events import EventListQuery, EventRecord, EventRepository
@@ -32,7 +32,6 @@ from app.urls import Urls
 
 router = APIRouter(prefix="/events", tags=["events"])
 
-MAX_ID = 2**63 - 1
 REQUIRED_ON_CREATE = ("title", "start_date", "end_date")
 
 

@@ -30,6 +30,7 @@ from app.models import User as UserRow
 from app.openapi import api_doc
 from app.pagination import PageDep, PageParams, list_response
 from app.params import (
+    MAX_ID,
     STATUS_SCHEMA,
     WEBSITE_PATTERN,
     NonEmptyStr,
@@ -60,8 +61,6 @@ from app.responses import json_response
 from app.routers.routing import RecordId, RecordSlug, update_route
 from app.serializers.posts import is_hidden_from
 from app.urls import Urls, UrlsDep
-
-MAX_ID = 2**63 - 1
 
 # ---- parameter types -------------------------------------------------------------------
 

@@ -14,8 +14,8 @@ from app.models import CATEGORY, TAG
 from app.models import Term as TermRow
 from app.openapi import api_doc
 from app.pagination import PageDep, PageParams, list_response
-from app.params import MAX_ID as PARAMS_MAX_ID
 from app.params import (
+    MAX_ID,
     NonEmptyStr,
     Params,
     PositiveInt,
@@ -43,15 +43,13 @@ from app.routers.routing import RecordId, update_route
 from app.schemas.terms import CategoryList, TagList, Term
 from app.serializers.terms import term_body
 
-MAX_ID = 2**63 - 1
-
 
 def _parent_id(value: Any) -> Any:
     """A parent reference: a non-negative integer (0 = none)."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_ID:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID:
         return value
     number = decimal(value) if isinstance(value, str) else None
-    if number is not None and 0 <= number < MAX_ID:
+    if number is not None and 0 <= number <= MAX_ID:
         return number
     raise ValueError("not a term id")
 
@@ -59,7 +57,7 @@ def _parent_id(value: Any) -> Any:
 ParentId = Annotated[
     int,
     BeforeValidator(_parent_id),
-    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": PARAMS_MAX_ID}),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": MAX_ID}),
 ]
 Name = Annotated[NonEmptyStr, Field(max_length=200)]
 Slug = Annotated[NonEmptyStr, Field(max_length=200)]

@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
@@ -30,7 +31,14 @@ from app.permissions import (
     can_publish,
     scale_status,
 )
-from app.repositories.base import insert_with_unique_slug, taken_slugs, upsert_translation
+from app.repositories.base import (
+    MAX_SLUG_ATTEMPTS,
+    in_savepoint,
+    insert_with_unique_slug,
+    taken_slugs,
+    upsert_translation,
+    violated_constraint,
+)
 from app.repositories.events import EventRecord
 from app.repositories.terms import DuplicateName, TermRepository
 from app.services.event_input import (
@@ -42,7 +50,7 @@ from app.services.event_input import (
     valid_website,
 )
 from app.services.linked_posts import MAX_LINKED, LinkedPosts
-from app.slugs import make_slug
+from app.slugs import candidates, make_slug
 
 SLUG_CONSTRAINT = "events_slug_key"
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
@@ -99,10 +107,10 @@ class EventWriter:
         texts = {name: getattr(params, name) for name in TEXTS if getattr(params, name) is not None}
         if texts and not self.translated:
             columns.update(texts)
-        if params.slug is not None:
-            columns["slug"] = await self._free_slug(make_slug(params.slug), current.id)
         columns["modified_at"] = datetime.now(UTC)
         await self.session.execute(update(Event).where(Event.id == current.id).values(**columns))
+        if params.slug is not None:
+            await self._rename(current.id, make_slug(params.slug))
         if texts and self.translated:
             await self._save_translation(current.id, texts)
         await self._links(current.id, params, replace=True)
@@ -170,14 +178,22 @@ class EventWriter:
             raise invalid("author")
         return author
 
-    async def _free_slug(self, base: str, event_id: int) -> str:
+    async def _rename(self, event_id: int, base: str) -> None:
+        """The first free slug of `base`, `base-2`...; one taken meanwhile by a concurrent
+        writer is reported by the unique constraint, and the next candidate is tried."""
         taken = await taken_slugs(self.session, Event.slug, base, Event.id != event_id)
-        if base not in taken:
-            return base
-        number = 2
-        while f"{base}-{number}" in taken:
-            number += 1
-        return f"{base}-{number}"
+        for attempt, slug in enumerate(candidates(base, taken)):
+            if attempt >= MAX_SLUG_ATTEMPTS:
+                break
+            rename = update(Event).where(Event.id == event_id).values(slug=slug)
+            try:
+                await in_savepoint(self.session, lambda rename=rename: self.session.execute(rename))  # type: ignore[misc]
+            except IntegrityError as exc:
+                if violated_constraint(exc) == SLUG_CONSTRAINT:
+                    continue
+                raise
+            return
+        raise RuntimeError(f"no free slug for {base!r}")
 
     async def _save_translation(self, event_id: int, texts: dict[str, Any]) -> None:
         key = {"event_id": event_id, "language": self.language}

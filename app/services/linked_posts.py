@@ -12,7 +12,7 @@ from app.errors import InvalidParams, MissingParams, invalid
 from app.models import Organizer, Venue
 from app.params import decimal
 from app.permissions import Principal
-from app.repositories.posts import escape_like
+from app.repositories.base import escape_like
 from app.routers.organizers import ORGANIZERS
 from app.routers.posts import insert_record
 from app.routers.venues import VENUES
