@@ -9,12 +9,12 @@ from typing import TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import get_settings
-from app.db import make_engine, make_sessionmaker, resolve_database_url
-from app.migrate import upgrade
-from app.permissions import Role
-from app.seed import SeedCounts, seed
-from app.users import UserError, add_user, list_users, new_user_password, remove_user
+from app.core.database import make_engine, make_sessionmaker, resolve_database_url
+from app.core.migrate import upgrade
+from app.core.permissions import Role
+from app.core.settings import get_settings
+from app.seed.seeder import SeedCounts, seed
+from app.users.service import UserError, add_user, list_users, new_user_password, remove_user
 
 T = TypeVar("T")
 
@@ -57,7 +57,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=False,  # app.middleware.TrustedProxyMiddleware handles X-Forwarded-*
+        proxy_headers=False,  # app.core.middleware.TrustedProxyMiddleware handles X-Forwarded-*
         server_header=False,
         log_level=get_settings().log_level,
         timeout_graceful_shutdown=30,

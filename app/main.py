@@ -8,28 +8,28 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
-from app.config import LANGUAGES, get_settings
-from app.count_cache import CountCache
-from app.db import (
+from app.api import api_router
+from app.core.count_cache import CountCache
+from app.core.database import (
     make_engine,
     make_sessionmaker,
     read_engine,
     resolve_database_url,
     version_pool,
 )
-from app.errors import register_error_handlers
-from app.logs import install_secret_filters
-from app.middleware import (
+from app.core.errors import register_error_handlers
+from app.core.logs import install_secret_filters
+from app.core.middleware import (
     BodySizeLimitMiddleware,
     ResponseHeadersMiddleware,
     TrailingSlashMiddleware,
     TrustedProxyMiddleware,
 )
-from app.ratelimit import FailedLogins
-from app.response_cache import ResponseCache, ResponseCacheMiddleware
-from app.routers import api_router
-from app.routers.discovery import api_index, namespace_router
-from app.urls import NAMESPACE
+from app.core.ratelimit import FailedLogins
+from app.core.response_cache import ResponseCache, ResponseCacheMiddleware
+from app.core.settings import LANGUAGES, get_settings
+from app.core.urls import NAMESPACE
+from app.discovery.router import api_index, namespace_router
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
 

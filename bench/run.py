@@ -44,7 +44,7 @@ if __package__ in (None, ""):  # run as a script: bench/run.py
 import asyncpg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from app.seed import libpq_url  # noqa: E402
+from app.seed.seeder import libpq_url  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402
 

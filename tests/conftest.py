@@ -24,10 +24,10 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from app.config import get_settings
-from app.db import asyncpg_url, get_sessionmaker
+from app.core.database import asyncpg_url, get_sessionmaker
+from app.core.migrate import upgrade
+from app.core.settings import get_settings
 from app.main import create_app
-from app.migrate import upgrade
 from tests.factories import AuthFor, make_auth
 
 TEST_DATABASE = "almanac_test"

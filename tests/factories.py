@@ -9,9 +9,9 @@ from typing import Any
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.permissions import Role
 from app.models import Event, event_terms
-from app.permissions import Role
-from app.users import add_user
+from app.users.service import add_user
 
 _counter = itertools.count(1)
 

@@ -8,7 +8,7 @@ from fastapi import FastAPI
 from httpx import ASGITransport, AsyncClient
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
-from app.db import get_sessionmaker
+from app.core.database import get_sessionmaker
 from app.main import create_app
 
 API = "/calendar/events/v1"

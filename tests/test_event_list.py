@@ -9,7 +9,7 @@ from dateutil.relativedelta import relativedelta
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import get_settings
+from app.core.settings import get_settings
 from tests.factories import AuthFor, make_event
 
 API = "/calendar/events/v1"

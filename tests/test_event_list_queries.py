@@ -12,9 +12,9 @@ from sqlalchemy import event, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from app.config import get_settings
-from app.repositories.events import EventListQuery, EventRepository
-from app.services.event_list import EventListParams, build_list_request
+from app.core.settings import get_settings
+from app.events.listing import EventListParams, build_list_request
+from app.events.repository import EventListQuery, EventRepository
 from tests.factories import AuthFor
 
 API = "/calendar/events/v1"

@@ -17,12 +17,12 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from app.config import get_settings
-from app.db import asyncpg_url, get_sessionmaker, make_engine, make_sessionmaker
+from app.core.database import asyncpg_url, get_sessionmaker, make_engine, make_sessionmaker
+from app.core.migrate import upgrade
+from app.core.permissions import Role
+from app.core.settings import get_settings
 from app.main import create_app
-from app.migrate import upgrade
-from app.permissions import Role
-from app.users import add_user
+from app.users.service import add_user
 from tests.factories import AuthFor
 
 API = "/calendar/events/v1"

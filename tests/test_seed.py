@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from app.db import get_sessionmaker
+from app.core.database import get_sessionmaker
 
 API = "/calendar/events/v1"
 DATABASE = "almanac_seed_test"

@@ -11,7 +11,7 @@ from httpx import AsyncClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import get_settings
+from app.core.settings import get_settings
 from app.models import Event
 from tests.factories import AuthFor, create_post, link_organizers, make_event
 

@@ -1,0 +1,19 @@
+"""The namespace router: every resource router under /calendar/events/v1."""
+
+from fastapi import APIRouter, Depends
+
+from app.discovery.router import router as discovery_router
+from app.events.router import router as events_router
+from app.http.context import get_language
+from app.organizers.router import router as organizers_router
+from app.terms.router import categories_router, tags_router
+from app.venues.router import router as venues_router
+
+# Every route resolves the language, so an unknown one is refused everywhere.
+api_router = APIRouter(dependencies=[Depends(get_language)])
+api_router.include_router(discovery_router)
+api_router.include_router(events_router)
+api_router.include_router(categories_router)
+api_router.include_router(tags_router)
+api_router.include_router(venues_router)
+api_router.include_router(organizers_router)

@@ -1,0 +1,102 @@
+"""Application passwords and the current-user dependency.
+
+Passwords are random (192 bits), so a fast keyed hash is enough to store them: no
+per-request bcrypt. Clients send them as HTTP Basic (`login:password`, what clients of the
+reference use) or as `Authorization: Bearer <password>`.
+"""
+
+import base64
+import binascii
+import hashlib
+import hmac
+import secrets
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy import func, select
+
+from app.core.database import SessionDep
+from app.core.errors import ApiError
+from app.core.permissions import Principal, Role
+from app.core.ratelimit import FailedLogins
+from app.core.settings import get_settings
+from app.models import AppPassword, User
+
+PASSWORD_BYTES = 24
+USER_STATE_KEY = "user"
+
+
+def new_password() -> str:
+    return secrets.token_urlsafe(PASSWORD_BYTES)
+
+
+def hash_password(password: str) -> str:
+    # WordPress shows application passwords in groups separated by spaces; clients may
+    # send them either way.
+    normalised = "".join(password.split())
+    key = get_settings().app_password_pepper.encode()
+    return hmac.new(key, normalised.encode(), hashlib.sha256).hexdigest()
+
+
+def _credentials(header: str) -> tuple[str | None, str] | None:
+    """(login or None, password) from an Authorization header; None if not ours."""
+    scheme, _, value = header.strip().partition(" ")
+    value = value.strip()
+    if scheme.lower() == "bearer" and value:
+        return None, value
+    if scheme.lower() == "basic":
+        try:
+            decoded = base64.b64decode(value, validate=True).decode()
+        except (binascii.Error, UnicodeDecodeError):
+            raise ApiError(401, "invalid_username") from None
+        login, sep, password = decoded.partition(":")
+        if not sep or not login:
+            raise ApiError(401, "invalid_username")
+        return login, password
+    return None
+
+
+async def authenticate(request: Request, session: SessionDep) -> Principal | None:
+    """The caller, None when anonymous; wrong credentials are a 401 on every route."""
+    if USER_STATE_KEY in request.scope.get("state", {}):
+        cached: Principal | None = request.state.user
+        return cached
+    header = request.headers.get("authorization")
+    principal = None
+    if header:
+        limiter: FailedLogins = request.app.state.failed_logins
+        client = request.client.host if request.client else "unknown"
+        wait = limiter.retry_after(client)
+        if wait:
+            raise ApiError(429, "rest_too_many_requests", headers={"Retry-After": str(wait)})
+        try:
+            credentials = _credentials(header)
+            if credentials is not None:
+                principal = await _principal(session, *credentials)
+        except ApiError:
+            limiter.record(client)
+            raise
+    request.state.user = principal
+    return principal
+
+
+async def _principal(session: SessionDep, login: str | None, password: str) -> Principal:
+    row = (
+        await session.execute(
+            select(User.id, User.login, User.role)
+            .join(AppPassword, AppPassword.user_id == User.id)
+            .where(AppPassword.token_hash == hash_password(password))
+        )
+    ).first()
+    if row is not None and (login is None or row.login.lower() == login.lower()):
+        return Principal(id=row.id, login=row.login, role=Role(row.role))
+    if login is not None:
+        exists = await session.scalar(
+            select(User.id).where(func.lower(User.login) == login.lower())
+        )
+        if exists is None:
+            raise ApiError(401, "invalid_username")
+    raise ApiError(401, "incorrect_password")
+
+
+CurrentUser = Annotated[Principal | None, Depends(authenticate)]

@@ -1,0 +1,242 @@
+"""The one mapping from failures to HTTP: every error leaves in the reference envelope
+`{"code", "message", "data": {"status", ...}}`, with its message in the request language."""
+
+import logging
+import socket
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import asyncpg
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import Response
+from starlette.routing import Match
+
+from app.core.i18n import translate
+from app.core.language import language_of
+from app.core.responses import json_response
+
+log = logging.getLogger("almanac.errors")
+
+# A parameter note: (message key, format values), rendered in the request language.
+Note = tuple[str, dict[str, object]]
+INVALID: Note = ("invalid_parameter", {})
+
+RETRY_AFTER_SECONDS = "5"
+
+
+class ApiError(Exception):
+    """An error answered to the client. `key` names the message; `code` never changes."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        key: str | None = None,
+        *,
+        values: Mapping[str, object] | None = None,
+        data: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.key = key or code
+        self.values = dict(values or {})
+        self.data = dict(data or {})
+        self.headers = dict(headers or {})
+
+    def body(self, language: str) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": translate(self.key, language, **self.values),
+            "data": {"status": self.status, **self.data},
+        }
+
+
+class InvalidParams(ApiError):
+    """400 rest_invalid_param naming each bad parameter, as WordPress reports it."""
+
+    def __init__(self, notes: Mapping[str, Note], details: Mapping[str, Any] | None = None):
+        super().__init__(400, "rest_invalid_param", values={"names": ", ".join(notes)})
+        self.notes = dict(notes)
+        self.details = dict(details or {})
+
+    def body(self, language: str) -> dict[str, Any]:
+        body = super().body(language)
+        body["data"]["params"] = {
+            name: translate(key, language, **values) for name, (key, values) in self.notes.items()
+        }
+        # WordPress serialises an empty details map as a JSON array.
+        body["data"]["details"] = self.details or []
+        return body
+
+
+def invalid(name: str, note: Note = INVALID) -> InvalidParams:
+    return InvalidParams({name: note})
+
+
+class MissingParams(ApiError):
+    def __init__(self, names: Sequence[str]):
+        super().__init__(
+            400,
+            "rest_missing_callback_param",
+            values={"names": ", ".join(names)},
+            data={"params": list(names)},
+        )
+
+
+class NotFound(ApiError):
+    """404 for a record of `kind` (`rest-<kind>-not-found`)."""
+
+    def __init__(self, kind: str, record_id: object):
+        code = f"rest-{kind}-not-found"
+        super().__init__(404, code, values={"id": record_id})
+
+
+class PageNotFound(ApiError):
+    def __init__(self, kind: str):
+        super().__init__(404, f"{kind}-archive-page-not-found")
+
+
+def forbidden(authenticated: bool) -> ApiError:
+    """rest_forbidden: 401 for anonymous callers, 403 for signed-in ones (WordPress)."""
+    return ApiError(401 if not authenticated else 403, "rest_forbidden")
+
+
+def payload_too_large() -> ApiError:
+    return ApiError(413, "rest_payload_too_large")
+
+
+def no_route() -> ApiError:
+    return ApiError(404, "rest_no_route")
+
+
+def _error_response(request: Request, error: ApiError) -> Response:
+    headers = dict(error.headers)
+    return json_response(error.body(language_of(request)), error.status, headers)
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return _error_response(request, exc)
+
+
+async def _validation_error(request: Request, exc: Exception) -> Response:
+    """FastAPI's own validation (path/query declarations) never answers 422."""
+    assert isinstance(exc, RequestValidationError)
+    missing: list[str] = []
+    notes: dict[str, Note] = {}
+    for error in exc.errors():
+        name = str(error["loc"][-1]) if error.get("loc") else "body"
+        if error.get("type") == "missing":
+            missing.append(name)
+        else:
+            notes[name] = INVALID
+    if missing:
+        return _error_response(request, MissingParams(missing))
+    return _error_response(request, InvalidParams(notes))
+
+
+HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette names only the first route's)."""
+    routes = request.app.router.routes
+    return [
+        method
+        for method in HTTP_METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] == Match.FULL for route in routes
+        )
+    ]
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 404:
+        return _error_response(request, no_route())
+    if exc.status_code == 405:
+        headers = {"Allow": ", ".join(_allowed_methods(request))}
+        return _error_response(request, ApiError(405, "rest_no_route", headers=headers))
+    return _error_response(request, ApiError(exc.status_code, "rest_error", str(exc.detail)))
+
+
+_UNAVAILABLE = (
+    # Connecting failed: refused, reset, no socket file (embedded server), no such host.
+    ConnectionError,
+    FileNotFoundError,
+    socket.gaierror,
+    TimeoutError,
+    PoolTimeoutError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.ConnectionFailureError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    asyncpg.exceptions.QueryCanceledError,
+    asyncpg.exceptions.AdminShutdownError,
+)
+
+
+def _is_unavailable(exc: BaseException) -> bool:
+    """Is this a database that cannot be reached (as opposed to a bug in a query)?"""
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
+    seen: BaseException | None = exc
+    for _ in range(5):  # the driver error sits a few causes down the chain
+        if seen is None:
+            return False
+        if isinstance(seen, _UNAVAILABLE):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _unavailable() -> ApiError:
+    return ApiError(503, "rest_unavailable", headers={"Retry-After": RETRY_AFTER_SECONDS})
+
+
+async def _unexpected(request: Request, exc: Exception) -> Response:
+    if _is_unavailable(exc):
+        log.warning("database unavailable: %s: %s", type(exc).__name__, exc)
+        return _error_response(request, _unavailable())
+    request_id = uuid.uuid4().hex[:12]
+    log.exception(
+        "unhandled error, request id %s, %s %s", request_id, request.method, request.url.path
+    )
+    error = ApiError(500, "rest_internal_error", values={"request_id": request_id})
+    return _error_response(request, error)
+
+
+UNEXPECTED = (
+    SQLAlchemyError,
+    PoolTimeoutError,
+    OSError,
+    TimeoutError,
+    ArithmeticError,
+    AssertionError,
+    AttributeError,
+    LookupError,
+    NameError,
+    RuntimeError,
+    TypeError,
+    ValueError,
+    ImportError,
+)
+
+
+def register_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    # Registered per class (not only `Exception`) so that these are answered by the
+    # exception middleware; what reaches the server error middleware is re-raised after
+    # the 500 and costs the client its keep-alive connection.
+    for cls in UNEXPECTED:
+        app.add_exception_handler(cls, _unexpected)
+    app.add_exception_handler(Exception, _unexpected)

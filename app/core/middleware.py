@@ -1,0 +1,189 @@
+"""Pure ASGI middleware: trusted proxy headers, common response headers, body size limit."""
+
+import ipaddress
+from collections.abc import Iterable
+from urllib.parse import parse_qsl
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.errors import payload_too_large
+from app.core.responses import JSON_MEDIA_TYPE, dumps
+from app.core.settings import LANGUAGES
+
+
+class TrustedProxyMiddleware:
+    """Honour X-Forwarded-Proto/Host/Prefix/For from the proxies in FORWARDED_ALLOW_IPS, so
+    that every URL the app builds is the public one."""
+
+    def __init__(self, app: ASGIApp, trusted: Iterable[str], root_path: str = "") -> None:
+        self.app = app
+        self.trust_all = "*" in trusted
+        self.networks = [ipaddress.ip_network(t, strict=False) for t in trusted if t != "*"]
+        self.root_path = root_path
+
+    def _trusted(self, scope: Scope) -> bool:
+        if self.trust_all:
+            return True
+        client = scope.get("client")
+        if not client:
+            return False
+        try:
+            address = ipaddress.ip_address(client[0])
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def _is_trusted_address(self, text: str) -> bool:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            return False
+        return self.trust_all or any(address in network for network in self.networks)
+
+    def _forwarded_client(self, header: str) -> str | None:
+        """The rightmost address that is not one of our proxies: what a client prepends
+        itself to an appended X-Forwarded-For cannot choose its address."""
+        hops = [hop.strip() for hop in header.split(",") if hop.strip()]
+        for hop in reversed(hops):
+            if not self._is_trusted_address(hop) or self.trust_all:
+                return hop
+        return hops[0] if hops else None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        scope = dict(scope)
+        root_path = scope.get("root_path", "") or self.root_path
+        if self._trusted(scope):
+            headers = {
+                k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]
+            }
+            proto = headers.get("x-forwarded-proto", "").split(",")[0].strip().lower()
+            if proto in ("http", "https"):
+                scope["scheme"] = proto
+            host = headers.get("x-forwarded-host", "").split(",")[0].strip()
+            if host:
+                scope["headers"] = [(k, v) for k, v in scope["headers"] if k.lower() != b"host"] + [
+                    (b"host", host.encode("latin-1"))
+                ]
+            prefix = headers.get("x-forwarded-prefix", "").split(",")[0].strip().rstrip("/")
+            if prefix:
+                root_path = "/" + prefix.lstrip("/") + self.root_path
+            client = self._forwarded_client(headers.get("x-forwarded-for", ""))
+            if client:
+                scope["client"] = (client, 0)
+        scope["root_path"] = root_path
+        await self.app(scope, receive, send)
+
+
+class TrailingSlashMiddleware:
+    """Serve `/path/` as `/path`: the reference's `rest_url` links end in a slash."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and len(path) > 1 and path.endswith("/"):
+            scope = {**scope, "path": path.rstrip("/") or "/"}
+        await self.app(scope, receive, send)
+
+
+def _scope_language(scope: Scope, default: str) -> str:
+    state = scope.get("state") or {}
+    if state.get("language"):
+        return str(state["language"])
+    query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+    if query.get("i18n_language") in LANGUAGES:
+        return str(query["i18n_language"])
+    path = scope.get("path", "")[len(scope.get("root_path", "")) :]
+    first = path.lstrip("/").split("/", 1)[0]
+    return first if first in LANGUAGES else default
+
+
+class ResponseHeadersMiddleware:
+    """Headers every response carries: language, caching hints and hardening."""
+
+    def __init__(self, app: ASGIApp, default_language: str) -> None:
+        self.app = app
+        self.default_language = default_language
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                language = _scope_language(scope, self.default_language)
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"vary"]
+                vary = [v for k, v in message.get("headers", []) if k.lower() == b"vary"]
+                names = {k.lower() for k, _ in headers}
+                extra = [
+                    (b"content-language", language.encode()),
+                    (b"vary", b", ".join([b"Accept-Language, Authorization", *vary])),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"referrer-policy", b"no-referrer"),
+                    (b"x-frame-options", b"DENY"),
+                ]
+                headers.extend((k, v) for k, v in extra if k not in names)
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class BodySizeLimitMiddleware:
+    """413 for request bodies above the limit, whether declared or streamed."""
+
+    # A proxy still sending a body we refuse would see a broken pipe and answer 502 in our
+    # place; reading (and dropping) a bounded amount first lets the 413 reach the client.
+    DRAIN_LIMIT = 64 * 1024 * 1024
+
+    def __init__(self, app: ASGIApp, max_bytes: int, default_language: str) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.default_language = default_language
+
+    async def _drain(self, receive: Receive, declared: int) -> None:
+        if declared > self.DRAIN_LIMIT:
+            return
+        while True:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = next((v for k, v in scope["headers"] if k.lower() == b"content-length"), b"0")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._drain(receive, int(declared))
+            body = payload_too_large().body(_scope_language(scope, self.default_language))
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 413,
+                    "headers": [
+                        (b"content-type", JSON_MEDIA_TYPE.encode()),
+                        (b"connection", b"close"),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": dumps(body)})
+            return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    # Raised inside the app's body read: answered by the error handlers.
+                    raise payload_too_large()
+            return message
+
+        await self.app(scope, limited_receive, send)

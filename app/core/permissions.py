@@ -1,0 +1,113 @@
+"""Roles, capabilities and the one answer to "may this user do X to this record".
+
+Capabilities follow The Events Calendar's copy of WordPress roles (reference §11):
+editors and administrators manage everything; authors publish and manage their own
+records; contributors edit their own unpublished records; subscribers only read.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+from app.core.errors import forbidden
+
+
+class Role(StrEnum):
+    ADMINISTRATOR = "administrator"
+    EDITOR = "editor"
+    AUTHOR = "author"
+    CONTRIBUTOR = "contributor"
+    SUBSCRIBER = "subscriber"
+
+
+RANK = {
+    Role.SUBSCRIBER: 0,
+    Role.CONTRIBUTOR: 1,
+    Role.AUTHOR: 2,
+    Role.EDITOR: 3,
+    Role.ADMINISTRATOR: 4,
+}
+
+STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
+UNPUBLISHED = frozenset({"draft", "pending"})
+
+Action = Literal["read", "edit", "delete"]
+TermAction = Literal["manage_categories", "manage_tags"]
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """The authenticated caller."""
+
+    id: int
+    login: str
+    role: Role
+
+    def at_least(self, role: Role) -> bool:
+        return RANK[self.role] >= RANK[role]
+
+
+User = Principal | None
+
+
+def can_create_posts(user: User) -> bool:
+    """Create events, venues and organizers (`edit_posts`: contributor and up)."""
+    return user is not None and user.at_least(Role.CONTRIBUTOR)
+
+
+def can_publish(user: User) -> bool:
+    return user is not None and user.at_least(Role.AUTHOR)
+
+
+def can_see_all_statuses(user: User) -> bool:
+    """Editors and up see every status of everybody's records in lists."""
+    return user is not None and user.at_least(Role.EDITOR)
+
+
+def can_manage_terms(user: User, action: TermAction) -> bool:
+    """Categories: author and up (`publish_tribe_events`); tags: editor and up."""
+    needed = Role.AUTHOR if action == "manage_categories" else Role.EDITOR
+    return user is not None and user.at_least(needed)
+
+
+def may(user: User, action: Action, author_id: int | None, status: str) -> bool:
+    """May `user` read/edit/delete the post-like record written by `author_id` in `status`?"""
+    if action == "read" and status == "publish":
+        return True
+    if user is None:
+        return False
+    if user.at_least(Role.EDITOR):
+        return True
+    own = author_id is not None and author_id == user.id
+    if action == "read":
+        return own and user.at_least(Role.CONTRIBUTOR)
+    if user.role == Role.AUTHOR:
+        return own
+    if user.role == Role.CONTRIBUTOR:
+        return own and status in UNPUBLISHED
+    return False
+
+
+def require(user: User, allowed: bool) -> None:
+    """401 for anonymous callers, 403 for signed-in ones, unless `allowed`."""
+    if not allowed:
+        raise forbidden(user is not None)
+
+
+def scale_status(user: User, requested: str | None) -> str:
+    """The status a write really gets: contributors cannot publish (reference §9.7)."""
+    if can_publish(user):
+        return requested or "publish"
+    if requested in (None, ""):
+        return "draft"
+    if requested in ("publish", "future"):
+        return "pending"
+    return requested
+
+
+def poster(user: User) -> Principal:
+    """The caller of a write to events, venues or organizers: 401 when anonymous, 403 without
+    the right to create such records (subscribers)."""
+    require(user, can_create_posts(user))
+    assert user is not None  # can_create_posts() is false for anonymous callers
+    return user

@@ -1,0 +1,115 @@
+"""Helpers shared by the repositories: constraints, savepoints, unique slugs, translations."""
+
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Select, func, literal_column, or_, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.slugs import candidates
+from app.models import Base
+
+T = TypeVar("T")
+M = TypeVar("M", bound=Base)
+MAX_SLUG_ATTEMPTS = 50
+
+
+def violated_constraint(exc: IntegrityError) -> str | None:
+    """The name of the constraint an IntegrityError broke (asyncpg keeps it on the cause)."""
+    cause = getattr(exc.orig, "__cause__", None)
+    name = getattr(cause, "constraint_name", None)
+    return str(name) if name else None
+
+
+async def in_savepoint(session: AsyncSession, action: Callable[[], Awaitable[T]]) -> T:
+    """Run `action` in a SAVEPOINT so that a constraint violation leaves the transaction usable."""
+    async with session.begin_nested():
+        return await action()
+
+
+async def insert_with_unique_slug(
+    session: AsyncSession,
+    build: Callable[[str], M],
+    base: str,
+    taken: set[str],
+    constraint: str,
+) -> M:
+    """Insert the row `build(slug)` under the first free slug of `base`, `base-2`, `base-3`...
+
+    `taken` is what a read saw; a concurrent writer may still win a candidate, which the
+    unique `constraint` reports, and the next candidate is tried in a fresh SAVEPOINT.
+    """
+    for attempt, candidate in enumerate(candidates(base, taken)):
+        if attempt >= MAX_SLUG_ATTEMPTS:
+            break
+        row = build(candidate)
+        try:
+            async with session.begin_nested():
+                session.add(row)
+                await session.flush()
+        except IntegrityError as exc:
+            if violated_constraint(exc) == constraint:
+                continue
+            raise
+        return row
+    raise RuntimeError(f"no free slug for {base!r} after {MAX_SLUG_ATTEMPTS} attempts")
+
+
+def escape_like(text: str) -> str:
+    """`text` matched literally inside a LIKE pattern."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+async def taken_slugs(session: AsyncSession, column: Any, base: str, *where: Any) -> set[str]:
+    """Slugs in use that `base` or `base-N` could collide with."""
+    pattern = escape_like(base) + "-%"
+    rows = await session.scalars(
+        select(column).where(or_(column == base, column.like(pattern)), *where)
+    )
+    return set(rows)
+
+
+async def upsert_translation(
+    session: AsyncSession, table: Any, key: dict[str, Any], texts: dict[str, Any]
+) -> None:
+    """Insert or update the texts of one record in one language (`key`: ids + language)."""
+    if not texts:
+        return
+    stmt = pg_insert(table).values(**key, **texts)
+    await session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=list(key), set_={name: stmt.excluded[name] for name in texts}
+        )
+    )
+
+
+async def lock_row(session: AsyncSession, model: Any, record_id: int) -> bool:
+    """Lock one record for the rest of the transaction (False if it does not exist).
+
+    Writers of the same record take this lock before reading it, so concurrent updates and
+    deletes run one after the other on fresh data: one delete trashes, the next sees the
+    trash (410); two link replacements cannot interleave into duplicate rows.
+    """
+    found = await session.scalar(select(model.id).where(model.id == record_id).with_for_update())
+    return found is not None
+
+
+def json_object(stmt: Select[Any]) -> Any:
+    """The row of `stmt` as one JSON object keyed by its column names: related records can
+    ride along a parent query as a column instead of costing a query of their own."""
+    pairs: list[Any] = []
+    for column in stmt.selected_columns:
+        # Keys are our own column names: inline them rather than binding a parameter each.
+        pairs.extend((literal_column(f"'{column.key}'"), column))
+    return func.json_build_object(*pairs)
+
+
+def from_json_row(values: dict[str, Any], datetime_fields: Sequence[str]) -> dict[str, Any]:
+    """Undo JSON's flattening of timestamps (ISO strings) for the given fields."""
+    for name in datetime_fields:
+        if isinstance(values.get(name), str):
+            values[name] = datetime.fromisoformat(values[name])
+    return values

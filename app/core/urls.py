@@ -1,0 +1,67 @@
+"""Every absolute URL the service emits is built here, from the public origin of the request
+(scheme and host as the trusted proxy forwarded them, plus the root path)."""
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+from urllib.parse import urlencode, urlsplit
+
+from fastapi import Depends, Request
+
+from app.core.settings import LANGUAGES, get_settings
+
+NAMESPACE = "calendar/events/v1"
+
+
+def _query_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(_query_value(item) for item in value)
+    return str(value)
+
+
+def encode_query(params: dict[str, Any]) -> str:
+    return urlencode({key: _query_value(value) for key, value in params.items()})
+
+
+@dataclass(frozen=True, slots=True)
+class Urls:
+    origin: str  # scheme://host[:port]
+    root_path: str  # where the app is mounted, e.g. /api
+    language_prefix: str  # "/de" when the request came through a language segment
+    site: str  # public site base for `url` fields
+
+    @property
+    def index(self) -> str:
+        """The API index (`GET {base}/`)."""
+        return f"{self.origin}{self.root_path}{self.language_prefix}/"
+
+    @property
+    def namespace(self) -> str:
+        return f"{self.origin}{self.root_path}{self.language_prefix}/{NAMESPACE}"
+
+    def rest(self, path: str = "", query: dict[str, Any] | None = None) -> str:
+        url = f"{self.namespace}{path}"
+        return f"{url}?{encode_query(query)}" if query else url
+
+    def public(self, path: str) -> str:
+        return f"{self.site}{path}"
+
+    def global_id(self, record_id: int) -> str:
+        # The reference's `<host><path>?id=<id>`, host without port.
+        parts = urlsplit(self.site)
+        return f"{parts.hostname or ''}{parts.path.rstrip('/')}?id={record_id}"
+
+
+def urls_for(request: Request) -> Urls:
+    scope = request.scope
+    host = request.headers.get("host") or "localhost"
+    origin = f"{scope.get('scheme', 'http')}://{host}"
+    root_path = str(scope.get("root_path", "")).rstrip("/")
+    lang = request.path_params.get("lang")
+    prefix = f"/{lang}" if lang in LANGUAGES else ""
+    site = (get_settings().public_site_url or f"{origin}{root_path}").rstrip("/")
+    return Urls(origin=origin, root_path=root_path, language_prefix=prefix, site=site)
+
+
+UrlsDep = Annotated[Urls, Depends(urls_for)]

@@ -1,0 +1,369 @@
+"""Event queries: single records and pages, each with its relations in one statement."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Select, and_, false, func, literal, or_, select, type_coerce
+from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.count_cache import CountCache, version_column
+from app.core.sql import escape_like, json_object
+from app.models import (
+    CATEGORY,
+    Event,
+    EventTranslation,
+    Image,
+    Organizer,
+    Term,
+    Venue,
+    event_organizers,
+    event_terms,
+)
+from app.organizers.repository import OrganizerRecord, OrganizerRepository
+from app.posts.images import ImageRecord
+from app.terms.repository import TermRecord, TermRepository
+from app.venues.repository import VenueRecord, VenueRepository
+
+IMAGE_FIELDS = ("id", "url", "extension", "width", "height")
+
+
+@dataclass(slots=True, frozen=True)
+class Ownership:
+    author_id: int | None
+    status: str
+
+
+async def event_ownership(session: AsyncSession, event_id: int) -> Ownership | None:
+    """Author and status of an event, to decide whether a caller may see it."""
+    row = (
+        await session.execute(select(Event.author_id, Event.status).where(Event.id == event_id))
+    ).first()
+    return Ownership(author_id=row.author_id, status=row.status) if row else None
+
+
+@dataclass(slots=True)
+class EventRecord:
+    id: int
+    author_id: int | None
+    status: str
+    slug: str
+    published_at: datetime
+    modified_at: datetime
+    password: str | None
+    title: str
+    description: str
+    excerpt: str
+    start_at: datetime
+    end_at: datetime
+    start_local: datetime
+    end_local: datetime
+    timezone: str
+    timezone_abbr: str
+    all_day: bool
+    cost: str
+    cost_details: dict[str, Any]
+    website: str | None
+    show_map: bool
+    show_map_link: bool
+    hide_from_listings: bool
+    sticky: bool
+    featured: bool
+    image_id: int | None
+    venue_id: int | None
+    parent_id: int | None
+    venue: VenueRecord | None = None
+    organizers: list[OrganizerRecord] = field(default_factory=list)
+    image: ImageRecord | None = None
+    categories: list[TermRecord] = field(default_factory=list)
+    tags: list[TermRecord] = field(default_factory=list)
+
+
+_PLAIN_COLUMNS = (
+    Event.id,
+    Event.author_id,
+    Event.status,
+    Event.slug,
+    Event.published_at,
+    Event.modified_at,
+    Event.password,
+    Event.start_at,
+    Event.end_at,
+    Event.start_local,
+    Event.end_local,
+    Event.timezone,
+    Event.timezone_abbr,
+    Event.all_day,
+    Event.cost,
+    Event.cost_details,
+    Event.website,
+    Event.show_map,
+    Event.show_map_link,
+    Event.hide_from_listings,
+    Event.sticky,
+    Event.featured,
+    Event.image_id,
+    Event.venue_id,
+    Event.parent_id,
+)
+
+
+_RELATION_COLUMNS: dict[tuple[str, str], tuple[Any, ...]] = {}
+
+
+class EventRepository:
+    def __init__(self, session: AsyncSession, language: str, default_language: str) -> None:
+        self.session = session
+        self.language = language
+        self.default_language = default_language
+        self.translated = language != default_language
+
+    def select_records(self) -> Select[Any]:
+        """Event columns with the texts of the request language (falling back to the default)."""
+        if not self.translated:
+            return select(*_PLAIN_COLUMNS, Event.title, Event.description, Event.excerpt)
+        tr = EventTranslation
+        return select(
+            *_PLAIN_COLUMNS,
+            func.coalesce(tr.title, Event.title).label("title"),
+            func.coalesce(tr.description, Event.description).label("description"),
+            func.coalesce(tr.excerpt, Event.excerpt).label("excerpt"),
+        ).outerjoin(tr, and_(tr.event_id == Event.id, tr.language == self.language))
+
+    def with_relations(self, stmt: Select[Any]) -> Select[Any]:
+        """Add the venue, organizers (in order), terms and image of each event as JSON columns,
+        so that a page of events with everything embedded is one query, whatever its size."""
+        key = (self.language, self.default_language)
+        columns = _RELATION_COLUMNS.get(key)
+        if columns is None:
+            # Building these subqueries costs more than running them: once per language.
+            columns = _RELATION_COLUMNS[key] = self._relation_columns()
+        return stmt.add_columns(*columns)
+
+    def _relation_columns(self) -> tuple[Any, ...]:
+        venues = VenueRepository(self.session, self.language, self.default_language)
+        organizers = OrganizerRepository(self.session, self.language, self.default_language)
+        terms = TermRepository(self.session, None, self.language, self.default_language)
+        venue = venues.json_select(Venue.id == Event.venue_id).scalar_subquery()
+        links = event_organizers.c
+        organizer_rows = organizers.json_select(links.event_id == Event.id).join(
+            event_organizers, links.organizer_id == Organizer.id
+        )
+        organizer_list = organizer_rows.with_only_columns(
+            func.json_agg(aggregate_order_by(organizer_rows.selected_columns[0], links.position)),
+            maintain_column_froms=True,
+        ).scalar_subquery()
+        term_rows = terms.select_for_events(Event.id)
+        term_list = term_rows.with_only_columns(
+            func.json_agg(
+                aggregate_order_by(
+                    json_object(term_rows), func.lower(term_rows.selected_columns.name), Term.id
+                )
+            ),
+            maintain_column_froms=True,
+        ).scalar_subquery()
+        image = (
+            select(json_object(select(*(getattr(Image, name) for name in IMAGE_FIELDS))))
+            .where(Image.id == Event.image_id)
+            .scalar_subquery()
+        )
+        return (
+            type_coerce(venue, JSON).label("venue_json"),
+            type_coerce(organizer_list, JSON).label("organizers_json"),
+            type_coerce(term_list, JSON).label("terms_json"),
+            type_coerce(image, JSON).label("image_json"),
+        )
+
+    async def get(self, event_id: int) -> EventRecord | None:
+        records = await self.fetch(self.select_records().where(Event.id == event_id))
+        return records[0] if records else None
+
+    async def get_by_slug(self, slug: str) -> EventRecord | None:
+        records = await self.fetch(self.select_records().where(Event.slug == slug))
+        return records[0] if records else None
+
+    async def fetch(
+        self, stmt: Select[Any], extras: dict[str, Any] | None = None
+    ) -> list[EventRecord]:
+        """Events of `stmt` with their relations: one query. Columns of `stmt` named in
+        `extras` are not event fields: the first row's values are stored there."""
+        result = await self.session.execute(self.with_relations(stmt))
+        venues = VenueRepository(self.session, self.language, self.default_language)
+        organizers = OrganizerRepository(self.session, self.language, self.default_language)
+        records = []
+        for row in result.mappings():
+            values = dict(row)
+            for name in extras or {}:
+                extras[name] = values.pop(name)  # type: ignore[index]
+            venue = values.pop("venue_json")
+            linked = values.pop("organizers_json") or []
+            terms = [TermRecord(**term) for term in values.pop("terms_json") or []]
+            image = values.pop("image_json")
+            records.append(
+                EventRecord(
+                    **values,
+                    venue=venues.record_from_json(venue) if venue else None,
+                    organizers=[organizers.record_from_json(item) for item in linked],
+                    image=ImageRecord(**image) if image else None,
+                    categories=[t for t in terms if t.taxonomy == CATEGORY],
+                    tags=[t for t in terms if t.taxonomy != CATEGORY],
+                )
+            )
+        return records
+
+
+@dataclass(slots=True)
+class EventListFilters:
+    """A normalised event list query. Date bounds are naive site-time wall clock values,
+    compared with the events' local start/end (the reference's "event" time zone mode)."""
+
+    start_min: datetime | None = None  # start >= (start_date)
+    end_max: datetime | None = None  # end <= (end_date)
+    starts_before: datetime | None = None
+    starts_after: datetime | None = None
+    ends_before: datetime | None = None
+    ends_after: datetime | None = None
+    include: list[int] | None = None
+    words: list[str] = field(default_factory=list)
+    term_ids: list[list[int]] = field(default_factory=list)  # each inner list: any of them
+    venue_ids: list[int] | None = None
+    organizer_ids: list[int] | None = None
+    featured: bool | None = None
+    parent_id: int | None = None
+    statuses: tuple[str, ...] = ("publish",)
+    # Only these statuses of other people's events; own events in any of `statuses`.
+    others_statuses: tuple[str, ...] | None = None
+    viewer_id: int | None = None
+    include_hidden: bool = False
+    orderby: str = "start_date"
+    descending: bool = False
+
+    def cache_key(self) -> tuple[Any, ...]:
+        """The filter as a hashable value (lists become tuples)."""
+        values = []
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            values.append(value)
+        return tuple(values)
+
+
+def _words_condition(words: list[str], columns: list[Any]) -> list[Any]:
+    """Every word occurs (case-insensitively) in one of the columns."""
+    conditions = []
+    for word in words:
+        pattern = f"%{escape_like(word)}%"
+        conditions.append(or_(*(column.ilike(pattern) for column in columns)))
+    return conditions
+
+
+ORDER_COLUMNS = {
+    "start_date": Event.start_local,
+    "end_date": Event.end_local,
+    "date": Event.published_at,
+    "modified": Event.modified_at,
+    "id": Event.id,
+}
+
+
+class EventListQuery:
+    """Builds the event list statement from a filter object: one place for the window."""
+
+    def __init__(self, repo: EventRepository, filters: EventListFilters) -> None:
+        self.repo = repo
+        self.filters = filters
+
+    def conditions(self, stmt: Select[Any]) -> list[Any]:
+        f = self.filters
+        e = Event
+        where: list[Any] = [self._visibility()]
+        if not f.include_hidden:
+            # Hidden events stay out of lists for those who may not edit them (DESIGN §8).
+            # `= false` (not `IS false`) so that the partial listing index applies.
+            shown = e.hide_from_listings == false()
+            where.append(shown if f.viewer_id is None else or_(shown, e.author_id == f.viewer_id))
+        bounds = (
+            (f.start_min, e.start_local.__ge__),
+            (f.end_max, e.end_local.__le__),
+            (f.starts_before, e.start_local.__lt__),
+            (f.starts_after, e.start_local.__gt__),
+            (f.ends_before, e.end_local.__lt__),
+            (f.ends_after, e.end_local.__gt__),
+        )
+        where.extend(compare(value) for value, compare in bounds if value is not None)
+        if f.include is not None:
+            where.append(e.id.in_(f.include))
+        if f.words:
+            columns = stmt.selected_columns
+            where.extend(
+                _words_condition(f.words, [columns.title, columns.description, columns.excerpt])
+            )
+        for term_ids in f.term_ids:
+            where.append(
+                e.id.in_(select(event_terms.c.event_id).where(event_terms.c.term_id.in_(term_ids)))
+            )
+        if f.venue_ids is not None:
+            where.append(e.venue_id.in_(f.venue_ids))
+        if f.organizer_ids is not None:
+            where.append(
+                e.id.in_(
+                    select(event_organizers.c.event_id).where(
+                        event_organizers.c.organizer_id.in_(f.organizer_ids)
+                    )
+                )
+            )
+        if f.featured is not None:
+            where.append(e.featured.is_(f.featured))
+        if f.parent_id is not None:
+            where.append(e.parent_id == f.parent_id)
+        return where
+
+    def _visibility(self) -> Any:
+        f = self.filters
+        if f.others_statuses is None or f.viewer_id is None:
+            return Event.status.in_(f.statuses)
+        return or_(
+            Event.status.in_(f.others_statuses),
+            and_(Event.author_id == f.viewer_id, Event.status.in_(f.statuses)),
+        )
+
+    def order(self, stmt: Select[Any]) -> list[Any]:
+        f = self.filters
+        column: Any = (
+            func.lower(stmt.selected_columns.title)
+            if f.orderby == "title"
+            else ORDER_COLUMNS[f.orderby]
+        )
+        keys = [column, Event.published_at, Event.id]
+        return [key.desc() if f.descending else key.asc() for key in keys]
+
+    def statement(self) -> Select[Any]:
+        """The filtered statement (unordered, unpaged): the base of the page and the count."""
+        stmt = self.repo.select_records()
+        return stmt.where(*self.conditions(stmt))
+
+    def page_statement(self, offset: int, limit: int) -> Select[Any]:
+        stmt = self.statement()
+        return stmt.order_by(*self.order(stmt)).offset(offset).limit(limit)
+
+    async def page(
+        self, offset: int, limit: int, totals: CountCache | None = None
+    ) -> tuple[list[EventRecord], int]:
+        """A page and the total. The total comes from `totals` when it was counted under the
+        data version the page query saw (read in the same statement)."""
+        extras: dict[str, Any] = {"data_version": None}
+        stmt = self.page_statement(offset, limit).add_columns(version_column())
+        records = await self.repo.fetch(stmt, extras)
+        version = extras["data_version"]
+        key = (self.repo.language, self.filters.cache_key())
+        if totals is not None and version is not None:
+            cached = totals.get(key, version)
+            if cached is not None:
+                return records, cached
+        counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
+        total = await self.repo.session.scalar(select(func.count()).select_from(counted.subquery()))
+        if totals is not None and version is not None:
+            totals.put(key, version, total or 0)
+        return records, total or 0

@@ -1,0 +1,116 @@
+"""The event object (reference §3.1) and its schema.org JSON-LD."""
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from app.core.dates import date_details, format_datetime, in_zone, parse_zone
+from app.core.settings import get_settings
+from app.core.urls import Urls
+from app.events.repository import EventRecord
+from app.posts.serializer import redact_body
+from app.terms.serializer import embedded_term_body
+
+ImageBody = Literal[False] | dict[str, Any]
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
+def event_body(
+    event: EventRecord,
+    urls: Urls,
+    *,
+    image: ImageBody,
+    venue: dict[str, Any] | list[Any],
+    organizers: list[dict[str, Any]],
+    json_ld: bool = False,
+    redact: bool = False,
+) -> dict[str, Any]:
+    site_zone = get_settings().site_zone
+    global_id = urls.global_id(event.id)
+    url = urls.public(f"/event/{event.slug}/")
+    body: dict[str, Any] = {
+        "id": event.id,
+        "global_id": global_id,
+        "global_id_lineage": [global_id],
+        "author": str(event.author_id or 0),
+        "status": event.status,
+        "date": format_datetime(event.published_at, site_zone),
+        "date_utc": format_datetime(event.published_at, UTC),
+        "modified": format_datetime(event.modified_at, site_zone),
+        "modified_utc": format_datetime(event.modified_at, UTC),
+        "url": url,
+        "rest_url": urls.rest(f"/events/{event.id}"),
+        "title": event.title,
+        "description": event.description,
+        "excerpt": event.excerpt,
+        "slug": event.slug,
+        "image": image,
+        "all_day": event.all_day,
+        "start_date": format_datetime(event.start_local),
+        "start_date_details": date_details(event.start_local),
+        "end_date": format_datetime(event.end_local),
+        "end_date_details": date_details(event.end_local),
+        "utc_start_date": format_datetime(event.start_at, UTC),
+        "utc_start_date_details": date_details(in_zone(event.start_at, UTC)),
+        "utc_end_date": format_datetime(event.end_at, UTC),
+        "utc_end_date_details": date_details(in_zone(event.end_at, UTC)),
+        "timezone": event.timezone,
+        "timezone_abbr": event.timezone_abbr,
+        "cost": event.cost,
+        "cost_details": event.cost_details,
+        "website": event.website or url,  # the reference falls back to the permalink
+        "show_map": event.show_map,
+        "show_map_link": event.show_map_link,
+        "hide_from_listings": event.hide_from_listings,
+        "sticky": event.sticky,
+        "featured": event.featured,
+        "categories": [embedded_term_body(term, urls) for term in event.categories],
+        "tags": [embedded_term_body(term, urls) for term in event.tags],
+        "venue": venue,
+        "organizer": organizers,
+        "custom_fields": [],
+    }
+    if redact:
+        body = redact_body(body)
+    if json_ld:
+        body["json_ld"] = event_json_ld(event, body)
+    return body
+
+
+def event_json_ld(event: EventRecord, body: dict[str, Any]) -> dict[str, Any]:
+    """schema.org Event (reference §3.8), built from the already serialised body."""
+    zone = parse_zone(event.timezone)
+    data: dict[str, Any] = {
+        "@context": "http://schema.org",
+        "@type": "Event",
+        "name": event.title,
+        "description": event.excerpt or event.description,
+        "url": body["url"],
+        "eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
+        "eventStatus": "https://schema.org/EventScheduled",
+        "startDate": _iso(event.start_at.astimezone(zone)),
+        "endDate": _iso(event.end_at.astimezone(zone)),
+    }
+    if body["image"]:
+        data["image"] = body["image"]["url"]
+    venue = body["venue"]
+    if isinstance(venue, dict) and venue.get("json_ld"):
+        data["location"] = venue["json_ld"]
+    organizers = [o["json_ld"] for o in body["organizer"] if o.get("json_ld")]
+    if organizers:
+        data["organizer"] = organizers[0] if len(organizers) == 1 else organizers
+    data["performer"] = "Organization"
+    details = event.cost_details
+    if details.get("values"):
+        data["offers"] = {
+            "@type": "Offer",
+            "price": details["values"][0],
+            "priceCurrency": details.get("currency_code", ""),
+            "url": body["url"],
+            "category": "primary",
+            "availability": "inStock",
+            "validFrom": _iso(event.published_at.astimezone(zone)),
+        }
+    return data

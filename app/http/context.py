@@ -1,0 +1,53 @@
+"""Request-scoped dependencies shared by every router."""
+
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.auth import CurrentUser
+from app.core.database import SessionDep
+from app.core.errors import invalid
+from app.core.language import requested_language, set_language
+from app.core.permissions import Principal
+from app.core.settings import LANGUAGES, Settings, get_settings
+from app.core.urls import Urls, UrlsDep
+from app.http.params import RawParams, raw_params
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+RawParamsDep = Annotated[RawParams, Depends(raw_params)]
+
+
+async def get_language(request: Request, raw: RawParamsDep, settings: SettingsDep) -> str:
+    """`i18n_language` (any parameter source) or the path segment; unknown values are a 400."""
+    wanted = requested_language(request, raw.get("i18n_language"))
+    language = settings.default_language if wanted is None else wanted
+    if language not in LANGUAGES:
+        set_language(request, settings.default_language)
+        raise invalid("i18n_language", ("unknown_language", {"languages": ", ".join(LANGUAGES)}))
+    set_language(request, language)
+    return language
+
+
+LanguageDep = Annotated[str, Depends(get_language)]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestContext:
+    """What most handlers need, resolved once: parameters, language, caller, session, URLs."""
+
+    raw: RawParams
+    language: str
+    user: Principal | None
+    session: AsyncSession
+    urls: Urls
+
+
+async def request_context(
+    raw: RawParamsDep, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
+) -> RequestContext:
+    return RequestContext(raw=raw, language=language, user=user, session=session, urls=urls)
+
+
+ContextDep = Annotated[RequestContext, Depends(request_context)]

@@ -1,0 +1,375 @@
+"""The OpenAPI 3.1 document and the WordPress-style namespace description, both generated
+from the parameter models the routes really parse with (`app.http.params.parse`).
+
+Routes declare their documentation with `api_doc(...)`; `document()` turns FastAPI's
+generated schema into the public one: paths relative to the namespace URL (servers[0]),
+the language-prefixed forms as a second server, no 422 anywhere.
+"""
+
+import copy
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+
+from app.core.settings import LANGUAGES
+from app.core.urls import NAMESPACE, Urls
+from app.http.params import ID_CSV, ID_SCHEMA, MAX_ID, Params
+from app.http.schemas import ErrorEnvelope
+
+ERROR_TEXTS = {
+    400: "Invalid or missing parameters (rest_invalid_param, rest_missing_callback_param, ...)",
+    401: "Wrong credentials, or credentials needed (rest_forbidden, incorrect_password, ...)",
+    403: "Not allowed for this user, or not accessible (rest_forbidden, *-not-accessible)",
+    404: "No such record, page or route (rest-*-not-found, *-archive-page-not-found, rest_no_route)",
+    405: "Method not allowed on this route (rest_no_route, with Allow)",
+    410: "Already in the trash (*-is-in-trash)",
+    413: "Request body too large",
+    429: "Too many failed sign-ins from this address (rest_too_many_requests, with Retry-After)",
+    500: "Unexpected error (rest_internal_error)",
+    503: "Database unavailable (rest_unavailable, with Retry-After)",
+}
+ALWAYS = (400, 500, 503)  # a bad i18n_language, bugs and outages can happen anywhere
+RETRY_AFTER = {
+    "Retry-After": {"schema": {"type": "integer", "minimum": 1}, "description": "Seconds to wait"}
+}
+
+# Schemas for parameters the models accept in several shapes (typed `Any` in Python).
+DATE = {
+    "type": ["string", "integer"],
+    "description": "Y-m-d H:i:s, Y-m-d, ISO 8601 (offset honoured), a Unix timestamp, "
+    "or a relative form such as 'tomorrow 9am' or '+5 days'",
+}
+FLEXIBLE_FIELDS: dict[str, dict[str, Any]] = {
+    "start_date": DATE,
+    "end_date": DATE,
+    "starts_before": DATE,
+    "starts_after": DATE,
+    "ends_before": DATE,
+    "ends_after": DATE,
+    "date": DATE,
+    "date_utc": DATE,
+    "image": {"type": ["integer", "string", "null"], "description": "Image ID or http(s) URL"},
+    "cost": {
+        "anyOf": [
+            {"type": ["string", "number", "null"]},
+            {"type": "array", "items": {"type": ["string", "number"]}},
+        ]
+    },
+    "categories": {
+        "anyOf": [
+            ID_SCHEMA,
+            {"type": ["string", "null"]},
+            {"type": "array", "items": {"anyOf": [ID_SCHEMA, {"type": "string"}]}},
+        ]
+    },
+}
+FLEXIBLE_FIELDS["tags"] = FLEXIBLE_FIELDS["categories"]
+
+
+# A linked venue or organizer: an ID (0 or "" unlinks), an {id} object, or an inline record
+# (created unless an identical one exists).
+LINK_ID: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
+LINK_ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^(|0|\s*{ID_CSV}\s*)$"}
+ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^\s*{ID_CSV}\s*$"}
+
+
+def _linked(name: str) -> dict[str, Any]:
+    """The schema of `venue` / `organizer` in an event write, from the kind's own model."""
+    # Imported here: the routers import this module to document themselves.
+    from app.organizers.router import OrganizerWriteParams
+    from app.venues.router import VenueWriteParams
+
+    model = VenueWriteParams if name == "venue" else OrganizerWriteParams
+    fields, _ = _field_schemas(model)
+    fields.pop("i18n_language", None)
+    record = {"type": "object", "properties": fields, "required": [name]}
+    reference = {"type": "object", "properties": {"id": ID_SCHEMA}, "required": ["id"]}
+    one = [LINK_ID, LINK_ID_TEXT, reference, record]
+    if name == "venue":
+        return {
+            "anyOf": [
+                *one,
+                {"type": "null"},
+                {"type": "array", "maxItems": 1, "items": {"anyOf": one}},
+            ]
+        }
+    many = {
+        "type": "array",
+        "maxItems": 100,
+        "items": {"anyOf": [ID_SCHEMA, ID_TEXT, reference, record]},
+    }
+    csv = {"type": "string", "pattern": rf"^ *{ID_CSV}( *, *{ID_CSV})* *$"}
+    return {"anyOf": [*one, csv, {"type": "null"}, many]}
+
+
+def _field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[str]]:
+    """Property schemas of a parameter model (inlined, no titles) and its required names."""
+    schema = model.model_json_schema(mode="validation")
+    properties: dict[str, dict[str, Any]] = {}
+    for name, prop in schema.get("properties", {}).items():
+        prop = {k: v for k, v in prop.items() if k != "title"}
+        untyped = not {"type", "anyOf"} & set(prop)  # `Any` in the model: several shapes
+        if name in FLEXIBLE_FIELDS and (untyped or FLEXIBLE_FIELDS[name] is DATE):
+            prop = {
+                **FLEXIBLE_FIELDS[name],
+                **{k: v for k, v in prop.items() if k == "description"},
+            }
+        elif untyped and name in ("venue", "organizer"):
+            prop = {**_linked(name), **{k: v for k, v in prop.items() if k == "description"}}
+        if "anyOf" in prop and any(part.get("type") == "null" for part in prop["anyOf"]):
+            parts = [part for part in prop["anyOf"] if part.get("type") != "null"]
+            if len(parts) == 1:
+                prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **parts[0]}
+        properties[name] = prop
+    if "i18n_language" in properties:
+        properties["i18n_language"] = {
+            "type": "string",
+            "enum": list(LANGUAGES),
+            "description": "Content language (wins over a language path segment)",
+        }
+    return properties, set(schema.get("required", []))
+
+
+# The HTTP server refuses request lines beyond 64 KiB (the bundled nginx beyond 8 KiB), so
+# query values are documented much shorter than the same parameters in a body, which is
+# where long texts belong.
+QUERY_MAX_LENGTH = 1000
+QUERY_MAX_ITEMS = 20
+QUERY_ITEM_MAX_LENGTH = 200
+
+
+def _query_schema(schema: Any, max_length: int = QUERY_MAX_LENGTH) -> Any:
+    """`schema` with the documented limits of a query value: shorter strings, fewer items."""
+    if isinstance(schema, list):
+        return [_query_schema(item, max_length) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    capped = {
+        key: _query_schema(value, QUERY_ITEM_MAX_LENGTH if key == "items" else max_length)
+        for key, value in schema.items()
+    }
+    kinds = capped.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if "string" in kinds and "enum" not in capped:
+        capped["maxLength"] = min(capped.get("maxLength", max_length), max_length)
+    if "array" in kinds:
+        capped["maxItems"] = min(capped.get("maxItems", QUERY_MAX_ITEMS), QUERY_MAX_ITEMS)
+    return capped
+
+
+def _without_null(schema: dict[str, Any]) -> dict[str, Any]:
+    """A query string cannot carry null: the value is sent, or the parameter left out."""
+    schema = {k: v for k, v in schema.items() if not (k == "default" and v is None)}
+    if isinstance(schema.get("type"), list):
+        schema["type"] = [kind for kind in schema["type"] if kind != "null"]
+    if "anyOf" in schema:
+        parts = [part for part in schema.pop("anyOf") if part.get("type") != "null"]
+        schema = {**schema, **parts[0]} if len(parts) == 1 else {**schema, "anyOf": parts}
+    return schema
+
+
+def _query_parameters(model: type[Params]) -> list[dict[str, Any]]:
+    properties, required = _field_schemas(model)
+    parameters = []
+    for name, prop in properties.items():
+        prop = _without_null(_query_schema(prop))
+        description = prop.pop("description", "")
+        parameter: dict[str, Any] = {
+            "name": name,
+            "in": "query",
+            "required": name in required,
+            "description": description,
+            "schema": prop,
+        }
+        if prop.get("type") == "array":
+            parameter["style"] = "form"
+            parameter["explode"] = True
+        parameters.append(parameter)
+    return parameters
+
+
+def _body(model: type[Params], required: tuple[str, ...]) -> dict[str, Any]:
+    properties, _ = _field_schemas(model)
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return {
+        "required": bool(required),
+        "content": {
+            "application/json": {"schema": schema},
+            "application/x-www-form-urlencoded": {"schema": schema},
+        },
+    }
+
+
+LANGUAGE_PARAMETER = {
+    "name": "i18n_language",
+    "in": "query",
+    "required": False,
+    "description": "Content language (wins over a language path segment)",
+    "schema": {"type": "string", "enum": list(LANGUAGES)},
+}
+
+
+def api_doc(
+    *,
+    query: type[Params] | None = None,
+    body: type[Params] | None = None,
+    required: tuple[str, ...] = (),
+    response: type[BaseModel] | None = None,
+    status: int = 200,
+    errors: tuple[int, ...] = (),
+    paging_headers: bool = False,
+) -> dict[str, Any]:
+    """Keyword arguments for a route decorator documenting what the handler really parses."""
+    parameters = _query_parameters(query) if query else [dict(LANGUAGE_PARAMETER)]
+    extra: dict[str, Any] = {"parameters": parameters}
+    if body is not None:
+        extra["requestBody"] = _body(body, required)
+    responses: dict[int | str, dict[str, Any]] = {}
+    if response is not None:
+        success: dict[str, Any] = {"model": response, "description": "Success"}
+        if paging_headers:
+            success["headers"] = {
+                name: {"schema": {"type": "integer"}, "description": text}
+                for name, text in (
+                    ("X-TEC-Total", "Matching records"),
+                    ("X-TEC-TotalPages", "Pages"),
+                    ("X-WP-Total", "Matching records"),
+                    ("X-WP-TotalPages", "Pages"),
+                )
+            }
+        if status == 201:
+            success["headers"] = {
+                "Location": {"schema": {"type": "string"}, "description": "URL of the new record"}
+            }
+        responses[status] = success
+    # Where credentials are read (401), failing them too often is a 429.
+    codes = {*errors, *ALWAYS, *((429,) if 401 in errors else ())}
+    for code in sorted(codes):
+        responses[code] = {"model": ErrorEnvelope, "description": ERROR_TEXTS[code]}
+        if code in (429, 503):
+            responses[code]["headers"] = copy.deepcopy(RETRY_AFTER)
+    return {"openapi_extra": extra, "responses": responses}
+
+
+def _public_operations(schema: dict[str, Any]) -> dict[str, Any]:
+    """Namespace paths without the language segment, relative to the namespace URL."""
+    prefix = f"/{NAMESPACE}"
+    paths: dict[str, Any] = {}
+    for path, item in schema.get("paths", {}).items():
+        if not path.startswith(prefix):
+            continue
+        relative = path[len(prefix) :] or "/"
+        for operation in item.values():
+            operation.get("responses", {}).pop("422", None)
+            operation["parameters"] = [
+                p
+                for p in operation.get("parameters", [])
+                if p.get("in") != "query" or p["name"] != "lang"
+            ]
+        paths[relative] = item
+    return paths
+
+
+def base_document(app: FastAPI) -> dict[str, Any]:
+    """The document without servers (those depend on the request); cached on the app."""
+    cached: dict[str, Any] | None = getattr(app.state, "openapi_document", None)
+    if cached is not None:
+        return cached
+    generated = get_openapi(
+        title="almanac",
+        version="1.0.0",
+        openapi_version="3.1.0",
+        summary=app.summary,
+        description=(
+            "Events calendar API compatible with The Events Calendar REST API (tribe/events/v1). "
+            "Paths are relative to the namespace URL (servers[0]); the same routes are served "
+            "under a language segment (servers[1]). Errors always use the envelope "
+            "{code, message, data: {status}}."
+        ),
+        routes=app.routes,
+    )
+    generated["paths"] = _public_operations(generated)
+    schemas = generated.get("components", {}).get("schemas", {})
+    for name in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(name, None)
+    app.state.openapi_document = generated
+    return generated
+
+
+def document(app: FastAPI, urls: Urls) -> dict[str, Any]:
+    doc = copy.deepcopy(base_document(app))
+    root = f"{urls.origin}{urls.root_path}"
+    doc["servers"] = [
+        {"url": urls.namespace, "description": "This namespace"},
+        {
+            "url": f"{root}/{{language}}/{NAMESPACE}",
+            "description": "The namespace in a given content language",
+            "variables": {"language": {"enum": list(LANGUAGES), "default": "en"}},
+        },
+    ]
+    return doc
+
+
+def namespace_routes(
+    app: FastAPI, urls: Urls, defaults: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """WordPress's namespace description (`routes` of GET /calendar/events/v1), derived from
+    the OpenAPI operations; `defaults` override documented defaults per path and argument
+    (values computed for this request, such as the default event window)."""
+    routes: dict[str, Any] = {}
+    for path, item in base_document(app)["paths"].items():
+        key = f"/{NAMESPACE}{'' if path == '/' else path}"
+        entry = routes.setdefault(key, {"namespace": NAMESPACE, "methods": [], "endpoints": []})
+        for method, operation in item.items():
+            args: dict[str, Any] = {}
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path":
+                    args[parameter["name"]] = _arg(
+                        parameter["schema"], True, parameter.get("description")
+                    )
+                elif parameter.get("in") == "query":
+                    args[parameter["name"]] = _arg(
+                        parameter["schema"],
+                        parameter.get("required", False),
+                        parameter.get("description"),
+                    )
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
+            if body:
+                needed = set(body["schema"].get("required", []))
+                for name, prop in body["schema"].get("properties", {}).items():
+                    args[name] = _arg(prop, name in needed, prop.get("description"))
+            for name, value in defaults.get(path, {}).items():
+                if name in args:
+                    args[name]["default"] = value
+            methods = [method.upper()]
+            entry["methods"].extend(methods)
+            entry["endpoints"].append({"methods": methods, "args": args})
+        if "{" not in key:
+            entry["_links"] = {"self": [{"href": urls.rest(key[len(NAMESPACE) + 1 :])}]}
+    return routes
+
+
+def _arg(schema: dict[str, Any], required: bool, description: str | None) -> dict[str, Any]:
+    arg: dict[str, Any] = {"required": required}
+    if "default" in schema:
+        arg["default"] = schema["default"]
+    if description or schema.get("description"):
+        arg["description"] = description or schema.get("description")
+    # WordPress names one type per argument: a union's first (its main form, e.g. an
+    # array that also comes as a comma-separated string, a boolean that also comes as "yes").
+    branches = [part for part in schema.get("anyOf", [schema]) if part.get("type") != "null"]
+    main = branches[0] if branches else schema
+    kind = main.get("type")
+    if isinstance(kind, list):
+        kind = kind[0]
+    elif "enum" in main:
+        arg["enum"] = main["enum"]
+    if isinstance(kind, str):
+        arg["type"] = kind
+    if "items" in main:
+        arg["items"] = main["items"]
+    return arg

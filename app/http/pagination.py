@@ -1,0 +1,125 @@
+"""Paging parameters and the one builder of list bodies, headers and links."""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, Request
+from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
+from starlette.responses import Response
+
+from app.core.errors import PageNotFound
+from app.core.responses import json_response
+from app.core.urls import Urls
+from app.http.params import Params, PositiveInt, as_positive_int, parse, raw_params
+
+DEFAULT_PER_PAGE = 9
+MAX_PER_PAGE = 100
+MAX_OFFSET = 2**62
+
+
+def _per_page(value: Any) -> Any:
+    number = as_positive_int(value)
+    if number > MAX_PER_PAGE:
+        raise PydanticCustomError("per_page_too_large", "too large", {"max": MAX_PER_PAGE})
+    return number
+
+
+PerPage = Annotated[
+    int,
+    BeforeValidator(_per_page),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
+]
+
+
+class PageParams(Params):
+    page: PositiveInt = Field(1, description="Page of the list to return")
+    per_page: PerPage = Field(DEFAULT_PER_PAGE, description=f"Items per page, 1 to {MAX_PER_PAGE}")
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    number: int
+    size: int
+
+    @property
+    def offset(self) -> int:
+        # Pages run to 2**62: an offset past any table is an empty page (404), not an
+        # integer the database refuses.
+        return min((self.number - 1) * self.size, MAX_OFFSET)
+
+
+async def get_page(request: Request) -> Page:
+    params = parse(PageParams, await raw_params(request))
+    return Page(number=params.page, size=params.per_page)
+
+
+PageDep = Annotated[Page, Depends(get_page)]
+
+# Body key order differs between post lists and term lists in the reference (§3.11).
+Layout = Literal["posts", "terms"]
+
+
+def list_response(
+    *,
+    urls: Urls,
+    path: str,
+    key: str,
+    kind: str,
+    items: Sequence[Any],
+    total: int,
+    page: Page,
+    filters: dict[str, Any],
+    layout: Layout = "posts",
+) -> Response:
+    """The list body with `rest_url`, next/previous links and totals, plus paging headers.
+
+    `filters` are the request's effective filters; every one of them is kept in the links.
+    A page past the end (page > 1 without rows) is a 404 `<kind>-archive-page-not-found`.
+    """
+    if not items and page.number > 1:
+        raise PageNotFound(kind)
+    total_pages = math.ceil(total / page.size) if total else 0
+    base = f"{path}/"
+
+    def link(number: int) -> str:
+        query = {**filters, "per_page": page.size}
+        if number > 1:
+            query["page"] = number
+        return urls.rest(base, query)
+
+    rest_url = urls.rest(base, {"page": page.number, "per_page": page.size, **filters})
+    has_next = page.number < total_pages
+    has_previous = page.number > 1 and total > 0
+    links: dict[str, str] = {}
+    if has_next:
+        links["next_rest_url"] = link(page.number + 1)
+    if has_previous:
+        links["previous_rest_url"] = link(page.number - 1)
+
+    if layout == "posts":
+        body = {key: items, "rest_url": rest_url, **links, "total": total}
+        body["total_pages"] = total_pages
+    else:
+        body = {"rest_url": rest_url, "total": total, "total_pages": total_pages, key: items}
+        body.update(links)
+
+    rels = []
+    if total_pages:
+        rels.append(f'<{link(1)}>; rel="first"')
+        if has_previous:
+            rels.append(f'<{links["previous_rest_url"]}>; rel="prev"')
+        if has_next:
+            rels.append(f'<{links["next_rest_url"]}>; rel="next"')
+        rels.append(f'<{link(total_pages)}>; rel="last"')
+    headers = {
+        "X-TEC-Total": str(total),
+        "X-TEC-TotalPages": str(total_pages),
+        "X-WP-Total": str(total),
+        "X-WP-TotalPages": str(total_pages),
+    }
+    if rels:
+        headers["Link"] = ", ".join(rels)
+    return json_response(body, headers=headers)

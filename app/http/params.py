@@ -1,0 +1,388 @@
+"""Request parameters the way the reference reads them.
+
+Parameters arrive as a JSON body, a form body or a query string (precedence in that order),
+lists as JSON arrays, repeated keys (`a[]=1&a[]=2`, `a=1&a=2`) or comma-separated strings,
+and booleans in their WordPress forms. Each route describes its parameters with a Pydantic
+model; `parse()` validates the merged parameters against it and turns every failure into the
+reference's 400 errors. The same models document the parameters in OpenAPI.
+"""
+
+import re
+from collections.abc import Iterable
+from typing import Annotated, Any, TypeVar
+from urllib.parse import parse_qsl
+
+import orjson
+from fastapi import Request
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    WithJsonSchema,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
+
+from app.core.errors import INVALID, ApiError, InvalidParams, MissingParams, Note
+from app.core.permissions import STATUSES
+
+RAW_PARAMS_STATE_KEY = "raw_params"
+MAX_LIST_ITEMS = 500
+MAX_ID = 2**62 - 1  # IDs are bigint columns; larger numbers name nothing
+MAX_JSON_DEPTH = 32
+
+RawParams = dict[str, Any]
+M = TypeVar("M", bound=BaseModel)
+
+
+def _add(target: RawParams, key: str, value: Any) -> None:
+    """Collect form/query pairs: `a[]` and repeated keys become lists."""
+    is_list = key.endswith("[]")
+    if "[" in key and key.endswith("]"):
+        key = key[: key.index("[")]
+        is_list = True
+    if key in target:
+        current = target[key]
+        target[key] = [*current, value] if isinstance(current, list) else [current, value]
+    else:
+        target[key] = [value] if is_list else value
+
+
+def _pairs(pairs: Iterable[tuple[str, Any]]) -> RawParams:
+    params: RawParams = {}
+    for key, value in pairs:
+        _add(params, key, value)
+    return params
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of a decoded JSON value, stopping once `limit` is passed."""
+    if limit < 0 or not isinstance(value, dict | list):
+        return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(child, limit - 1) for child in children), default=0)
+
+
+async def _body_params(request: Request) -> RawParams:
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return {}
+    body = await request.body()
+    if not body.strip():
+        return {}
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json" or content_type.endswith("+json"):
+        try:
+            decoded = orjson.loads(body)
+        except orjson.JSONDecodeError as exc:
+            raise ApiError(400, "rest_invalid_json") from exc
+        if not isinstance(decoded, dict) or _depth(decoded, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+            raise ApiError(400, "rest_invalid_json")
+        return decoded
+    if content_type == "application/x-www-form-urlencoded":
+        try:
+            text = body.decode()
+        except UnicodeDecodeError as exc:
+            raise ApiError(400, "rest_invalid_json") from exc
+        return _pairs(parse_qsl(text, keep_blank_values=True))
+    if content_type == "multipart/form-data":
+        try:
+            form = await request.form()
+        except (HTTPException, MultiPartException) as exc:
+            # Starlette answers a malformed body (no boundary, broken parts) with a bare
+            # HTTPException; it is a bad body like any other.
+            raise ApiError(400, "rest_invalid_body") from exc
+        try:
+            # Uploaded files are no parameters (images are given by URL or ID).
+            return _pairs((k, v) for k, v in form.multi_items() if isinstance(v, str))
+        finally:
+            await form.close()
+    return {}
+
+
+class UnreadableBody(dict[str, Any]):
+    """The query parameters of a request whose body could not be read. The body's error is
+    raised when a handler parses its parameters, which it does after checking the caller:
+    an anonymous write is a 401 whatever its payload (DESIGN §5)."""
+
+    def __init__(self, params: RawParams, error: ApiError) -> None:
+        super().__init__(params)
+        self.error = error
+
+
+async def raw_params(request: Request) -> RawParams:
+    """Query, then form, then JSON body, merged with the later ones winning; cached per request."""
+    cached: RawParams | None = request.scope.get("state", {}).get(RAW_PARAMS_STATE_KEY)
+    if cached is not None:
+        return cached
+    params = _pairs(request.query_params.multi_items())
+    try:
+        params.update(await _body_params(request))
+    except ApiError as exc:
+        if exc.status == 413:  # too large to keep reading: refused at once
+            raise
+        params = UnreadableBody(params, exc)
+    request.state.raw_params = params
+    return params
+
+
+# ---- lenient value types ------------------------------------------------------------
+
+TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
+FALSE_WORDS = frozenset({"false", "0", "no", "off", ""})
+
+
+def _bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+    raise PydanticCustomError("not_of_type", "boolean", {"type": "boolean"})
+
+
+_DECIMAL = re.compile(r"-?[0-9]{1,30}")
+
+
+def decimal(text: str) -> int | None:
+    """The integer a string of ASCII digits spells (spaces around allowed), else None.
+
+    Not `str.isdigit()`: that also accepts digits `int()` refuses (superscripts, `²`) and
+    strings of any length.
+    """
+    text = text.strip()
+    return int(text) if _DECIMAL.fullmatch(text) else None
+
+
+def _int(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise PydanticCustomError("not_of_type", "integer", {"type": "integer"})
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    number = decimal(value) if isinstance(value, str) else None
+    if number is None:
+        raise PydanticCustomError("not_of_type", "integer", {"type": "integer"})
+    return number
+
+
+def as_positive_int(value: Any) -> Any:
+    number = _int(value)
+    # Also bounded above: IDs are bigint columns, and a huge page is a mistake.
+    if not 0 < number <= MAX_ID:
+        raise PydanticCustomError("invalid", "invalid")
+    return number
+
+
+def _list(value: Any) -> Any:
+    if isinstance(value, str):
+        items: list[Any] = [part.strip() for part in value.split(",")]
+    elif isinstance(value, list):
+        items = []
+        for item in value:
+            items.extend(_list(item) if isinstance(item, str) and "," in item else [item])
+    elif isinstance(value, int) and not isinstance(value, bool):
+        items = [value]
+    else:
+        raise PydanticCustomError("invalid", "invalid")
+    items = [item for item in items if item != ""]
+    if len(items) > MAX_LIST_ITEMS:
+        raise PydanticCustomError("too_many_items", "too many", {"max": MAX_LIST_ITEMS})
+    return items
+
+
+def _positive_int_list(value: Any) -> Any:
+    items = [as_positive_int(item) for item in _list(value)]
+    if not items:
+        raise PydanticCustomError("invalid", "invalid")
+    return items
+
+
+def _id_or_slug_list(value: Any) -> Any:
+    """Term references: IDs (numbers) or slugs/names (strings)."""
+    items: list[int | str] = []
+    for item in _list(value):
+        if isinstance(item, bool) or not isinstance(item, int | str):
+            raise PydanticCustomError("invalid", "invalid")
+        if isinstance(item, str) and item.isascii() and item.isdigit():
+            item = decimal(item) or 0  # too long to be an ID: refused below, as 0 is
+        items.append(as_positive_int(item) if isinstance(item, int) else item)
+    if not items:
+        raise PydanticCustomError("invalid", "invalid")
+    return items
+
+
+def _string_list(value: Any) -> Any:
+    items = _list(value)
+    if not items or not all(isinstance(item, str) for item in items):
+        raise PydanticCustomError("invalid", "invalid")
+    return items
+
+
+def _non_empty_string(value: Any) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str) or not value.strip():
+        raise PydanticCustomError("invalid", "invalid")
+    return value
+
+
+def _string_or_empty(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise PydanticCustomError("invalid", "invalid")
+    return value
+
+
+# What the lenient types accept, for the OpenAPI document (DESIGN §3).
+BOOLEAN_WORDS = ["true", "false", "1", "0", "yes", "no", "on", "off"]
+BOOLEAN_SCHEMA: dict[str, Any] = {
+    "type": ["boolean", "integer", "string"],
+    "enum": [True, False, 1, 0, *BOOLEAN_WORDS],
+}
+ID_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
+ID_CSV = r"[1-9][0-9]{0,17}"
+
+
+def list_schema(items: dict[str, Any], csv_pattern: str | None = None) -> dict[str, Any]:
+    """A list parameter: an array, or the same items as one comma-separated string."""
+    csv: dict[str, Any] = {"type": "string", "description": "Comma-separated"}
+    if csv_pattern is not None:
+        csv["pattern"] = rf"^ *{csv_pattern}( *, *{csv_pattern})* *$"
+    else:
+        csv["minLength"] = 1
+        csv["pattern"] = r"[^\s,]"
+    return {"anyOf": [{"type": "array", "items": items, "minItems": 1}, csv]}
+
+
+def lowercase(value: Any) -> Any:
+    """For case-insensitive choices (`order=DESC`): compare in lower case."""
+    return value.lower() if isinstance(value, str) else value
+
+
+WPBool = Annotated[bool, BeforeValidator(_bool), WithJsonSchema(BOOLEAN_SCHEMA)]
+PositiveInt = Annotated[int, BeforeValidator(as_positive_int), WithJsonSchema(ID_SCHEMA)]
+PositiveIntList = Annotated[
+    list[int],
+    BeforeValidator(_positive_int_list),
+    WithJsonSchema(list_schema(ID_SCHEMA, ID_CSV)),
+]
+IdOrSlugList = Annotated[
+    list[int | str],
+    BeforeValidator(_id_or_slug_list),
+    WithJsonSchema(
+        list_schema(
+            {"anyOf": [ID_SCHEMA, {"type": "string", "minLength": 1, "pattern": r"[^\s,]"}]}
+        )
+    ),
+]
+StringList = Annotated[
+    list[str],
+    BeforeValidator(_string_list),
+    WithJsonSchema(list_schema({"type": "string", "minLength": 1, "pattern": r"[^\s,]"})),
+]
+# An http(s) URL or nothing, as documented (the handlers check the value).
+WEBSITE_PATTERN = r"^(\s*https?://[^\s/?#@:\[\]][^\s\[\]]*\s*)?$"
+
+# Statuses as documented (the handlers check the values, and who may ask for which).
+STATUS_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STATUSES)}
+StatusNames = Annotated[
+    list[str],
+    BeforeValidator(_string_list),
+    WithJsonSchema(list_schema(STATUS_SCHEMA, f"({'|'.join(STATUSES)})")),
+]
+NonEmptyStr = Annotated[
+    str,
+    BeforeValidator(_non_empty_string),
+    Field(json_schema_extra={"minLength": 1, "pattern": r"\S"}),
+]
+StrOrEmpty = Annotated[str, BeforeValidator(_string_or_empty)]
+
+
+def _has_nul(value: Any) -> bool:
+    """A NUL anywhere in a value, nested objects and lists included (inline venues)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list):
+        return any(_has_nul(item) for item in value)
+    if isinstance(value, dict):
+        return any(_has_nul(key) or _has_nul(item) for key, item in value.items())
+    return False
+
+
+class Params(BaseModel):
+    """Base of every parameter model: unknown parameters are ignored, as the reference does."""
+
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, str_max_length=100_000)
+
+    i18n_language: str | None = None
+
+    @field_validator("*", mode="wrap")
+    @classmethod
+    def _robust(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        """Whatever a client sends is a valid value or a 400, never a 500.
+
+        PostgreSQL text cannot hold NUL, so a parameter carrying one is invalid. A value of
+        an unexpected shape (a list from a repeated key, an object where a scalar belongs)
+        may make a lenient converter raise TypeError rather than ValueError; that value is
+        just as invalid.
+        """
+        if _has_nul(value):
+            raise PydanticCustomError("invalid", "invalid")
+        try:
+            return handler(value)
+        except (TypeError, ArithmeticError, RecursionError):
+            raise PydanticCustomError("invalid", "invalid") from None
+
+
+def _note(error: Any, name: str) -> Note:
+    kind = error["type"]
+    context = error.get("ctx") or {}
+    if kind == "not_of_type":
+        return ("not_of_type", {"name": name, "type": context.get("type", "string")})
+    if kind in ("string_too_long", "too_long"):
+        return ("too_long", {"name": name, "max": context.get("max_length", "?")})
+    if kind == "too_many_items":
+        return ("too_many_items", {"name": name, "max": context.get("max", MAX_LIST_ITEMS)})
+    if kind == "per_page_too_large":
+        return ("per_page_too_large", {"max": context.get("max")})
+    return INVALID
+
+
+def parse(model: type[M], raw: RawParams, **extra: Any) -> M:
+    """Validate `raw` (plus `extra`, e.g. path values) against `model`, or raise the 400."""
+    if isinstance(raw, UnreadableBody):
+        raise raw.error
+    try:
+        return model.model_validate({**raw, **extra})
+    except ValidationError as exc:
+        missing: list[str] = []
+        notes: dict[str, Note] = {}
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else "body"
+            if error["type"] == "missing":
+                missing.append(name)
+            elif name not in notes:
+                notes[name] = _note(error, name)
+        if missing:
+            raise MissingParams(missing) from None
+        raise InvalidParams(notes) from None
+
+
+def check(name: str, ok: bool, note: Note = INVALID) -> None:
+    """Raise the 400 for parameter `name` unless `ok`."""
+    if not ok:
+        raise InvalidParams({name: note})

@@ -1,0 +1,120 @@
+"""Images of events, venues and organizers (DESIGN §6).
+
+`image` in a write accepts an image ID (a row of `images`) or an http(s) URL. A URL is
+recorded as it is, never fetched: nothing the service does may make it request a
+client-supplied address. The same URL always maps to the same row.
+"""
+
+import posixpath
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+from urllib.parse import unquote, urlsplit
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.errors import invalid
+from app.http.params import decimal
+from app.models import Image
+
+MAX_URL_LENGTH = 2048
+MAX_IMAGE_ID = 2**63 - 1
+EXTENSION_LENGTH = 20
+CLEARING_VALUES = (None, False, "", 0, "0")
+
+
+class ImageLike(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def extension(self) -> str: ...
+    @property
+    def width(self) -> int | None: ...
+    @property
+    def height(self) -> int | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ImageRecord:
+    id: int
+    url: str
+    extension: str
+    width: int | None = None
+    height: int | None = None
+
+
+def image_body(row: ImageLike | None) -> Literal[False] | dict[str, Any]:
+    """The reference's `image`: false, or `{url, id, extension}` plus known dimensions."""
+    if row is None:
+        return False
+    body: dict[str, Any] = {"url": row.url, "id": row.id, "extension": row.extension}
+    if row.width:
+        body["width"] = row.width
+    if row.height:
+        body["height"] = row.height
+    return body
+
+
+def url_extension(url: str) -> str:
+    """`jpg` for `https://x.test/a/photo.JPG?size=2`; empty when the path has none."""
+    name = posixpath.basename(unquote(urlsplit(url).path))
+    _, dot, extension = name.rpartition(".")
+    extension = extension.lower()
+    if not dot or not extension.isascii() or not extension.isalnum():
+        return ""
+    return extension[:EXTENSION_LENGTH]
+
+
+def is_http_url(value: str) -> bool:
+    """An absolute http(s) URL with a host and no whitespace."""
+    if len(value) > MAX_URL_LENGTH or any(c.isspace() for c in value):
+        return False
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+    except ValueError:
+        return False
+    return parts.scheme.lower() in ("http", "https") and bool(host)
+
+
+async def resolve_image(session: AsyncSession, value: Any) -> int | None:
+    """The image ID a write's `image` names (None clears it), or 400 naming `image`.
+
+    An ID must exist; a URL is recorded (or its existing row reused) without any request.
+    An image object as responses show it (`{"id": ..., "url": ...}`) names its image, and
+    `false` (what responses show for none) clears, so that a record read can be written back.
+    """
+    if isinstance(value, dict):
+        value = value.get("id") or value.get("url")
+        if value in CLEARING_VALUES:
+            raise invalid("image")
+    if value is True or isinstance(value, float):
+        raise invalid("image")
+    if value in CLEARING_VALUES:
+        return None
+    if isinstance(value, str) and decimal(value) is not None:
+        value = decimal(value)
+    if isinstance(value, int):
+        found = None
+        if 0 < value <= MAX_IMAGE_ID:
+            found = await session.scalar(select(Image.id).where(Image.id == value))
+        if found is None:
+            raise invalid("image")
+        return found
+    if isinstance(value, str) and is_http_url(value.strip()):
+        return await _record_url(session, value.strip())
+    raise invalid("image")
+
+
+async def _record_url(session: AsyncSession, url: str) -> int:
+    insert = pg_insert(Image).values(url=url, extension=url_extension(url))
+    # DO UPDATE (a no-op) rather than DO NOTHING, so that RETURNING also answers for an
+    # existing row, even one inserted concurrently.
+    statement = insert.on_conflict_do_update(
+        index_elements=[Image.url], set_={"url": insert.excluded.url}
+    ).returning(Image.id)
+    image_id: int = (await session.execute(statement)).scalar_one()
+    return image_id

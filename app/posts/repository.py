@@ -1,0 +1,319 @@
+"""What venues, organizers and events share as post-like records (DESIGN §6, §7).
+
+One base repository reads a record with its texts in the request language (falling back to
+the default language through an outer join and `coalesce`) and its image; it lists with the
+status visibility of the caller, creates with a slug that is unique under concurrency (a
+unique constraint, and the next `-N` candidate in a savepoint when a writer loses the race),
+updates partially, trashes and deletes. A kind supplies its model, its translation table,
+its own columns, how it is linked to events and what its search looks at.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, ClassVar, Generic, TypeVar
+
+from sqlalchemy import (
+    Select,
+    and_,
+    delete,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.permissions import User, can_create_posts, can_see_all_statuses
+from app.core.slugs import make_slug
+from app.core.sql import (
+    escape_like,
+    from_json_row,
+    in_savepoint,
+    insert_with_unique_slug,
+    json_object,
+    taken_slugs,
+    upsert_translation,
+    violated_constraint,
+)
+from app.http.pagination import Page
+from app.models import Event, Image, Organizer, Venue
+from app.models.base import utcnow
+from app.posts.images import ImageRecord
+
+TRASH = "trash"
+# Events in these statuses do not make a venue or organizer "have events" (reference §6).
+NOT_HOSTING = ("draft", "pending", TRASH)
+TEXTS = ("name", "description", "excerpt")
+IMAGE_COLUMNS = ("id", "url", "extension", "width", "height")
+
+PostModel = Venue | Organizer | Event
+
+
+class SlugTaken(Exception):
+    """The slug asked for in an update belongs to another record."""
+
+
+@dataclass(slots=True)
+class PostRecord:
+    """A post-like record; `name`, `description` and `excerpt` in the request language."""
+
+    id: int
+    author_id: int | None
+    status: str
+    slug: str
+    published_at: datetime
+    modified_at: datetime
+    password: str | None
+    name: str
+    description: str
+    excerpt: str
+    image: ImageRecord | None
+
+
+R = TypeVar("R", bound=PostRecord)
+
+
+@dataclass(slots=True)
+class PostFilters:
+    search: str | None = None
+    event: int | None = None
+    has_events: bool | None = None
+    only_with_upcoming: bool = False
+    statuses: list[str] | None = None
+
+
+def visible_to(model: type[PostModel], user: User, statuses: Sequence[str] | None = None) -> Any:
+    """Records of `model` that `user` may see in a list, limited to `statuses` when given.
+
+    Without `statuses` every status but trash. Editors see everybody's records; contributors
+    and authors published ones plus their own; everybody else published ones only.
+    """
+    conditions = [model.status.in_(statuses) if statuses else model.status != TRASH]
+    if not can_see_all_statuses(user):
+        readable = model.status == "publish"
+        if user is not None and can_create_posts(user):
+            readable = or_(readable, model.author_id == user.id)
+        conditions.append(readable)
+    return and_(*conditions)
+
+
+def search_fragments(term: str) -> list[str]:
+    """The term split on every character that is not a letter, a digit or `-` (reference §6)."""
+    fragments: list[str] = []
+    current: list[str] = []
+    for char in term:
+        if char.isalnum() or char == "-":
+            current.append(char)
+        elif current:
+            fragments.append("".join(current))
+            current = []
+    if current:
+        fragments.append("".join(current))
+    # Nothing but separators: look for the text as it is rather than match everything.
+    return fragments or [term.strip()]
+
+
+class PostRepository(Generic[R]):
+    model: ClassVar[type[PostModel]]
+    translation: ClassVar[type[Any]]
+    owner: ClassVar[str]  # the translation table's key column, e.g. venue_id
+    title: ClassVar[str] = "name"  # the model column holding the name (events: title)
+    record_type: type[R]
+
+    def __init__(self, session: AsyncSession, language: str, default_language: str) -> None:
+        self.session = session
+        self.language = language
+        self.translated = language != default_language
+
+    # ---- what a kind adds -----------------------------------------------------------
+
+    def own_columns(self) -> list[Any]:
+        """The kind's columns, each labelled with its record field name."""
+        return []
+
+    def search_columns(self) -> list[Any]:
+        """Columns searched besides the texts."""
+        return []
+
+    def linked_events(self, *conditions: Any) -> Any:
+        """`EXISTS` an event linked to the record and meeting `conditions`."""
+        raise NotImplementedError
+
+    async def unlink(self, record_id: int) -> None:
+        """Detach the record from every event."""
+        raise NotImplementedError
+
+    # ---- reads ----------------------------------------------------------------------
+
+    def _column(self, text: str) -> str:
+        return self.title if text == "name" else text
+
+    def _texts(self) -> dict[str, Any]:
+        texts = {text: getattr(self.model, self._column(text)) for text in TEXTS}
+        if not self.translated:
+            return texts
+        tr = self.translation
+        return {
+            text: func.coalesce(getattr(tr, self._column(text)), column)
+            for text, column in texts.items()
+        }
+
+    def _select(self) -> Select[Any]:
+        m = self.model
+        stmt = (
+            select(m.id, m.author_id, m.status, m.slug, m.published_at, m.modified_at, m.password)
+            .add_columns(*(column.label(text) for text, column in self._texts().items()))
+            .add_columns(*self.own_columns())
+            .add_columns(*(getattr(Image, name).label(f"image_{name}") for name in IMAGE_COLUMNS))
+            .select_from(m)
+            .outerjoin(Image, Image.id == m.image_id)
+        )
+        if self.translated:
+            tr = self.translation
+            stmt = stmt.outerjoin(
+                tr, and_(getattr(tr, self.owner) == m.id, tr.language == self.language)
+            )
+        return stmt
+
+    def json_select(self, *conditions: Any) -> Select[Any]:
+        """`_select()` as JSON objects (see repositories.base.json_object), for embedding."""
+        stmt = self._select().where(*conditions)
+        return stmt.with_only_columns(json_object(stmt), maintain_column_froms=True)
+
+    def record_from_json(self, values: dict[str, Any]) -> R:
+        return self._record_from(from_json_row(values, ("published_at", "modified_at")))
+
+    def _record(self, row: Any) -> R:
+        return self._record_from(dict(row._mapping))
+
+    def _record_from(self, values: dict[str, Any]) -> R:
+        image = {name: values.pop(f"image_{name}") for name in IMAGE_COLUMNS}
+        found = ImageRecord(**image) if image["id"] is not None else None
+        return self.record_type(**values, image=found)
+
+    async def _one(self, condition: Any) -> R | None:
+        row = (await self.session.execute(self._select().where(condition))).first()
+        return self._record(row) if row else None
+
+    async def get(self, record_id: int) -> R | None:
+        return await self._one(self.model.id == record_id)
+
+    async def get_by_slug(self, slug: str) -> R | None:
+        return await self._one(self.model.slug == slug.lower())
+
+    async def get_many(self, ids: Sequence[int]) -> dict[int, R]:
+        """The records of `ids` (any status) by ID, in one query; unknown IDs are left out."""
+        if not ids:
+            return {}
+        rows = await self.session.execute(self._select().where(self.model.id.in_(set(ids))))
+        records = (self._record(row) for row in rows)
+        return {record.id: record for record in records}
+
+    def _search(self, term: str) -> Any:
+        """Some one field (in the request language) contains every fragment of the term."""
+        patterns = [f"%{escape_like(fragment)}%" for fragment in search_fragments(term)]
+        fields = [*self._texts().values(), *self.search_columns()]
+        return or_(*(and_(*(field.ilike(p) for p in patterns)) for field in fields))
+
+    async def find(self, filters: PostFilters, user: User, page: Page) -> tuple[list[R], int]:
+        """A page of the records `user` may see that match `filters`, newest first."""
+        conditions = [visible_to(self.model, user, filters.statuses)]
+        if filters.search:
+            conditions.append(self._search(filters.search))
+        if filters.event is not None:
+            conditions.append(self.linked_events(Event.id == filters.event))
+        if filters.has_events is not None:
+            hosting = self.linked_events(Event.status.not_in(NOT_HOSTING))
+            conditions.append(hosting if filters.has_events else ~hosting)
+        if filters.only_with_upcoming:
+            conditions.append(
+                self.linked_events(Event.start_at >= utcnow(), visible_to(Event, user))
+            )
+        stmt = self._select().where(*conditions)
+        total = await self.session.scalar(
+            select(func.count()).select_from(
+                stmt.with_only_columns(literal(1), maintain_column_froms=True).subquery()
+            )
+        )
+        order = (self.model.published_at.desc(), self.model.id.desc())
+        rows = await self.session.execute(
+            stmt.order_by(*order).limit(page.size).offset(page.offset)
+        )
+        return [self._record(row) for row in rows], total or 0
+
+    # ---- writes ---------------------------------------------------------------------
+
+    @property
+    def _slug_constraint(self) -> str:
+        return f"{self.model.__tablename__}_slug_key"
+
+    def _text_columns(self, texts: dict[str, str]) -> dict[str, str]:
+        return {self._column(text): value for text, value in texts.items()}
+
+    async def create(self, columns: dict[str, Any], texts: dict[str, str], slug: str) -> int:
+        """Insert a record under a free slug made from `slug` (`-2`, `-3`...); its new ID.
+
+        Texts written in another language than the default one become the default texts
+        too, so that no record is ever empty in any language.
+        """
+        values = {**columns, **self._text_columns(texts)}
+        base = make_slug(slug)
+        row = await insert_with_unique_slug(
+            self.session,
+            lambda candidate: self.model(**values, slug=candidate),
+            base,
+            await taken_slugs(self.session, self.model.slug, base),
+            self._slug_constraint,
+        )
+        if self.translated:
+            await self._save_translation(row.id, texts)
+        return row.id
+
+    async def update(
+        self,
+        record_id: int,
+        columns: dict[str, Any],
+        texts: dict[str, str],
+        slug: str | None = None,
+    ) -> None:
+        """Change what is given (a partial update); texts go to the request language.
+
+        A new `slug` taken by another record raises SlugTaken.
+        """
+        values = {**columns, "modified_at": utcnow()}
+        if slug is not None:
+            values["slug"] = make_slug(slug)
+        if not self.translated:
+            values.update(self._text_columns(texts))
+        m = self.model
+        statement = update(m).where(m.id == record_id).values(**values)
+        try:
+            await in_savepoint(self.session, lambda: self.session.execute(statement))
+        except IntegrityError as exc:
+            if violated_constraint(exc) == self._slug_constraint:
+                raise SlugTaken() from exc
+            raise
+        if columns.get("status") == TRASH:
+            await self.unlink(record_id)  # trashed by an update: as by a delete
+        if texts and self.translated:
+            await self._save_translation(record_id, texts)
+
+    async def _save_translation(self, record_id: int, texts: dict[str, str]) -> None:
+        key = {self.owner: record_id, "language": self.language}
+        await upsert_translation(self.session, self.translation, key, self._text_columns(texts))
+
+    async def trash(self, record_id: int) -> None:
+        """Move to the trash; the record leaves its events."""
+        m = self.model
+        await self.unlink(record_id)
+        await self.session.execute(
+            update(m).where(m.id == record_id).values(status=TRASH, modified_at=utcnow())
+        )
+
+    async def delete(self, record_id: int) -> None:
+        """Delete for good (translations go with it)."""
+        await self.unlink(record_id)
+        await self.session.execute(delete(self.model).where(self.model.id == record_id))

@@ -1,1 +1,0 @@
-"""Response bodies as plain dicts in the reference's field order (serialised by orjson)."""

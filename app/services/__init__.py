@@ -1,1 +1,0 @@
-"""Write logic that spans several repositories."""

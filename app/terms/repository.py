@@ -1,0 +1,341 @@
+"""Categories and tags (one table, told apart by taxonomy)."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    SQLColumnExpression,
+    and_,
+    delete,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from app.core.slugs import make_slug
+from app.core.sql import (
+    escape_like,
+    in_savepoint,
+    insert_with_unique_slug,
+    taken_slugs,
+    upsert_translation,
+    violated_constraint,
+)
+from app.http.pagination import Page
+from app.models import Term, TermTranslation, event_terms
+
+SLUG_CONSTRAINT = "terms_taxonomy_slug_key"
+NAME_CONSTRAINT = "terms_unique_name_idx"
+
+OrderBy = Literal["name", "id", "slug", "count", "description", "term_group", "include"]
+
+
+@dataclass(slots=True)
+class TermRecord:
+    id: int
+    taxonomy: str
+    name: str
+    slug: str
+    description: str
+    parent_id: int | None
+    count: int
+
+
+@dataclass(slots=True)
+class TermFilters:
+    search: str | None = None
+    include: list[int] | None = None
+    exclude: list[int] | None = None
+    slugs: list[str] | None = None
+    parent: int | None = None
+    event: int | None = None
+    hide_empty: bool = True
+    orderby: OrderBy = "name"
+    descending: bool = False
+
+
+class DuplicateName(Exception):
+    def __init__(self, term_id: int | None):
+        super().__init__(term_id)
+        self.term_id = term_id
+
+
+class DuplicateSlug(Exception):
+    pass
+
+
+class TermRepository:
+    def __init__(
+        self, session: AsyncSession, taxonomy: str | None, language: str, default_language: str
+    ) -> None:
+        """`taxonomy` None: both kinds (reading the terms of events)."""
+        self.session = session
+        self.taxonomy = taxonomy
+        self.language = language
+        self.translated = language != default_language
+
+    # ---- reads ---------------------------------------------------------------------
+
+    def _select(self) -> Select[Any]:
+        name: SQLColumnExpression[str] = Term.name
+        description: SQLColumnExpression[str] = Term.description
+        stmt: Any = select(Term.id, Term.taxonomy, Term.slug, Term.parent_id)
+        if self.translated:
+            tr = TermTranslation
+            name = func.coalesce(tr.name, Term.name)
+            description = func.coalesce(tr.description, Term.description)
+            stmt = stmt.outerjoin(tr, and_(tr.term_id == Term.id, tr.language == self.language))
+        count = Term.published_count
+        stmt = stmt.add_columns(
+            name.label("name"), description.label("description"), count.label("count")
+        )
+        selected: Select[Any] = (
+            stmt.where(Term.taxonomy == self.taxonomy) if self.taxonomy else stmt
+        )
+        return selected
+
+    @staticmethod
+    def _record(row: Any) -> TermRecord:
+        values = row._mapping
+        return TermRecord(**{key: values[key] for key in TermRecord.__slots__})
+
+    def select_for_events(self, event_id: Any) -> Select[Any]:
+        """The terms of the event `event_id` (a column, for correlated subqueries)."""
+        return (
+            self._select()
+            .join(event_terms, event_terms.c.term_id == Term.id)
+            .where(event_terms.c.event_id == event_id)
+        )
+
+    async def get(self, term_id: int) -> TermRecord | None:
+        row = (await self.session.execute(self._select().where(Term.id == term_id))).first()
+        return self._record(row) if row else None
+
+    async def missing_ids(self, ids: Sequence[int]) -> list[int]:
+        """Those of `ids` that are not terms of this taxonomy."""
+        found = set(
+            await self.session.scalars(
+                select(Term.id).where(Term.taxonomy == self.taxonomy, Term.id.in_(ids))
+            )
+        )
+        return [term_id for term_id in ids if term_id not in found]
+
+    async def find(self, filters: TermFilters, page: Page) -> tuple[list[TermRecord], int]:
+        inner = self._select()
+        name_col = inner.selected_columns.name
+        conditions: list[ColumnElement[bool]] = []
+        if filters.search:
+            pattern = f"%{escape_like(filters.search)}%"
+            conditions.append(or_(name_col.ilike(pattern), Term.slug.ilike(pattern)))
+        if filters.include:
+            conditions.append(Term.id.in_(filters.include))
+        if filters.exclude:
+            conditions.append(Term.id.not_in(filters.exclude))
+        if filters.slugs:
+            conditions.append(Term.slug.in_(filters.slugs))
+        if filters.parent is not None:
+            conditions.append(func.coalesce(Term.parent_id, 0) == filters.parent)
+        if filters.event is not None:
+            conditions.append(
+                exists().where(
+                    event_terms.c.term_id == Term.id, event_terms.c.event_id == filters.event
+                )
+            )
+        if filters.hide_empty:
+            conditions.append(Term.published_count > 0)
+        stmt = inner.where(*conditions)
+        total = await self.session.scalar(
+            select(func.count()).select_from(
+                stmt.with_only_columns(literal(1), maintain_column_froms=True).subquery()
+            )
+        )
+        rows = await self.session.execute(
+            stmt.order_by(*self._order(filters, inner)).limit(page.size).offset(page.offset)
+        )
+        return [self._record(row) for row in rows], total or 0
+
+    @staticmethod
+    def _order(filters: TermFilters, inner: Select[Any]) -> list[Any]:
+        columns = inner.selected_columns
+        key: SQLColumnExpression[Any]
+        if filters.orderby == "include" and filters.include:
+            key = func.array_position(literal(filters.include), Term.id)
+        else:
+            key = {
+                "name": func.lower(columns.name),
+                "slug": Term.slug,
+                "count": columns.count,
+                "description": func.lower(columns.description),
+            }.get(filters.orderby, Term.id)
+        tie = Term.id.desc() if filters.descending else Term.id.asc()
+        return [key.desc() if filters.descending else key.asc(), tie]
+
+    async def resolve(self, refs: Sequence[int | str]) -> tuple[list[int], list[int], list[str]]:
+        """Term references (IDs, slugs or names) → (found IDs in order, unknown IDs, unknown names)."""
+        ids = [ref for ref in refs if isinstance(ref, int)]
+        texts = [ref.strip() for ref in refs if isinstance(ref, str) and ref.strip()]
+        known_ids = set(ids) - set(await self.missing_ids(ids)) if ids else set()
+        by_text: dict[str, int] = {}
+        if texts:
+            lowered = [text.lower() for text in texts]
+            rows = await self.session.execute(
+                select(Term.id, Term.slug, Term.name)
+                .where(
+                    Term.taxonomy == self.taxonomy,
+                    or_(Term.slug.in_(texts), func.lower(Term.name).in_(lowered)),
+                )
+                .order_by(Term.id)
+            )
+            for row_id, slug, name in rows:
+                by_text.setdefault(slug, row_id)
+                by_text.setdefault(name.lower(), row_id)
+        found: list[int] = []
+        unknown_ids: list[int] = []
+        unknown_names: list[str] = []
+        for ref in refs:
+            if isinstance(ref, int):
+                (found if ref in known_ids else unknown_ids).append(ref)
+            elif ref.strip():
+                match = by_text.get(ref.strip()) or by_text.get(ref.strip().lower())
+                if match is None:
+                    unknown_names.append(ref.strip())
+                else:
+                    found.append(match)
+        return list(dict.fromkeys(found)), unknown_ids, list(dict.fromkeys(unknown_names))
+
+    async def is_ancestor(self, candidate: int, term_id: int) -> bool:
+        """Is `term_id` among `candidate` and its ancestors (a would-be parent loop)?"""
+        tree = (
+            select(Term.id, Term.parent_id)
+            .where(Term.id == candidate)
+            .cte("ancestors", recursive=True)
+        )
+        tree = tree.union(select(Term.id, Term.parent_id).join(tree, Term.id == tree.c.parent_id))
+        found = await self.session.scalar(select(tree.c.id).where(tree.c.id == term_id).limit(1))
+        return found is not None
+
+    async def _id_by_name(self, name: str, parent_id: int | None) -> int | None:
+        return await self.session.scalar(
+            select(Term.id).where(
+                Term.taxonomy == self.taxonomy,
+                func.coalesce(Term.parent_id, 0) == (parent_id or 0),
+                func.lower(Term.name) == name.lower(),
+            )
+        )
+
+    async def create(
+        self, *, name: str, description: str, slug: str | None, parent_id: int | None
+    ) -> int:
+        """Insert a term; the default-language text is set too, so no term is ever empty.
+
+        Raises DuplicateName when a term of that name exists under the same parent.
+        """
+        existing = await self._id_by_name(name, parent_id)
+        if existing is not None:
+            raise DuplicateName(existing)
+        base = make_slug(slug or name)
+        taken = await taken_slugs(self.session, Term.slug, base, Term.taxonomy == self.taxonomy)
+
+        def build(candidate: str) -> Term:
+            return Term(
+                taxonomy=self.taxonomy,
+                name=name,
+                slug=candidate,
+                description=description,
+                parent_id=parent_id,
+            )
+
+        try:
+            term = await insert_with_unique_slug(self.session, build, base, taken, SLUG_CONSTRAINT)
+        except IntegrityError as exc:
+            if violated_constraint(exc) == NAME_CONSTRAINT:  # lost a race on the name
+                raise DuplicateName(await self._id_by_name(name, parent_id)) from exc
+            raise
+        if self.translated:
+            await self._save_translation(term.id, {"name": name, "description": description})
+        return term.id
+
+    async def update(self, term_id: int, changes: dict[str, Any]) -> None:
+        """Apply `changes` (name, description, slug, parent_id); texts go to the request language.
+
+        Raises DuplicateName (another term has that name under that parent) or DuplicateSlug.
+        """
+        texts: dict[str, Any] = {k: changes.pop(k) for k in ("name", "description") if k in changes}
+        columns = dict(changes)
+        if texts and not self.translated:
+            columns.update(texts)
+        if "slug" in columns:
+            columns["slug"] = make_slug(columns["slug"])
+        if "name" in columns or "parent_id" in columns:
+            current = (
+                await self.session.execute(
+                    select(Term.name, Term.parent_id).where(Term.id == term_id)
+                )
+            ).one()
+            name = columns.get("name", current.name)
+            parent_id = columns.get("parent_id", current.parent_id)
+            duplicate = await self._id_by_name(name, parent_id)
+            if duplicate not in (None, term_id):
+                raise DuplicateName(duplicate)
+        if columns:
+            statement = update(Term).where(Term.id == term_id).values(**columns)
+            try:
+                await in_savepoint(self.session, lambda: self.session.execute(statement))
+            except IntegrityError as exc:
+                constraint = violated_constraint(exc)
+                if constraint == NAME_CONSTRAINT:  # lost a race with a concurrent writer
+                    raise DuplicateName(None) from exc
+                if constraint == SLUG_CONSTRAINT:
+                    raise DuplicateSlug() from exc
+                raise
+        if texts and self.translated:
+            await self._save_translation(term_id, texts)
+
+    async def _save_translation(self, term_id: int, texts: dict[str, Any]) -> None:
+        key = {"term_id": term_id, "language": self.language}
+        await upsert_translation(self.session, TermTranslation, key, texts)
+
+    async def delete(self, term: TermRecord) -> None:
+        """Delete permanently; children move up to the deleted term's parent (WordPress).
+
+        Raises DuplicateName when a child has the name of a term already under that parent
+        (names are unique per parent): the child has to be renamed or moved first.
+        """
+        child = aliased(Term)
+        clash = await self.session.scalar(
+            select(Term.id)
+            .join(child, func.lower(child.name) == func.lower(Term.name))
+            .where(
+                child.parent_id == term.id,
+                Term.taxonomy == self.taxonomy,
+                func.coalesce(Term.parent_id, 0) == (term.parent_id or 0),
+                Term.id != term.id,
+            )
+            .limit(1)
+        )
+        if clash is not None:
+            raise DuplicateName(clash)
+        children = update(Term).where(Term.parent_id == term.id)
+        # Each child is parked as its own parent while the term goes, so that neither the
+        # foreign key's SET NULL nor a child named like the term breaks the unique names.
+        moved = (
+            await self.session.scalars(children.values(parent_id=Term.id).returning(Term.id))
+        ).all()
+        await self.session.execute(delete(Term).where(Term.id == term.id))
+        if moved:
+            reparent = update(Term).where(Term.id.in_(moved)).values(parent_id=term.parent_id)
+            try:
+                await in_savepoint(self.session, lambda: self.session.execute(reparent))
+            except IntegrityError as exc:
+                if violated_constraint(exc) == NAME_CONSTRAINT:  # a concurrent writer won
+                    raise DuplicateName(None) from exc
+                raise

@@ -1,0 +1,44 @@
+"""The venue object (reference §3.6, with every key always present: DESIGN §4)."""
+
+from typing import Any
+
+from app.core.urls import Urls
+from app.posts.serializer import json_ld_text, post_body, public_url
+from app.venues.repository import VenueRecord
+
+KIND = "venue"
+FIELDS = (
+    "address", "city", "country", "province", "state", "zip", "phone", "website",
+    "stateprovince",
+)  # fmt: skip
+TRAILING = ("show_map", "show_map_link")
+
+
+def venue_body(
+    record: VenueRecord, urls: Urls, *, json_ld: bool = False, redact: bool = False
+) -> dict[str, Any]:
+    """The venue; `json_ld` for single reads, `redact` for a password the caller lacks."""
+    ld = venue_json_ld if json_ld else None
+    return post_body(
+        record, urls, kind=KIND, fields=FIELDS, json_ld=ld, trailing=TRAILING, redact=redact
+    )
+
+
+def venue_json_ld(record: VenueRecord, urls: Urls) -> dict[str, Any]:
+    """schema.org Place with its PostalAddress (reference §3.8)."""
+    return {
+        "@type": "Place",
+        "name": record.name,
+        "description": json_ld_text(record.description),
+        "url": public_url(record, urls, kind=KIND),
+        "address": {
+            "@type": "PostalAddress",
+            "streetAddress": record.address,
+            "addressLocality": record.city,
+            "addressRegion": record.stateprovince or record.province or record.state,
+            "postalCode": record.zip,
+            "addressCountry": record.country,
+        },
+        "telephone": record.phone,
+        "sameAs": record.website,
+    }
