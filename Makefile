@@ -35,6 +35,7 @@ run: install
 lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 typecheck: install
 	$(BIN)/mypy

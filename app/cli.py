@@ -7,14 +7,12 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.core.database import make_engine, make_sessionmaker, resolve_database_url
 from app.core.migrate import upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.seed.seeder import SeedCounts, seed
-from app.users.service import UserError, add_user, list_users, new_user_password, remove_user
+from app.users.service import Accounts, UserError
 
 T = TypeVar("T")
 
@@ -24,12 +22,15 @@ def _database_url() -> str:
     return resolve_database_url(get_settings())
 
 
-def _in_session(action: Callable[[AsyncSession], Awaitable[T]]) -> T:
+def _with_accounts(action: Callable[[Accounts], Awaitable[T]]) -> T:
+    """Run `action` in one transaction, committed when it succeeds."""
+
     async def run() -> T:
-        engine = make_engine(_database_url(), get_settings())
+        settings = get_settings()
+        engine = make_engine(_database_url(), settings)
         try:
             async with make_sessionmaker(engine)() as session, session.begin():
-                return await action(session)
+                return await action(Accounts(session, settings.app_password_pepper))
         finally:
             await engine.dispose()
 
@@ -68,7 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_users_add(args: argparse.Namespace) -> int:
-    user, password = _in_session(lambda s: add_user(s, args.login, Role(args.role)))
+    user, password = _with_accounts(lambda a: a.add(args.login, Role(args.role)))
     print(f"created user {user.login} (id {user.id}, role {user.role})")
     print("application password (shown once):")
     print(password)
@@ -76,23 +77,23 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 
 
 def cmd_users_password(args: argparse.Namespace) -> int:
-    password = _in_session(lambda s: new_user_password(s, args.login))
+    password = _with_accounts(lambda a: a.new_password(args.login))
     print(f"new application password for {args.login} (shown once):")
     print(password)
     return 0
 
 
 def cmd_users_list(_: argparse.Namespace) -> int:
-    async def rows(session: AsyncSession) -> list[tuple[int, str, str]]:
-        return [(u.id, u.login, u.role) for u in await list_users(session)]
+    async def rows(accounts: Accounts) -> list[tuple[int, str, str]]:
+        return [(u.id, u.login, u.role) for u in await accounts.list()]
 
-    for user_id, login, role in _in_session(rows):
+    for user_id, login, role in _with_accounts(rows):
         print(f"{user_id}\t{login}\t{role}")
     return 0
 
 
 def cmd_users_remove(args: argparse.Namespace) -> int:
-    _in_session(lambda s: remove_user(s, args.login))
+    _with_accounts(lambda a: a.remove(args.login))
     print(f"removed user {args.login}")
     return 0
 

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api import api_router
-from app.core.count_cache import CountCache
+from app.core.caching import CountCache, ResponseCache, ResponseCacheMiddleware
 from app.core.database import (
     make_engine,
     make_sessionmaker,
@@ -26,8 +26,7 @@ from app.core.middleware import (
     TrustedProxyMiddleware,
 )
 from app.core.ratelimit import FailedLogins
-from app.core.response_cache import ResponseCache, ResponseCacheMiddleware
-from app.core.settings import LANGUAGES, get_settings
+from app.core.settings import LANGUAGES, Settings, get_settings
 from app.core.urls import NAMESPACE
 from app.discovery.router import api_index, namespace_router
 
@@ -35,8 +34,8 @@ PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPa
 
 
 @asynccontextmanager
-async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
-    settings = get_settings()
+async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
+    settings: Settings = app.state.settings
     url = resolve_database_url(settings)
     engine = make_engine(url, settings)
     reads = read_engine(engine, settings)
@@ -51,8 +50,10 @@ async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
     await engine.dispose()
 
 
-def create_app() -> FastAPI:
-    settings = get_settings()
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The app; `settings` default to the environment's (read here, once, and injected into
+    everything else through `app.state.settings`)."""
+    settings = settings or get_settings()
     logging.basicConfig(level=settings.log_level.upper())
     install_secret_filters()
     app = FastAPI(
@@ -65,6 +66,7 @@ def create_app() -> FastAPI:
         redoc_url=None,
         redirect_slashes=False,
     )
+    app.state.settings = settings
     app.state.event_totals = CountCache()
     app.state.response_cache = ResponseCache()
     app.state.failed_logins = FailedLogins(
@@ -83,7 +85,9 @@ def create_app() -> FastAPI:
         max_bytes=settings.max_body_bytes,
         default_language=settings.default_language,
     )
-    app.add_middleware(ResponseCacheMiddleware, cache=app.state.response_cache)
+    app.add_middleware(
+        ResponseCacheMiddleware, cache=app.state.response_cache, site_zone=settings.site_zone
+    )
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins,

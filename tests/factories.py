@@ -10,8 +10,9 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.permissions import Role
+from app.core.settings import get_settings
 from app.models import Event, event_terms
-from app.users.service import add_user
+from app.users.service import Accounts
 
 _counter = itertools.count(1)
 
@@ -33,7 +34,9 @@ class AuthFor:
 
 
 async def make_auth(db: AsyncSession, role: str) -> AuthFor:
-    user, password = await add_user(db, f"{role}{next(_counter)}", Role(role))
+    user, password = await Accounts(db, get_settings().app_password_pepper).add(
+        f"{role}{next(_counter)}", Role(role)
+    )
     await db.commit()
     return AuthFor(id=user.id, login=user.login, password=password)
 

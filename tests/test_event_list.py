@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from dateutil.relativedelta import relativedelta
+from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -353,14 +354,17 @@ async def test_password_protected_events_are_redacted(client: AsyncClient, edito
 
 
 @pytest.fixture
-async def new_york() -> AsyncIterator[None]:
+async def new_york(app: FastAPI) -> AsyncIterator[None]:
+    """The app's settings with the site in New York (the app reads its settings once)."""
     import os
 
     os.environ["SITE_TIMEZONE"] = "America/New_York"
     get_settings.cache_clear()
+    app.state.settings = get_settings()
     yield
     del os.environ["SITE_TIMEZONE"]
     get_settings.cache_clear()
+    app.state.settings = get_settings()
 
 
 @pytest.mark.usefixtures("new_york")

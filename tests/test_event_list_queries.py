@@ -13,8 +13,11 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.core.settings import get_settings
-from app.events.listing import EventListParams, build_list_request
+from app.core.urls import Urls
+from app.events.listing import list_request
+from app.events.params import EventListParams
 from app.events.repository import EventListQuery, EventRepository
+from app.http.context import RequestContext
 from tests.factories import AuthFor
 
 API = "/calendar/events/v1"
@@ -85,8 +88,9 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
         )
     )
     await db.execute(text("ANALYZE events"))
-    settings = get_settings()
-    request = await build_list_request(db, EventListParams(), None, settings)
+    urls = Urls("http://test", "", "", "http://test")
+    anonymous = RequestContext({}, "en", None, db, urls, get_settings())
+    request = await list_request(EventListParams(), anonymous)
     query = EventListQuery(EventRepository(db, "en", "en"), request.filters)
     compiled = query.page_statement(0, 9).compile(
         dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}

@@ -22,7 +22,7 @@ from app.core.migrate import upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.main import create_app
-from app.users.service import add_user
+from app.users.service import Accounts
 from tests.factories import AuthFor
 
 API = "/calendar/events/v1"
@@ -37,7 +37,9 @@ async def live(engine: AsyncEngine, app: FastAPI) -> AsyncIterator[tuple[AsyncCl
     )
     maker = async_sessionmaker(live_engine, expire_on_commit=False)
     async with maker() as session, session.begin():
-        user, password = await add_user(session, "live-editor", Role.EDITOR)
+        user, password = await Accounts(session, get_settings().app_password_pepper).add(
+            "live-editor", Role.EDITOR
+        )
     who = AuthFor(id=user.id, login=user.login, password=password)
     app.dependency_overrides[get_sessionmaker] = lambda: maker
     transport = ASGITransport(app=app, raise_app_exceptions=False)

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from app.core.count_cache import next_version
+from app.core.caching import after_write
 from app.core.embedded import embedded_url
 from app.core.settings import Settings
 
@@ -92,10 +92,7 @@ async def get_session(
             raise
         await session.commit()
         if request.method not in SAFE_METHODS:
-            # After the commit, not before: cached list totals counted from a snapshot
-            # without this write must not survive under the version readers see next.
-            await session.execute(next_version())
-            await session.commit()
+            await after_write(session)
 
 
 # scope="function": the commit happens before the response goes out, so a failed

@@ -12,6 +12,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import dateparser
 
+from app.core.constants import EARLIEST, LATEST
+
 DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 _OFFSET_ZONE = re.compile(r"^UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$", re.IGNORECASE)
 _DAY_WORDS = re.compile(r"^\s*(today|tomorrow|yesterday|midnight)\s*$", re.IGNORECASE)
@@ -21,13 +23,6 @@ _DATEPARSER_SETTINGS: dict[str, Any] = {
     "PREFER_DATES_FROM": "current_period",
     "STRICT_PARSING": False,
 }
-
-
-# Every accepted instant must stay representable after conversion to any zone (offsets are
-# within ±14 h) and after an all-day event is widened to whole days: two days of margin
-# inside Python's (and the responses') years 1 to 9999.
-EARLIEST = datetime(1, 1, 3, tzinfo=UTC)
-LATEST = datetime(9999, 12, 29, 23, 59, 59, tzinfo=UTC)
 
 
 class ZoneError(ValueError):

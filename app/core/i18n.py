@@ -2,8 +2,6 @@
 
 from typing import Final
 
-from app.core.settings import LANGUAGES
-
 # key -> language -> template. English texts are the reference's own wording.
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "rest_no_route": {
@@ -133,6 +131,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Die Veranstaltung mit der ID {id} existiert nicht.",
         "sk": "Podujatie s ID {id} neexistuje.",
     },
+    "event_slug_not_found": {
+        "en": "Event with slug {slug} does not exist.",
+        "de": "Die Veranstaltung mit der Kurzform {slug} existiert nicht.",
+        "sk": "Podujatie so slugom {slug} neexistuje.",
+    },
     "rest-invalid-event-id": {
         "en": "The specified ID is not a valid event.",
         "de": "Die angegebene ID ist keine gültige Veranstaltung.",
@@ -249,7 +252,3 @@ def translate(key: str, language: str, **values: object) -> str:
         return key
     template = templates.get(language) or templates["en"]
     return template.format(**values) if values else template
-
-
-def is_language(value: str) -> bool:
-    return value in LANGUAGES

@@ -2,7 +2,7 @@
 
 from fastapi import Request
 
-from app.core.settings import LANGUAGES, get_settings
+from app.core.settings import LANGUAGES
 
 LANGUAGE_STATE_KEY = "language"
 
@@ -33,7 +33,7 @@ def language_of(request: Request) -> str:
     if stored:
         return str(stored)
     wanted = requested_language(request)
-    return wanted if wanted in LANGUAGES else get_settings().default_language
+    return wanted if wanted in LANGUAGES else str(request.app.state.settings.default_language)
 
 
 def set_language(request: Request, language: str) -> None:

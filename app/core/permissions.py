@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
+from app.core.constants import PUBLISH, UNPUBLISHED
 from app.core.errors import forbidden
 
 
@@ -28,8 +29,6 @@ RANK = {
     Role.ADMINISTRATOR: 4,
 }
 
-STATUSES = ("publish", "future", "draft", "pending", "private", "trash")
-UNPUBLISHED = frozenset({"draft", "pending"})
 
 Action = Literal["read", "edit", "delete"]
 TermAction = Literal["manage_categories", "manage_tags"]
@@ -72,7 +71,7 @@ def can_manage_terms(user: User, action: TermAction) -> bool:
 
 def may(user: User, action: Action, author_id: int | None, status: str) -> bool:
     """May `user` read/edit/delete the post-like record written by `author_id` in `status`?"""
-    if action == "read" and status == "publish":
+    if action == "read" and status == PUBLISH:
         return True
     if user is None:
         return False

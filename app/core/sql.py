@@ -4,7 +4,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, literal_column, or_, select
+from sqlalchemy import Select, func, literal_column, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,14 +30,14 @@ async def in_savepoint(session: AsyncSession, action: Callable[[], Awaitable[T]]
         return await action()
 
 
-async def insert_with_unique_slug(
+async def _under_free_slug(
     session: AsyncSession,
-    build: Callable[[str], M],
+    write: Callable[[str], Awaitable[T]],
     base: str,
     taken: set[str],
     constraint: str,
-) -> M:
-    """Insert the row `build(slug)` under the first free slug of `base`, `base-2`, `base-3`...
+) -> T:
+    """`write(slug)` under the first free slug of `base`, `base-2`, `base-3`...
 
     `taken` is what a read saw; a concurrent writer may still win a candidate, which the
     unique `constraint` reports, and the next candidate is tried in a fresh SAVEPOINT.
@@ -45,17 +45,45 @@ async def insert_with_unique_slug(
     for attempt, candidate in enumerate(candidates(base, taken)):
         if attempt >= MAX_SLUG_ATTEMPTS:
             break
-        row = build(candidate)
         try:
             async with session.begin_nested():
-                session.add(row)
-                await session.flush()
+                return await write(candidate)
         except IntegrityError as exc:
-            if violated_constraint(exc) == constraint:
-                continue
-            raise
-        return row
+            if violated_constraint(exc) != constraint:
+                raise
     raise RuntimeError(f"no free slug for {base!r} after {MAX_SLUG_ATTEMPTS} attempts")
+
+
+async def insert_with_unique_slug(
+    session: AsyncSession,
+    build: Callable[[str], M],
+    base: str,
+    taken: set[str],
+    constraint: str,
+) -> M:
+    """Insert the row `build(slug)` under the first free slug of `base` (see _under_free_slug)."""
+
+    async def insert(slug: str) -> M:
+        row = build(slug)
+        session.add(row)
+        await session.flush()
+        return row
+
+    return await _under_free_slug(session, insert, base, taken, constraint)
+
+
+async def rename_to_unique_slug(
+    session: AsyncSession, model: Any, record_id: int, base: str, constraint: str
+) -> str:
+    """Give the record the first free slug of `base`, `base-2`... (WordPress's rule for a slug
+    taken by another record); its new slug."""
+    taken = await taken_slugs(session, model.slug, base, model.id != record_id)
+
+    async def rename(slug: str) -> str:
+        await session.execute(update(model).where(model.id == record_id).values(slug=slug))
+        return slug
+
+    return await _under_free_slug(session, rename, base, taken, constraint)
 
 
 def escape_like(text: str) -> str:

@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, Request
 
-from app.core.settings import LANGUAGES, get_settings
+from app.core.settings import LANGUAGES, SettingsDep
 
 NAMESPACE = "calendar/events/v1"
 
@@ -53,14 +53,14 @@ class Urls:
         return f"{parts.hostname or ''}{parts.path.rstrip('/')}?id={record_id}"
 
 
-def urls_for(request: Request) -> Urls:
+def urls_for(request: Request, settings: SettingsDep) -> Urls:
     scope = request.scope
     host = request.headers.get("host") or "localhost"
     origin = f"{scope.get('scheme', 'http')}://{host}"
     root_path = str(scope.get("root_path", "")).rstrip("/")
     lang = request.path_params.get("lang")
     prefix = f"/{lang}" if lang in LANGUAGES else ""
-    site = (get_settings().public_site_url or f"{origin}{root_path}").rstrip("/")
+    site = (settings.public_site_url or f"{origin}{root_path}").rstrip("/")
     return Urls(origin=origin, root_path=root_path, language_prefix=prefix, site=site)
 
 

@@ -10,7 +10,7 @@ from starlette.responses import Response
 from app.core.dates import DATETIME_FORMAT
 from app.core.errors import ApiError
 from app.core.responses import json_response
-from app.core.settings import get_settings
+from app.core.settings import Settings, SettingsDep
 from app.core.urls import NAMESPACE, UrlsDep
 from app.events.listing import default_window
 from app.http.context import LanguageDep, RawParamsDep
@@ -39,18 +39,9 @@ class NamespaceDescription(Schema):
     links: dict[str, Any] = Field(alias="_links")
 
 
-class ApiIndex(Schema):
-    name: str
-    description: str
-    url: str
-    namespaces: list[str]
-    routes: dict[str, Any]
-    links: dict[str, Any] = Field(alias="_links")
-
-
-def computed_defaults() -> dict[str, dict[str, Any]]:
+def computed_defaults(settings: Settings) -> dict[str, dict[str, Any]]:
     """Defaults that depend on the request time: the event list window."""
-    start, end = default_window(get_settings(), datetime.now(UTC))
+    start, end = default_window(settings.site_zone, datetime.now(UTC))
     return {
         "/events": {
             "start_date": start.strftime(DATETIME_FORMAT),
@@ -66,13 +57,17 @@ def computed_defaults() -> dict[str, dict[str, Any]]:
     **api_doc(query=NamespaceParams, response=NamespaceDescription, errors=(404,)),
 )
 async def describe_namespace(
-    request: Request, raw: RawParamsDep, urls: UrlsDep, language: LanguageDep
+    request: Request,
+    raw: RawParamsDep,
+    urls: UrlsDep,
+    language: LanguageDep,
+    settings: SettingsDep,
 ) -> Response:
     """Every route of the namespace with its methods and arguments (WordPress's format)."""
     params = parse(NamespaceParams, raw)
     if params.namespace.strip("/") != NAMESPACE:
         raise ApiError(404, "rest_invalid_namespace")
-    routes = namespace_routes(request.app, urls, computed_defaults())
+    routes = namespace_routes(request.app, urls, computed_defaults(settings))
     if params.context == "embed":
         for entry in routes.values():
             entry.pop("endpoints", None)

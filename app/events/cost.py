@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from app.core.errors import invalid
+
 # A number with an optional decimal part; `1,000` (three digits) is a thousands group.
 _NUMBER = re.compile(r"\d[\d,.]*")
 _CURRENCY_CODES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "kč": "CZK", "chf": "CHF"}
@@ -89,3 +91,13 @@ def parse_cost(raw: Any) -> Cost:
         currency_position=position,
         values=values,
     )
+
+
+def cost_columns(raw: Any) -> dict[str, Any]:
+    """The event columns for a write's `cost`: a string, a number or a list of those."""
+    if raw is not None and not isinstance(raw, str | int | float | list):
+        raise invalid("cost")
+    if isinstance(raw, list) and not all(isinstance(v, str | int | float) for v in raw):
+        raise invalid("cost")
+    cost = parse_cost(raw)
+    return {"cost": cost.display, "cost_details": cost.details()}

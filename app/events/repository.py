@@ -1,15 +1,39 @@
-"""Event queries: single records and pages, each with its relations in one statement."""
+"""All of the events' SQL: single records and pages, each with its relations in one statement,
+the list query, and writes."""
 
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Select, and_, false, func, literal, or_, select, type_coerce
+from sqlalchemy import (
+    JSON,
+    Select,
+    and_,
+    delete,
+    false,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.count_cache import CountCache, version_column
-from app.core.sql import escape_like, json_object
+from app.core.caching import CountCache, version_column
+from app.core.constants import TRASH
+from app.core.slugs import make_slug
+from app.core.sql import (
+    escape_like,
+    insert_with_unique_slug,
+    json_object,
+    lock_row,
+    rename_to_unique_slug,
+    taken_slugs,
+    upsert_translation,
+)
 from app.models import (
     CATEGORY,
     Event,
@@ -21,26 +45,14 @@ from app.models import (
     event_organizers,
     event_terms,
 )
+from app.models.base import utcnow
 from app.organizers.repository import OrganizerRecord, OrganizerRepository
-from app.posts.images import ImageRecord
+from app.posts.records import ImageRecord
 from app.terms.repository import TermRecord, TermRepository
 from app.venues.repository import VenueRecord, VenueRepository
 
 IMAGE_FIELDS = ("id", "url", "extension", "width", "height")
-
-
-@dataclass(slots=True, frozen=True)
-class Ownership:
-    author_id: int | None
-    status: str
-
-
-async def event_ownership(session: AsyncSession, event_id: int) -> Ownership | None:
-    """Author and status of an event, to decide whether a caller may see it."""
-    row = (
-        await session.execute(select(Event.author_id, Event.status).where(Event.id == event_id))
-    ).first()
-    return Ownership(author_id=row.author_id, status=row.status) if row else None
+SLUG_CONSTRAINT = "events_slug_key"
 
 
 @dataclass(slots=True)
@@ -180,7 +192,8 @@ class EventRepository:
         return records[0] if records else None
 
     async def get_by_slug(self, slug: str) -> EventRecord | None:
-        records = await self.fetch(self.select_records().where(Event.slug == slug))
+        # Slugs are stored in lower case (as venues' and organizers' are).
+        records = await self.fetch(self.select_records().where(Event.slug == slug.lower()))
         return records[0] if records else None
 
     async def fetch(
@@ -211,6 +224,81 @@ class EventRepository:
                 )
             )
         return records
+
+    # ---- writes ---------------------------------------------------------------------
+
+    async def insert(self, columns: dict[str, Any], texts: dict[str, str], slug: str) -> int:
+        """A new event under the first free slug of `slug`; texts in the request language
+        become the default-language texts too, so that no event is ever empty."""
+        base = make_slug(slug)
+        taken = await taken_slugs(self.session, Event.slug, base)
+
+        def build(candidate: str) -> Event:
+            return Event(slug=candidate, **texts, **columns)
+
+        event = await insert_with_unique_slug(self.session, build, base, taken, SLUG_CONSTRAINT)
+        if self.translated:
+            await self._save_translation(event.id, texts)
+        return event.id
+
+    async def update(
+        self, event_id: int, columns: dict[str, Any], texts: dict[str, str], slug: str | None
+    ) -> None:
+        """Change what is given; a `slug` taken by another record gets the next free `-N`."""
+        values = {**columns, "modified_at": utcnow()}
+        if not self.translated:
+            values.update(texts)
+        await self.session.execute(update(Event).where(Event.id == event_id).values(**values))
+        if slug is not None:
+            await rename_to_unique_slug(
+                self.session, Event, event_id, make_slug(slug), SLUG_CONSTRAINT
+            )
+        if texts and self.translated:
+            await self._save_translation(event_id, texts)
+
+    async def _save_translation(self, event_id: int, texts: dict[str, str]) -> None:
+        key = {"event_id": event_id, "language": self.language}
+        await upsert_translation(self.session, EventTranslation, key, texts)
+
+    async def link_terms(
+        self, event_id: int, taxonomy: str, term_ids: list[int], *, replace: bool
+    ) -> None:
+        if replace:
+            await self.session.execute(
+                delete(event_terms).where(
+                    event_terms.c.event_id == event_id,
+                    event_terms.c.term_id.in_(select(Term.id).where(Term.taxonomy == taxonomy)),
+                )
+            )
+        if term_ids:
+            rows = [{"event_id": event_id, "term_id": term_id} for term_id in term_ids]
+            await self.session.execute(insert(event_terms), rows)
+
+    async def link_organizers(
+        self, event_id: int, organizer_ids: list[int], *, replace: bool
+    ) -> None:
+        """Link organizers in this order (their position)."""
+        links = event_organizers
+        if replace:
+            await self.session.execute(delete(links).where(links.c.event_id == event_id))
+        if organizer_ids:
+            rows = [
+                {"event_id": event_id, "organizer_id": organizer_id, "position": position}
+                for position, organizer_id in enumerate(organizer_ids)
+            ]
+            await self.session.execute(insert(links), rows)
+
+    async def lock(self, event_id: int) -> bool:
+        """Lock the event for this transaction (see core.sql.lock_row); False if missing."""
+        return await lock_row(self.session, Event, event_id)
+
+    async def trash(self, event_id: int) -> None:
+        await self.session.execute(
+            update(Event).where(Event.id == event_id).values(status=TRASH, modified_at=utcnow())
+        )
+
+    async def delete(self, event_id: int) -> None:
+        await self.session.execute(delete(Event).where(Event.id == event_id))
 
 
 @dataclass(slots=True)
@@ -280,7 +368,7 @@ class EventListQuery:
         e = Event
         where: list[Any] = [self._visibility()]
         if not f.include_hidden:
-            # Hidden events stay out of lists for those who may not edit them (DESIGN §8).
+            # Hidden events stay out of lists for those who may not edit them (docs/design.md, Event list).
             # `= false` (not `IS false`) so that the partial listing index applies.
             shown = e.hide_from_listings == false()
             where.append(shown if f.viewer_id is None else or_(shown, e.author_id == f.viewer_id))

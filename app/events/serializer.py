@@ -1,33 +1,41 @@
 """The event object (reference §3.1) and its schema.org JSON-LD."""
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from app.core.dates import date_details, format_datetime, in_zone, parse_zone
-from app.core.settings import get_settings
-from app.core.urls import Urls
+from app.core.permissions import may
 from app.events.repository import EventRecord
-from app.posts.serializer import redact_body
+from app.organizers.serializer import organizer_body
+from app.posts.images import image_body
+from app.posts.records import PostRecord
+from app.posts.serializer import View, redact_body
 from app.terms.serializer import embedded_term_body
-
-ImageBody = Literal[False] | dict[str, Any]
+from app.venues.serializer import venue_body
 
 
 def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds")
 
 
-def event_body(
-    event: EventRecord,
-    urls: Urls,
-    *,
-    image: ImageBody,
-    venue: dict[str, Any] | list[Any],
-    organizers: list[dict[str, Any]],
-    json_ld: bool = False,
-    redact: bool = False,
-) -> dict[str, Any]:
-    site_zone = get_settings().site_zone
+def render_events(
+    records: Sequence[EventRecord], view: View, json_ld: bool = False
+) -> list[dict[str, Any]]:
+    return [event_body(record, view, json_ld=json_ld) for record in records]
+
+
+def _shown(view: View, record: PostRecord) -> bool:
+    # A draft or trashed venue or organizer must not leak through a published event.
+    return may(view.user, "read", record.author_id, record.status)
+
+
+def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict[str, Any]:
+    """The event with its venue and organizers (those the caller may see); redacted when
+    the view hides it (a protected event without its password)."""
+    urls, site_zone = view.urls, view.zone
+    venue = event.venue
+    organizers = [o for o in event.organizers if _shown(view, o)]
     global_id = urls.global_id(event.id)
     url = urls.public(f"/event/{event.slug}/")
     body: dict[str, Any] = {
@@ -46,7 +54,7 @@ def event_body(
         "description": event.description,
         "excerpt": event.excerpt,
         "slug": event.slug,
-        "image": image,
+        "image": image_body(event.image),
         "all_day": event.all_day,
         "start_date": format_datetime(event.start_local),
         "start_date_details": date_details(event.start_local),
@@ -68,11 +76,11 @@ def event_body(
         "featured": event.featured,
         "categories": [embedded_term_body(term, urls) for term in event.categories],
         "tags": [embedded_term_body(term, urls) for term in event.tags],
-        "venue": venue,
-        "organizer": organizers,
+        "venue": venue_body(venue, view, json_ld=json_ld) if venue and _shown(view, venue) else [],
+        "organizer": [organizer_body(o, view, json_ld=json_ld) for o in organizers],
         "custom_fields": [],
     }
-    if redact:
+    if view.hides(event):
         body = redact_body(body)
     if json_ld:
         body["json_ld"] = event_json_ld(event, body)

@@ -1,4 +1,4 @@
-"""Request-scoped dependencies shared by every router."""
+"""Request-scoped dependencies shared by every router: one request context resolved once."""
 
 from dataclasses import dataclass
 from typing import Annotated
@@ -6,16 +6,15 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.auth import CurrentUser
 from app.core.database import SessionDep
 from app.core.errors import invalid
 from app.core.language import requested_language, set_language
 from app.core.permissions import Principal
-from app.core.settings import LANGUAGES, Settings, get_settings
+from app.core.settings import LANGUAGES, Settings, SettingsDep
 from app.core.urls import Urls, UrlsDep
 from app.http.params import RawParams, raw_params
+from app.users.auth import CurrentUser
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 RawParamsDep = Annotated[RawParams, Depends(raw_params)]
 
 
@@ -35,19 +34,31 @@ LanguageDep = Annotated[str, Depends(get_language)]
 
 @dataclass(frozen=True, slots=True)
 class RequestContext:
-    """What most handlers need, resolved once: parameters, language, caller, session, URLs."""
+    """What handlers need, resolved once: parameters, language, caller, session, URLs and
+    the settings."""
 
     raw: RawParams
     language: str
     user: Principal | None
     session: AsyncSession
     urls: Urls
+    settings: Settings
+
+    @property
+    def translated(self) -> bool:
+        """Are texts read and written in another language than the default one?"""
+        return self.language != self.settings.default_language
 
 
 async def request_context(
-    raw: RawParamsDep, language: LanguageDep, user: CurrentUser, session: SessionDep, urls: UrlsDep
+    raw: RawParamsDep,
+    language: LanguageDep,
+    user: CurrentUser,
+    session: SessionDep,
+    urls: UrlsDep,
+    settings: SettingsDep,
 ) -> RequestContext:
-    return RequestContext(raw=raw, language=language, user=user, session=session, urls=urls)
+    return RequestContext(raw, language, user, session, urls, settings)
 
 
 ContextDep = Annotated[RequestContext, Depends(request_context)]

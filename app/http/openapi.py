@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from app.core.settings import LANGUAGES
 from app.core.urls import NAMESPACE, Urls
-from app.http.params import ID_CSV, ID_SCHEMA, MAX_ID, Params
+from app.http.params import Params
 from app.http.schemas import ErrorEnvelope
 
 ERROR_TEXTS = {
@@ -35,93 +35,18 @@ RETRY_AFTER = {
     "Retry-After": {"schema": {"type": "integer", "minimum": 1}, "description": "Seconds to wait"}
 }
 
-# Schemas for parameters the models accept in several shapes (typed `Any` in Python).
-DATE = {
-    "type": ["string", "integer"],
-    "description": "Y-m-d H:i:s, Y-m-d, ISO 8601 (offset honoured), a Unix timestamp, "
-    "or a relative form such as 'tomorrow 9am' or '+5 days'",
-}
-FLEXIBLE_FIELDS: dict[str, dict[str, Any]] = {
-    "start_date": DATE,
-    "end_date": DATE,
-    "starts_before": DATE,
-    "starts_after": DATE,
-    "ends_before": DATE,
-    "ends_after": DATE,
-    "date": DATE,
-    "date_utc": DATE,
-    "image": {"type": ["integer", "string", "null"], "description": "Image ID or http(s) URL"},
-    "cost": {
-        "anyOf": [
-            {"type": ["string", "number", "null"]},
-            {"type": "array", "items": {"type": ["string", "number"]}},
-        ]
-    },
-    "categories": {
-        "anyOf": [
-            ID_SCHEMA,
-            {"type": ["string", "null"]},
-            {"type": "array", "items": {"anyOf": [ID_SCHEMA, {"type": "string"}]}},
-        ]
-    },
-}
-FLEXIBLE_FIELDS["tags"] = FLEXIBLE_FIELDS["categories"]
 
-
-# A linked venue or organizer: an ID (0 or "" unlinks), an {id} object, or an inline record
-# (created unless an identical one exists).
-LINK_ID: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
-LINK_ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^(|0|\s*{ID_CSV}\s*)$"}
-ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^\s*{ID_CSV}\s*$"}
-
-
-def _linked(name: str) -> dict[str, Any]:
-    """The schema of `venue` / `organizer` in an event write, from the kind's own model."""
-    # Imported here: the routers import this module to document themselves.
-    from app.organizers.router import OrganizerWriteParams
-    from app.venues.router import VenueWriteParams
-
-    model = VenueWriteParams if name == "venue" else OrganizerWriteParams
-    fields, _ = _field_schemas(model)
-    fields.pop("i18n_language", None)
-    record = {"type": "object", "properties": fields, "required": [name]}
-    reference = {"type": "object", "properties": {"id": ID_SCHEMA}, "required": ["id"]}
-    one = [LINK_ID, LINK_ID_TEXT, reference, record]
-    if name == "venue":
-        return {
-            "anyOf": [
-                *one,
-                {"type": "null"},
-                {"type": "array", "maxItems": 1, "items": {"anyOf": one}},
-            ]
-        }
-    many = {
-        "type": "array",
-        "maxItems": 100,
-        "items": {"anyOf": [ID_SCHEMA, ID_TEXT, reference, record]},
-    }
-    csv = {"type": "string", "pattern": rf"^ *{ID_CSV}( *, *{ID_CSV})* *$"}
-    return {"anyOf": [*one, csv, {"type": "null"}, many]}
-
-
-def _field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[str]]:
+def field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[str]]:
     """Property schemas of a parameter model (inlined, no titles) and its required names."""
     schema = model.model_json_schema(mode="validation")
     properties: dict[str, dict[str, Any]] = {}
     for name, prop in schema.get("properties", {}).items():
         prop = {k: v for k, v in prop.items() if k != "title"}
-        untyped = not {"type", "anyOf"} & set(prop)  # `Any` in the model: several shapes
-        if name in FLEXIBLE_FIELDS and (untyped or FLEXIBLE_FIELDS[name] is DATE):
-            prop = {
-                **FLEXIBLE_FIELDS[name],
-                **{k: v for k, v in prop.items() if k == "description"},
-            }
-        elif untyped and name in ("venue", "organizer"):
-            prop = {**_linked(name), **{k: v for k, v in prop.items() if k == "description"}}
         if "anyOf" in prop and any(part.get("type") == "null" for part in prop["anyOf"]):
             parts = [part for part in prop["anyOf"] if part.get("type") != "null"]
             if len(parts) == 1:
-                prop = {**{k: v for k, v in prop.items() if k != "anyOf"}, **parts[0]}
+                # The field's own description wins over its type's.
+                prop = {**parts[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
         properties[name] = prop
     if "i18n_language" in properties:
         properties["i18n_language"] = {
@@ -171,7 +96,7 @@ def _without_null(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _query_parameters(model: type[Params]) -> list[dict[str, Any]]:
-    properties, required = _field_schemas(model)
+    properties, required = field_schemas(model)
     parameters = []
     for name, prop in properties.items():
         prop = _without_null(_query_schema(prop))
@@ -191,7 +116,7 @@ def _query_parameters(model: type[Params]) -> list[dict[str, Any]]:
 
 
 def _body(model: type[Params], required: tuple[str, ...]) -> dict[str, Any]:
-    properties, _ = _field_schemas(model)
+    properties, _ = field_schemas(model)
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = list(required)

@@ -10,6 +10,7 @@ from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 from starlette.responses import Response
 
+from app.core.constants import MAX_ID
 from app.core.errors import PageNotFound
 from app.core.responses import json_response
 from app.core.urls import Urls
@@ -17,7 +18,6 @@ from app.http.params import Params, PositiveInt, as_positive_int, parse, raw_par
 
 DEFAULT_PER_PAGE = 9
 MAX_PER_PAGE = 100
-MAX_OFFSET = 2**62
 
 
 def _per_page(value: Any) -> Any:
@@ -46,9 +46,8 @@ class Page:
 
     @property
     def offset(self) -> int:
-        # Pages run to 2**62: an offset past any table is an empty page (404), not an
-        # integer the database refuses.
-        return min((self.number - 1) * self.size, MAX_OFFSET)
+        # An offset past any table is an empty page (404), not an integer the database refuses.
+        return min((self.number - 1) * self.size, MAX_ID)
 
 
 async def get_page(request: Request) -> Page:

@@ -28,12 +28,11 @@ from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
+from app.core.constants import FALSE_WORDS, MAX_ID, STATUSES, TRUE_WORDS
 from app.core.errors import INVALID, ApiError, InvalidParams, MissingParams, Note
-from app.core.permissions import STATUSES
 
 RAW_PARAMS_STATE_KEY = "raw_params"
 MAX_LIST_ITEMS = 500
-MAX_ID = 2**62 - 1  # IDs are bigint columns; larger numbers name nothing
 MAX_JSON_DEPTH = 32
 
 RawParams = dict[str, Any]
@@ -107,7 +106,7 @@ async def _body_params(request: Request) -> RawParams:
 class UnreadableBody(dict[str, Any]):
     """The query parameters of a request whose body could not be read. The body's error is
     raised when a handler parses its parameters, which it does after checking the caller:
-    an anonymous write is a 401 whatever its payload (DESIGN §5)."""
+    an anonymous write is a 401 whatever its payload (docs/design.md, Errors)."""
 
     def __init__(self, params: RawParams, error: ApiError) -> None:
         super().__init__(params)
@@ -131,9 +130,6 @@ async def raw_params(request: Request) -> RawParams:
 
 
 # ---- lenient value types ------------------------------------------------------------
-
-TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
-FALSE_WORDS = frozenset({"false", "0", "no", "off", ""})
 
 
 def _bool(value: Any) -> Any:
@@ -247,7 +243,7 @@ def _string_or_empty(value: Any) -> Any:
     return value
 
 
-# What the lenient types accept, for the OpenAPI document (DESIGN §3).
+# What the lenient types accept, for the OpenAPI document (docs/design.md, Requests).
 BOOLEAN_WORDS = ["true", "false", "1", "0", "yes", "no", "on", "off"]
 BOOLEAN_SCHEMA: dict[str, Any] = {
     "type": ["boolean", "integer", "string"],
@@ -297,11 +293,23 @@ StringList = Annotated[
 # An http(s) URL or nothing, as documented (the handlers check the value).
 WEBSITE_PATTERN = r"^(\s*https?://[^\s/?#@:\[\]][^\s\[\]]*\s*)?$"
 
-# Statuses as documented (the handlers check the values, and who may ask for which).
+
+def _status(value: Any) -> Any:
+    """One of the post statuses, in any letter case (`Publish` is `publish`)."""
+    if isinstance(value, str) and value.strip().lower() in STATUSES:
+        return value.strip().lower()
+    raise PydanticCustomError("invalid", "invalid")
+
+
+def _statuses(value: Any) -> Any:
+    return [_status(item) for item in _string_list(value)]
+
+
 STATUS_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STATUSES)}
-StatusNames = Annotated[
+Status = Annotated[str, BeforeValidator(_status), WithJsonSchema(STATUS_SCHEMA)]
+StatusList = Annotated[
     list[str],
-    BeforeValidator(_string_list),
+    BeforeValidator(_statuses),
     WithJsonSchema(list_schema(STATUS_SCHEMA, f"({'|'.join(STATUSES)})")),
 ]
 NonEmptyStr = Annotated[
@@ -310,6 +318,43 @@ NonEmptyStr = Annotated[
     Field(json_schema_extra={"minLength": 1, "pattern": r"\S"}),
 ]
 StrOrEmpty = Annotated[str, BeforeValidator(_string_or_empty)]
+
+# Parameters their handlers read in several shapes (typed `Any`), with the forms documented.
+DATE_SCHEMA: dict[str, Any] = {
+    "type": ["string", "integer"],
+    "description": "Y-m-d H:i:s, Y-m-d, ISO 8601 (offset honoured), a Unix timestamp, "
+    "or a relative form such as 'tomorrow 9am' or '+5 days'",
+}
+DateInput = Annotated[Any, WithJsonSchema(DATE_SCHEMA)]
+ImageInput = Annotated[
+    Any,
+    WithJsonSchema(
+        {"type": ["integer", "string", "null"], "description": "Image ID or http(s) URL"}
+    ),
+]
+CostInput = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": ["string", "number", "null"]},
+                {"type": "array", "items": {"type": ["string", "number"]}},
+            ]
+        }
+    ),
+]
+TermRefs = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                ID_SCHEMA,
+                {"type": ["string", "null"]},
+                {"type": "array", "items": {"anyOf": [ID_SCHEMA, {"type": "string"}]}},
+            ]
+        }
+    ),
+]
 
 
 def _has_nul(value: Any) -> bool:

@@ -6,7 +6,8 @@ from typing import Any
 from sqlalchemy import delete, exists
 
 from app.models import Event, Organizer, OrganizerTranslation, event_organizers
-from app.posts.repository import PostRecord, PostRepository
+from app.posts.records import PostRecord
+from app.posts.repository import PostRepository
 
 CONTACT_FIELDS = ("phone", "website", "email")
 
@@ -23,6 +24,7 @@ class OrganizerRepository(PostRepository[OrganizerRecord]):
     translation = OrganizerTranslation
     owner = "organizer_id"
     record_type = OrganizerRecord
+    matched_fields = frozenset({"name", "description", "excerpt", "phone", "email", "website"})
 
     def own_columns(self) -> list[Any]:
         return [getattr(Organizer, name) for name in CONTACT_FIELDS]

@@ -1,21 +1,26 @@
-"""The organizer object (reference §3.7, with every key always present: DESIGN §4)."""
+"""The organizer object (reference §3.7, with every key always present: docs/design.md, Responses)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.core.urls import Urls
 from app.organizers.repository import OrganizerRecord
-from app.posts.serializer import json_ld_text, post_body, public_url
+from app.posts.serializer import View, json_ld_text, post_body, public_url
 
 KIND = "organizer"
 FIELDS = ("phone", "website", "email")
 
 
-def organizer_body(
-    record: OrganizerRecord, urls: Urls, *, json_ld: bool = False, redact: bool = False
-) -> dict[str, Any]:
-    """The organizer; `json_ld` for single reads, `redact` for a password the caller lacks."""
+def render_organizers(
+    records: Sequence[OrganizerRecord], view: View, json_ld: bool = False
+) -> list[dict[str, Any]]:
+    return [organizer_body(record, view, json_ld=json_ld) for record in records]
+
+
+def organizer_body(record: OrganizerRecord, view: View, *, json_ld: bool = False) -> dict[str, Any]:
+    """The organizer; `json_ld` for single reads; redacted when the view hides it."""
     ld = organizer_json_ld if json_ld else None
-    return post_body(record, urls, kind=KIND, fields=FIELDS, json_ld=ld, redact=redact)
+    return post_body(record, view, kind=KIND, fields=FIELDS, json_ld=ld)
 
 
 def organizer_json_ld(record: OrganizerRecord, urls: Urls) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Images of events, venues and organizers (DESIGN §6).
+"""Images of events, venues and organizers (docs/design.md, Images).
 
 `image` in a write accepts an image ID (a row of `images`) or an http(s) URL. A URL is
 recorded as it is, never fetched: nothing the service does may make it request a
@@ -6,20 +6,15 @@ client-supplied address. The same URL always maps to the same row.
 """
 
 import posixpath
-from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, urlsplit
 
-from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from app.core.constants import MAX_ID
 from app.core.errors import invalid
 from app.http.params import decimal
-from app.models import Image
+from app.posts.repository import ImageRepository
 
 MAX_URL_LENGTH = 2048
-MAX_IMAGE_ID = 2**63 - 1
 EXTENSION_LENGTH = 20
 CLEARING_VALUES = (None, False, "", 0, "0")
 
@@ -35,15 +30,6 @@ class ImageLike(Protocol):
     def width(self) -> int | None: ...
     @property
     def height(self) -> int | None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class ImageRecord:
-    id: int
-    url: str
-    extension: str
-    width: int | None = None
-    height: int | None = None
 
 
 def image_body(row: ImageLike | None) -> Literal[False] | dict[str, Any]:
@@ -80,7 +66,7 @@ def is_http_url(value: str) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(host)
 
 
-async def resolve_image(session: AsyncSession, value: Any) -> int | None:
+async def resolve_image(images: ImageRepository, value: Any) -> int | None:
     """The image ID a write's `image` names (None clears it), or 400 naming `image`.
 
     An ID must exist; a URL is recorded (or its existing row reused) without any request.
@@ -98,23 +84,10 @@ async def resolve_image(session: AsyncSession, value: Any) -> int | None:
     if isinstance(value, str) and decimal(value) is not None:
         value = decimal(value)
     if isinstance(value, int):
-        found = None
-        if 0 < value <= MAX_IMAGE_ID:
-            found = await session.scalar(select(Image.id).where(Image.id == value))
-        if found is None:
-            raise invalid("image")
-        return found
+        if 0 < value <= MAX_ID and await images.exists(value):
+            return value
+        raise invalid("image")
     if isinstance(value, str) and is_http_url(value.strip()):
-        return await _record_url(session, value.strip())
+        url = value.strip()
+        return await images.record_url(url, url_extension(url))
     raise invalid("image")
-
-
-async def _record_url(session: AsyncSession, url: str) -> int:
-    insert = pg_insert(Image).values(url=url, extension=url_extension(url))
-    # DO UPDATE (a no-op) rather than DO NOTHING, so that RETURNING also answers for an
-    # existing row, even one inserted concurrently.
-    statement = insert.on_conflict_do_update(
-        index_elements=[Image.url], set_={"url": insert.excluded.url}
-    ).returning(Image.id)
-    image_id: int = (await session.execute(statement)).scalar_one()
-    return image_id

@@ -1,4 +1,4 @@
-"""What venues, organizers and events share as post-like records (DESIGN §6, §7).
+"""What venues, organizers and events share as post-like records (docs/design.md, Records and Languages).
 
 One base repository reads a record with its texts in the request language (falling back to
 the default language through an outer join and `coalesce`) and its image; it lists with the
@@ -10,7 +10,6 @@ its own columns, how it is linked to events and what its search looks at.
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sqlalchemy import (
@@ -21,56 +20,36 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    union_all,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.constants import TRASH
 from app.core.permissions import User, can_create_posts, can_see_all_statuses
 from app.core.slugs import make_slug
 from app.core.sql import (
     escape_like,
     from_json_row,
-    in_savepoint,
     insert_with_unique_slug,
     json_object,
+    lock_row,
+    rename_to_unique_slug,
     taken_slugs,
     upsert_translation,
-    violated_constraint,
 )
 from app.http.pagination import Page
 from app.models import Event, Image, Organizer, Venue
 from app.models.base import utcnow
-from app.posts.images import ImageRecord
+from app.posts.records import ImageRecord, Ownership, PostRecord
 
-TRASH = "trash"
 # Events in these statuses do not make a venue or organizer "have events" (reference §6).
 NOT_HOSTING = ("draft", "pending", TRASH)
 TEXTS = ("name", "description", "excerpt")
 IMAGE_COLUMNS = ("id", "url", "extension", "width", "height")
 
 PostModel = Venue | Organizer | Event
-
-
-class SlugTaken(Exception):
-    """The slug asked for in an update belongs to another record."""
-
-
-@dataclass(slots=True)
-class PostRecord:
-    """A post-like record; `name`, `description` and `excerpt` in the request language."""
-
-    id: int
-    author_id: int | None
-    status: str
-    slug: str
-    published_at: datetime
-    modified_at: datetime
-    password: str | None
-    name: str
-    description: str
-    excerpt: str
-    image: ImageRecord | None
 
 
 R = TypeVar("R", bound=PostRecord)
@@ -120,7 +99,8 @@ class PostRepository(Generic[R]):
     model: ClassVar[type[PostModel]]
     translation: ClassVar[type[Any]]
     owner: ClassVar[str]  # the translation table's key column, e.g. venue_id
-    title: ClassVar[str] = "name"  # the model column holding the name (events: title)
+    # Fields compared when an inline record in an event payload may reuse an existing one.
+    matched_fields: ClassVar[frozenset[str]] = frozenset()
     record_type: type[R]
 
     def __init__(self, session: AsyncSession, language: str, default_language: str) -> None:
@@ -148,18 +128,12 @@ class PostRepository(Generic[R]):
 
     # ---- reads ----------------------------------------------------------------------
 
-    def _column(self, text: str) -> str:
-        return self.title if text == "name" else text
-
     def _texts(self) -> dict[str, Any]:
-        texts = {text: getattr(self.model, self._column(text)) for text in TEXTS}
+        texts = {text: getattr(self.model, text) for text in TEXTS}
         if not self.translated:
             return texts
         tr = self.translation
-        return {
-            text: func.coalesce(getattr(tr, self._column(text)), column)
-            for text, column in texts.items()
-        }
+        return {text: func.coalesce(getattr(tr, text), column) for text, column in texts.items()}
 
     def _select(self) -> Select[Any]:
         m = self.model
@@ -204,13 +178,40 @@ class PostRepository(Generic[R]):
     async def get_by_slug(self, slug: str) -> R | None:
         return await self._one(self.model.slug == slug.lower())
 
-    async def get_many(self, ids: Sequence[int]) -> dict[int, R]:
-        """The records of `ids` (any status) by ID, in one query; unknown IDs are left out."""
-        if not ids:
-            return {}
-        rows = await self.session.execute(self._select().where(self.model.id.in_(set(ids))))
-        records = (self._record(row) for row in rows)
-        return {record.id: record for record in records}
+    async def lock(self, record_id: int) -> bool:
+        """Lock the record for this transaction (see core.sql.lock_row); False if missing."""
+        return await lock_row(self.session, self.model, record_id)
+
+    async def exists(self, record_id: int) -> bool:
+        m = self.model
+        return await self.session.scalar(select(m.id).where(m.id == record_id)) is not None
+
+    async def missing_ids(self, ids: Sequence[int]) -> list[int]:
+        """Those of `ids` that are not records of this kind."""
+        m = self.model
+        found = set(await self.session.scalars(select(m.id).where(m.id.in_(ids))))
+        return [record_id for record_id in ids if record_id not in found]
+
+    async def find_identical(self, fields: dict[str, Any]) -> int | None:
+        """An existing record equal to an inline one (reference §9.10 duplicate avoidance):
+        texts and details equal case-insensitively, the address contained; only the matched
+        fields sent, non-empty, count. None without the name."""
+        m = self.model
+        conditions: list[Any] = []
+        for key, value in fields.items():
+            if key not in self.matched_fields or not isinstance(value, str) or not value.strip():
+                continue
+            column = getattr(m, key)
+            if key == "address":
+                conditions.append(column.ilike(f"%{escape_like(value.strip())}%"))
+            else:
+                conditions.append(func.lower(column) == value.strip().lower())
+        if not conditions or not isinstance(fields.get("name"), str):
+            return None
+        found: int | None = await self.session.scalar(
+            select(m.id).where(m.status != TRASH, *conditions).order_by(m.id).limit(1)
+        )
+        return found
 
     def _search(self, term: str) -> Any:
         """Some one field (in the request language) contains every fragment of the term."""
@@ -250,16 +251,13 @@ class PostRepository(Generic[R]):
     def _slug_constraint(self) -> str:
         return f"{self.model.__tablename__}_slug_key"
 
-    def _text_columns(self, texts: dict[str, str]) -> dict[str, str]:
-        return {self._column(text): value for text, value in texts.items()}
-
     async def create(self, columns: dict[str, Any], texts: dict[str, str], slug: str) -> int:
         """Insert a record under a free slug made from `slug` (`-2`, `-3`...); its new ID.
 
         Texts written in another language than the default one become the default texts
         too, so that no record is ever empty in any language.
         """
-        values = {**columns, **self._text_columns(texts)}
+        values = {**columns, **texts}
         base = make_slug(slug)
         row = await insert_with_unique_slug(
             self.session,
@@ -281,21 +279,17 @@ class PostRepository(Generic[R]):
     ) -> None:
         """Change what is given (a partial update); texts go to the request language.
 
-        A new `slug` taken by another record raises SlugTaken.
+        A new `slug` taken by another record becomes the next free `-N` (WordPress's rule).
         """
         values = {**columns, "modified_at": utcnow()}
-        if slug is not None:
-            values["slug"] = make_slug(slug)
         if not self.translated:
-            values.update(self._text_columns(texts))
+            values.update(texts)
         m = self.model
-        statement = update(m).where(m.id == record_id).values(**values)
-        try:
-            await in_savepoint(self.session, lambda: self.session.execute(statement))
-        except IntegrityError as exc:
-            if violated_constraint(exc) == self._slug_constraint:
-                raise SlugTaken() from exc
-            raise
+        await self.session.execute(update(m).where(m.id == record_id).values(**values))
+        if slug is not None:
+            await rename_to_unique_slug(
+                self.session, m, record_id, make_slug(slug), self._slug_constraint
+            )
         if columns.get("status") == TRASH:
             await self.unlink(record_id)  # trashed by an update: as by a delete
         if texts and self.translated:
@@ -303,7 +297,7 @@ class PostRepository(Generic[R]):
 
     async def _save_translation(self, record_id: int, texts: dict[str, str]) -> None:
         key = {self.owner: record_id, "language": self.language}
-        await upsert_translation(self.session, self.translation, key, self._text_columns(texts))
+        await upsert_translation(self.session, self.translation, key, texts)
 
     async def trash(self, record_id: int) -> None:
         """Move to the trash; the record leaves its events."""
@@ -317,3 +311,43 @@ class PostRepository(Generic[R]):
         """Delete for good (translations go with it)."""
         await self.unlink(record_id)
         await self.session.execute(delete(self.model).where(self.model.id == record_id))
+
+
+class ImageRepository:
+    """Images known by URL (never fetched)."""
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def exists(self, image_id: int) -> bool:
+        found = await self.session.scalar(select(Image.id).where(Image.id == image_id))
+        return found is not None
+
+    async def record_url(self, url: str, extension: str) -> int:
+        """The ID of the image at `url`, recorded now unless known."""
+        insert = pg_insert(Image).values(url=url, extension=extension)
+        # DO UPDATE (a no-op) rather than DO NOTHING, so that RETURNING also answers for an
+        # existing row, even one inserted concurrently.
+        statement = insert.on_conflict_do_update(
+            index_elements=[Image.url], set_={"url": insert.excluded.url}
+        ).returning(Image.id)
+        image_id: int = (await self.session.execute(statement)).scalar_one()
+        return image_id
+
+
+async def event_ownership(session: AsyncSession, event_id: int) -> Ownership | None:
+    """Author and status of an event, to decide whether a caller may see it."""
+    row = (
+        await session.execute(select(Event.author_id, Event.status).where(Event.id == event_id))
+    ).first()
+    return Ownership(author_id=row.author_id, status=row.status) if row else None
+
+
+async def is_post(session: AsyncSession, record_id: int) -> bool:
+    """Is this ID an event, venue or organizer (they share one ID space)?"""
+    found = await session.scalar(
+        union_all(
+            *(select(model.id).where(model.id == record_id) for model in (Event, Venue, Organizer))
+        ).limit(1)
+    )
+    return found is not None

@@ -5,15 +5,15 @@ import dataclasses
 import hmac
 import html
 from collections.abc import Callable, Sequence
-from datetime import UTC
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from datetime import UTC, tzinfo
+from typing import Any, TypeVar
 
 from app.core.dates import format_datetime
 from app.core.permissions import User, may
-from app.core.settings import get_settings
 from app.core.urls import Urls
 from app.posts.images import image_body
-from app.posts.repository import PostRecord
+from app.posts.records import PostRecord, Protectable
 
 R = TypeVar("R", bound=PostRecord)
 
@@ -36,9 +36,24 @@ REDACTED_LIST = frozenset({"categories", "tags", "venue", "organizer", "custom_f
 EMPTY_COST_DETAILS = {"currency_symbol": "", "currency_position": "", "currency_code": "", "values": []}  # fmt: skip
 
 
-def post_head(record: PostRecord, urls: Urls, *, kind: str) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class View:
+    """How records are shown to one request: its public URLs, the site time zone (of the
+    publication dates), the caller and the password it sent for protected records."""
+
+    urls: Urls
+    zone: tzinfo
+    user: User
+    password: str | None = None
+
+    def hides(self, record: Protectable) -> bool:
+        """Must `record` be redacted for this caller (see is_hidden_from)?"""
+        return is_hidden_from(record, self.user, self.password)
+
+
+def post_head(record: PostRecord, view: View, *, kind: str) -> dict[str, Any]:
     """`id` to `image`, in the reference's order; the name goes under the key `kind`."""
-    zone = get_settings().site_zone
+    zone, urls = view.zone, view.urls
     return {
         "id": record.id,
         "author": str(record.author_id or 0),
@@ -58,24 +73,24 @@ def post_head(record: PostRecord, urls: Urls, *, kind: str) -> dict[str, Any]:
 
 def post_body(
     record: R,
-    urls: Urls,
+    view: View,
     *,
     kind: str,
     fields: Sequence[str],
     json_ld: Callable[[R, Urls], dict[str, Any]] | None = None,
     trailing: Sequence[str] = (),
-    redact: bool = False,
 ) -> dict[str, Any]:
     """The whole object: the head, the kind's `fields`, `json_ld` when given, the `trailing`
-    fields and the global IDs; redacted (reference §3.10) when `redact`."""
+    fields and the global IDs; redacted (reference §3.10) when the view hides the record."""
+    redact = view.hides(record)
     if redact:
         record = blank_protected(record)
-    body = post_head(record, urls, kind=kind)
+    body = post_head(record, view, kind=kind)
     body.update((name, getattr(record, name)) for name in fields)
     if json_ld is not None:
-        body["json_ld"] = json_ld(record, urls)
+        body["json_ld"] = json_ld(record, view.urls)
     body.update((name, getattr(record, name)) for name in trailing)
-    body.update(global_ids(record, urls))
+    body.update(global_ids(record, view.urls))
     return redact_body(body) if redact else body
 
 
@@ -94,12 +109,6 @@ def json_ld_text(text: str) -> str:
 
 
 # ---- password protection ---------------------------------------------------------------
-
-
-class Protectable(Protocol):
-    password: str | None
-    author_id: int | None
-    status: str
 
 
 def is_hidden_from(record: Protectable, user: User, password: str | None) -> bool:

@@ -26,6 +26,7 @@ from app.core.sql import (
     escape_like,
     in_savepoint,
     insert_with_unique_slug,
+    lock_row,
     taken_slugs,
     upsert_translation,
     violated_constraint,
@@ -115,6 +116,10 @@ class TermRepository:
             .join(event_terms, event_terms.c.term_id == Term.id)
             .where(event_terms.c.event_id == event_id)
         )
+
+    async def lock(self, term_id: int) -> bool:
+        """Lock the term for this transaction (see core.sql.lock_row); False if missing."""
+        return await lock_row(self.session, Term, term_id)
 
     async def get(self, term_id: int) -> TermRecord | None:
         row = (await self.session.execute(self._select().where(Term.id == term_id))).first()
@@ -211,6 +216,25 @@ class TermRepository:
                 else:
                     found.append(match)
         return list(dict.fromkeys(found)), unknown_ids, list(dict.fromkeys(unknown_names))
+
+    async def with_descendants(self, refs: Sequence[int | str]) -> list[int] | None:
+        """The terms named by ID or slug plus all their descendants; None when one is unknown."""
+        ids = [ref for ref in refs if isinstance(ref, int)]
+        slugs = [ref for ref in refs if isinstance(ref, str)]
+        rows = await self.session.execute(
+            select(Term.id, Term.slug).where(
+                Term.taxonomy == self.taxonomy, (Term.id.in_(ids)) | (Term.slug.in_(slugs))
+            )
+        )
+        found_ids, found_slugs = set(), set()
+        for term_id, slug in rows:
+            found_ids.add(term_id)
+            found_slugs.add(slug)
+        if not (found_ids.issuperset(ids) and found_slugs.issuperset(slugs)):
+            return None
+        tree = select(Term.id).where(Term.id.in_(found_ids)).cte("tree", recursive=True)
+        tree = tree.union(select(Term.id).join(tree, Term.parent_id == tree.c.id))
+        return list(await self.session.scalars(select(tree.c.id)))
 
     async def is_ancestor(self, candidate: int, term_id: int) -> bool:
         """Is `term_id` among `candidate` and its ancestors (a would-be parent loop)?"""

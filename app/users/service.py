@@ -2,53 +2,56 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.auth import hash_password, new_password
 from app.core.permissions import Role
-from app.models import AppPassword, User
+from app.models import User
+from app.users.auth import hash_password, new_password
+from app.users.repository import UserRepository
+
+MAX_LOGIN_LENGTH = 60
 
 
 class UserError(Exception):
     """A user command that cannot be carried out (message for the operator)."""
 
 
-async def _find(session: AsyncSession, login: str) -> User:
-    user = await session.scalar(select(User).where(func.lower(User.login) == login.lower()))
-    if user is None:
-        raise UserError(f"no user {login!r}")
-    return user
+class Accounts:
+    """Users and application passwords; `pepper` keys the stored password hashes."""
 
+    def __init__(self, session: AsyncSession, pepper: str) -> None:
+        self.users = UserRepository(session)
+        self.pepper = pepper
 
-async def issue_password(session: AsyncSession, user: User) -> str:
-    password = new_password()
-    session.add(AppPassword(user_id=user.id, token_hash=hash_password(password)))
-    await session.flush()
-    return password
+    async def _find(self, login: str) -> User:
+        user = await self.users.by_login(login)
+        if user is None:
+            raise UserError(f"no user {login!r}")
+        return user
 
+    async def issue_password(self, user: User) -> str:
+        password = new_password()
+        await self.users.add_password(user.id, hash_password(password, self.pepper))
+        return password
 
-async def add_user(session: AsyncSession, login: str, role: Role) -> tuple[User, str]:
-    login = login.strip()
-    if not login or len(login) > 60 or any(c.isspace() or c == ":" for c in login):
-        raise UserError("a login is 1-60 characters without spaces or ':'")
-    exists = await session.scalar(select(User.id).where(func.lower(User.login) == login.lower()))
-    if exists is not None:
-        raise UserError(f"user {login!r} already exists")
-    user = User(login=login, role=role.value)
-    session.add(user)
-    await session.flush()
-    return user, await issue_password(session, user)
+    async def add(self, login: str, role: Role) -> tuple[User, str]:
+        login = login.strip()
+        if (
+            not login
+            or len(login) > MAX_LOGIN_LENGTH
+            or any(c.isspace() or c == ":" for c in login)
+        ):
+            raise UserError("a login is 1-60 characters without spaces or ':'")
+        if await self.users.by_login(login) is not None:
+            raise UserError(f"user {login!r} already exists")
+        user = await self.users.add(login, role)
+        return user, await self.issue_password(user)
 
+    async def new_password(self, login: str) -> str:
+        return await self.issue_password(await self._find(login))
 
-async def new_user_password(session: AsyncSession, login: str) -> str:
-    return await issue_password(session, await _find(session, login))
+    async def list(self) -> Sequence[User]:
+        return await self.users.all()
 
-
-async def list_users(session: AsyncSession) -> Sequence[User]:
-    return (await session.scalars(select(User).order_by(User.id))).all()
-
-
-async def remove_user(session: AsyncSession, login: str) -> None:
-    user = await _find(session, login)
-    await session.execute(delete(User).where(User.id == user.id))
+    async def remove(self, login: str) -> None:
+        await self.users.remove((await self._find(login)).id)

@@ -6,7 +6,8 @@ from typing import Any
 from sqlalchemy import exists, update
 
 from app.models import Event, Venue, VenueTranslation
-from app.posts.repository import PostRecord, PostRepository
+from app.posts.records import PostRecord
+from app.posts.repository import PostRepository
 
 ADDRESS_FIELDS = ("address", "city", "country", "province", "state", "zip", "phone")
 SEARCHED_FIELDS = ("address", "city", "province", "state", "stateprovince", "zip", "phone")
@@ -35,6 +36,10 @@ class VenueRepository(PostRepository[VenueRecord]):
     translation = VenueTranslation
     owner = "venue_id"
     record_type = VenueRecord
+    matched_fields = frozenset(
+        {"name", "description", "excerpt", "address", "city", "province", "state"}
+        | {"stateprovince", "zip", "phone"}
+    )
 
     def own_columns(self) -> list[Any]:
         return [getattr(Venue, name) for name in OWN_FIELDS]

@@ -1,9 +1,10 @@
-"""The venue object (reference §3.6, with every key always present: DESIGN §4)."""
+"""The venue object (reference §3.6, with every key always present: docs/design.md, Responses)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.core.urls import Urls
-from app.posts.serializer import json_ld_text, post_body, public_url
+from app.posts.serializer import View, json_ld_text, post_body, public_url
 from app.venues.repository import VenueRecord
 
 KIND = "venue"
@@ -14,14 +15,16 @@ FIELDS = (
 TRAILING = ("show_map", "show_map_link")
 
 
-def venue_body(
-    record: VenueRecord, urls: Urls, *, json_ld: bool = False, redact: bool = False
-) -> dict[str, Any]:
-    """The venue; `json_ld` for single reads, `redact` for a password the caller lacks."""
+def render_venues(
+    records: Sequence[VenueRecord], view: View, json_ld: bool = False
+) -> list[dict[str, Any]]:
+    return [venue_body(record, view, json_ld=json_ld) for record in records]
+
+
+def venue_body(record: VenueRecord, view: View, *, json_ld: bool = False) -> dict[str, Any]:
+    """The venue; `json_ld` for single reads; redacted when the view hides it."""
     ld = venue_json_ld if json_ld else None
-    return post_body(
-        record, urls, kind=KIND, fields=FIELDS, json_ld=ld, trailing=TRAILING, redact=redact
-    )
+    return post_body(record, view, kind=KIND, fields=FIELDS, json_ld=ld, trailing=TRAILING)
 
 
 def venue_json_ld(record: VenueRecord, urls: Urls) -> dict[str, Any]:

@@ -1,14 +1,19 @@
-"""Whole responses to anonymous reads, cached per URL and served while the data is unchanged.
+"""Caching, and all of its invalidation, in one place.
 
-Every change to what the API can show draws a new number from `events_version_seq` (database
-triggers inside the write, and the app again after the commit). A cached response is served
-only when the current number — one indexless read of a sequence over a small pool of raw
-connections — is the one it was built under, so a hit is exact, not eventually consistent,
-and skips routing, the ORM and serialisation.
+Every change to what the API can show draws a new number from the version sequence: database
+triggers draw one inside every write (see the migrations), and `after_write` draws one more
+once a request's write has committed, so that nothing computed from a snapshot without that
+write survives under the number readers see next. Both caches key their entries by that
+number, so a hit is exact, not eventually consistent:
 
-Only anonymous GETs of the namespace (not /doc) are cached (no Authorization or Cookie header), only
-200 responses, and not when a date parameter is relative to the current time ("+2 hours");
-the site date is part of the key, since the default event window moves with it.
+- `ResponseCache` (with its middleware): whole responses to anonymous reads, per URL. A hit
+  costs one indexless read of the sequence over a small pool of raw connections and skips
+  routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc) are
+  cached (no Authorization or Cookie header), only 200 responses, and not when a date
+  parameter is relative to the current time ("+2 hours"); the site date is part of the key,
+  since the default event window moves with it.
+- `CountCache`: list totals per normalised filter (an exact count over a large window is too
+  slow to repeat on every request). The version is read in the same statement as the page.
 """
 
 import asyncio
@@ -16,21 +21,67 @@ import contextlib
 import logging
 import time
 from collections import OrderedDict
-from datetime import datetime
+from collections.abc import Hashable
+from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import parse_qsl
 
+from sqlalchemy import Label, column, func, select, table
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.settings import get_settings
+from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
 from app.core.urls import NAMESPACE
 
 log = logging.getLogger(__name__)
 
-DATE_PARAMS = frozenset(
-    {"start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after"}
-)
-MAX_ENTRIES = 2048
+CURRENT_VERSION_SQL = f"SELECT last_value FROM {VERSION_SEQUENCE}"
+TOTAL_ENTRIES = 4096
+# Writers that are not the API (bulk seeding, manual SQL) race with readers only inside
+# their transaction; the TTL bounds how long such a rare stale total can live.
+TTL_SECONDS = 300.0
+
+
+def version_column() -> Label[int]:
+    """The current data version, as a scalar subquery to add to a query (reading a
+    sequence's last value takes no lock and sees numbers drawn by uncommitted writers)."""
+    sequence = table(VERSION_SEQUENCE, column("last_value"))
+    return select(sequence.c.last_value).scalar_subquery().label("data_version")
+
+
+async def after_write(session: AsyncSession) -> None:
+    """Draw a new version once a write has committed (see the module docstring)."""
+    await session.execute(select(func.nextval(VERSION_SEQUENCE)))
+    await session.commit()
+
+
+class CountCache:
+    def __init__(self, max_entries: int = TOTAL_ENTRIES, ttl: float = TTL_SECONDS) -> None:
+        self.max_entries = max_entries
+        self.ttl = ttl
+        self._entries: OrderedDict[Hashable, tuple[int, float, int]] = OrderedDict()
+
+    def get(self, key: Hashable, version: int) -> int | None:
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        cached_version, expires, total = entry
+        if cached_version != version or expires < time.monotonic():
+            return None
+        self._entries.move_to_end(key)
+        return total
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def put(self, key: Hashable, version: int, total: int) -> None:
+        self._entries[key] = (version, time.monotonic() + self.ttl, total)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+
+RESPONSE_ENTRIES = 2048
 MAX_BYTES = 64 * 1024 * 1024
 MAX_RESPONSE_BYTES = 1024 * 1024
 CACHE_HEADER = b"x-almanac-cache"
@@ -51,7 +102,7 @@ def _absolute(value: str) -> bool:
 
 
 class ResponseCache:
-    def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(self, max_entries: int = RESPONSE_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self._entries: OrderedDict[tuple[Any, ...], Entry] = OrderedDict()
@@ -79,7 +130,7 @@ class ResponseCache:
         self._bytes = 0
 
 
-def cache_key(scope: Scope) -> tuple[Any, ...] | None:
+def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     """The key of a cacheable request, or None."""
     if scope["type"] != "http" or scope["method"] != "GET":
         return None
@@ -97,7 +148,7 @@ def cache_key(scope: Scope) -> tuple[Any, ...] | None:
         for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
             if name.rstrip("[]") in DATE_PARAMS and not _absolute(value):
                 return None
-    today = datetime.now(get_settings().site_zone).date()
+    today = datetime.now(zone).date()
     return (scope["scheme"], host, scope.get("root_path", ""), path, query, today)
 
 
@@ -106,21 +157,22 @@ class ResponseCacheMiddleware:
     # up and does the work itself.
     WAIT_SECONDS = 10.0
 
-    def __init__(self, app: ASGIApp, cache: ResponseCache) -> None:
+    def __init__(self, app: ASGIApp, cache: ResponseCache, site_zone: tzinfo) -> None:
         self.app = app
         self.cache = cache
+        self.site_zone = site_zone
         # Single flight: identical misses arriving together (a popular, expensive list right
         # after a change) are answered by one computation instead of one each.
         self._filling: dict[tuple[Any, ...], asyncio.Event] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         reader = (scope.get("state") or {}).get("version_reader")
-        key = cache_key(scope) if reader is not None else None
+        key = cache_key(scope, self.site_zone) if reader is not None else None
         if reader is None or key is None:
             await self.app(scope, receive, send)
             return
         try:
-            version = await reader.fetchval("SELECT last_value FROM events_version_seq")
+            version = await reader.fetchval(CURRENT_VERSION_SQL)
         except Exception as exc:  # the request itself will report the outage
             log.debug("no data version: %s", exc)
             await self.app(scope, receive, send)

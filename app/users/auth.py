@@ -13,14 +13,13 @@ import secrets
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy import func, select
 
 from app.core.database import SessionDep
 from app.core.errors import ApiError
-from app.core.permissions import Principal, Role
+from app.core.permissions import Principal
 from app.core.ratelimit import FailedLogins
-from app.core.settings import get_settings
-from app.models import AppPassword, User
+from app.core.settings import SettingsDep
+from app.users.repository import UserRepository
 
 PASSWORD_BYTES = 24
 USER_STATE_KEY = "user"
@@ -30,12 +29,11 @@ def new_password() -> str:
     return secrets.token_urlsafe(PASSWORD_BYTES)
 
 
-def hash_password(password: str) -> str:
+def hash_password(password: str, pepper: str) -> str:
     # WordPress shows application passwords in groups separated by spaces; clients may
     # send them either way.
     normalised = "".join(password.split())
-    key = get_settings().app_password_pepper.encode()
-    return hmac.new(key, normalised.encode(), hashlib.sha256).hexdigest()
+    return hmac.new(pepper.encode(), normalised.encode(), hashlib.sha256).hexdigest()
 
 
 def _credentials(header: str) -> tuple[str | None, str] | None:
@@ -56,7 +54,9 @@ def _credentials(header: str) -> tuple[str | None, str] | None:
     return None
 
 
-async def authenticate(request: Request, session: SessionDep) -> Principal | None:
+async def authenticate(
+    request: Request, session: SessionDep, settings: SettingsDep
+) -> Principal | None:
     """The caller, None when anonymous; wrong credentials are a 401 on every route."""
     if USER_STATE_KEY in request.scope.get("state", {}):
         cached: Principal | None = request.state.user
@@ -72,7 +72,8 @@ async def authenticate(request: Request, session: SessionDep) -> Principal | Non
         try:
             credentials = _credentials(header)
             if credentials is not None:
-                principal = await _principal(session, *credentials)
+                users = UserRepository(session)
+                principal = await _principal(users, settings.app_password_pepper, *credentials)
         except ApiError:
             limiter.record(client)
             raise
@@ -80,22 +81,14 @@ async def authenticate(request: Request, session: SessionDep) -> Principal | Non
     return principal
 
 
-async def _principal(session: SessionDep, login: str | None, password: str) -> Principal:
-    row = (
-        await session.execute(
-            select(User.id, User.login, User.role)
-            .join(AppPassword, AppPassword.user_id == User.id)
-            .where(AppPassword.token_hash == hash_password(password))
-        )
-    ).first()
-    if row is not None and (login is None or row.login.lower() == login.lower()):
-        return Principal(id=row.id, login=row.login, role=Role(row.role))
-    if login is not None:
-        exists = await session.scalar(
-            select(User.id).where(func.lower(User.login) == login.lower())
-        )
-        if exists is None:
-            raise ApiError(401, "invalid_username")
+async def _principal(
+    users: UserRepository, pepper: str, login: str | None, password: str
+) -> Principal:
+    found = await users.by_password(hash_password(password, pepper))
+    if found is not None and (login is None or found.login.lower() == login.lower()):
+        return found
+    if login is not None and await users.by_login(login) is None:
+        raise ApiError(401, "invalid_username")
     raise ApiError(401, "incorrect_password")
 
 

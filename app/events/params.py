@@ -1,0 +1,156 @@
+"""Parameters of the event routes: writes (interface §2.1) and the list (reference §5)."""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BeforeValidator, Field, WithJsonSchema
+
+from app.core.constants import MAX_ID
+from app.http.openapi import field_schemas
+from app.http.pagination import PageParams
+from app.http.params import (
+    ID_CSV,
+    ID_SCHEMA,
+    WEBSITE_PATTERN,
+    CostInput,
+    DateInput,
+    IdOrSlugList,
+    NonEmptyStr,
+    Params,
+    PositiveInt,
+    PositiveIntList,
+    StatusList,
+    StrOrEmpty,
+    TermRefs,
+    WPBool,
+    lowercase,
+)
+from app.organizers.params import OrganizerWriteParams
+from app.posts.params import PostFields
+from app.venues.params import VenueWriteParams
+
+REQUIRED_ON_CREATE = ("title", "start_date", "end_date")
+MAX_LINKED = 100
+
+# A linked venue or organizer: an ID (0 or "" unlinks), an {id} object, or an inline record
+# (created unless an identical one exists), documented from the kind's own write model.
+LINK_ID: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_ID}
+LINK_ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^(|0|\s*{ID_CSV}\s*)$"}
+ID_TEXT: dict[str, Any] = {"type": "string", "pattern": rf"^\s*{ID_CSV}\s*$"}
+REFERENCE: dict[str, Any] = {"type": "object", "properties": {"id": ID_SCHEMA}, "required": ["id"]}
+
+
+def _inline(name: str, model: type[Params]) -> dict[str, Any]:
+    fields, _ = field_schemas(model)
+    fields.pop("i18n_language", None)
+    return {"type": "object", "properties": fields, "required": [name]}
+
+
+def _venue_schema() -> dict[str, Any]:
+    one = [LINK_ID, LINK_ID_TEXT, REFERENCE, _inline("venue", VenueWriteParams)]
+    listed = {"type": "array", "maxItems": 1, "items": {"anyOf": one}}
+    return {"anyOf": [*one, {"type": "null"}, listed]}
+
+
+def _organizer_schema() -> dict[str, Any]:
+    record = _inline("organizer", OrganizerWriteParams)
+    many = {
+        "type": "array",
+        "maxItems": MAX_LINKED,
+        "items": {"anyOf": [ID_SCHEMA, ID_TEXT, REFERENCE, record]},
+    }
+    csv = {"type": "string", "pattern": rf"^ *{ID_CSV}( *, *{ID_CSV})* *$"}
+    return {"anyOf": [LINK_ID, LINK_ID_TEXT, REFERENCE, record, csv, {"type": "null"}, many]}
+
+
+LinkedVenue = Annotated[Any, WithJsonSchema(_venue_schema())]
+LinkedOrganizers = Annotated[Any, WithJsonSchema(_organizer_schema())]
+
+
+class EventWriteParams(PostFields):
+    """Fields of an event create or update (interface §2.1); all optional on update."""
+
+    title: Annotated[NonEmptyStr, Field(max_length=500)] | None = Field(
+        None, description="Event title"
+    )
+    description: StrOrEmpty | None = Field(None, description="Event description (HTML allowed)")
+    excerpt: StrOrEmpty | None = Field(None, description="Event excerpt")
+    start_date: DateInput = Field(None, description="Start date and time")
+    end_date: DateInput = Field(None, description="End date and time")
+    timezone: StrOrEmpty | None = Field(None, description="IANA time zone or UTC±H[:MM]")
+    all_day: WPBool | None = Field(None, description="All-day event")
+    cost: CostInput = Field(None, description="Cost: a string or an array of strings")
+    website: StrOrEmpty | None = Field(
+        None, description="Event website URL", json_schema_extra={"pattern": WEBSITE_PATTERN}
+    )
+    show_map: WPBool | None = Field(None, description="Show a map")
+    show_map_link: WPBool | None = Field(None, description="Show a map link")
+    hide_from_listings: WPBool | None = Field(None, description="Hide from event lists")
+    sticky: WPBool | None = Field(None, description="Sticky in calendar views")
+    featured: WPBool | None = Field(None, description="Featured event")
+    categories: TermRefs = Field(None, description="Category IDs, slugs or names")
+    tags: TermRefs = Field(None, description="Tag IDs, slugs or names")
+    venue: LinkedVenue = Field(None, description="Venue ID, {id} object or an inline venue")
+    organizer: LinkedOrganizers = Field(
+        None, description="Organizer IDs, {id} objects or inline organizers"
+    )
+
+
+def _float(value: Any) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError("not a number")
+    return float(value)
+
+
+Coordinate = Annotated[float, BeforeValidator(_float)]
+OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id"]
+
+
+class EventListParams(PageParams):
+    start_date: DateInput = Field(
+        None, description="Events that start on or after this date (default: 00:00 yesterday)"
+    )
+    end_date: DateInput = Field(
+        None,
+        description="Events that end on or before this date (default: 23:59:59 two years ahead)",
+    )
+    starts_before: DateInput = Field(None, description="Events that start before this date")
+    starts_after: DateInput = Field(None, description="Events that start after this date")
+    ends_before: DateInput = Field(None, description="Events that end before this date")
+    ends_after: DateInput = Field(None, description="Events that end after this date")
+    strict_dates: NonEmptyStr | None = Field(
+        None, description="true: use the given times exactly instead of whole days"
+    )
+    search: NonEmptyStr | None = Field(
+        None, description="Every word occurs in the title, description or excerpt"
+    )
+    categories: IdOrSlugList | None = Field(
+        None, description="Category IDs or slugs (any of them; children included)"
+    )
+    tags: IdOrSlugList | None = Field(None, description="Tag IDs or slugs (any of them)")
+    venue: PositiveIntList | None = Field(None, description="Venue IDs (any of them)")
+    organizer: PositiveIntList | None = Field(None, description="Organizer IDs (any of them)")
+    featured: WPBool | None = Field(
+        None, description="Only featured (true) or only other (false) events"
+    )
+    status: StatusList | None = Field(None, description="Post statuses")
+    geoloc: WPBool | None = Field(
+        None, description="Needs a geolocation extension: accepted and ignored"
+    )
+    geoloc_lat: Coordinate | None = Field(None, description="Ignored (extension)")
+    geoloc_lng: Coordinate | None = Field(None, description="Ignored (extension)")
+    include: PositiveIntList | None = Field(
+        None, description="Only these event IDs; date filters are ignored"
+    )
+    post_parent: PositiveInt | None = Field(None, description="Children of this event")
+    ticketed: WPBool | None = Field(
+        None, description="true is refused (no ticketing); false: no filter"
+    )
+    orderby: Annotated[OrderBy, BeforeValidator(lowercase)] | None = Field(
+        None, description="Sort key (extension)"
+    )
+    order: Annotated[Literal["asc", "desc"], BeforeValidator(lowercase)] | None = Field(
+        None, description="Sort direction (extension)"
+    )
+    password: str | None = Field(
+        None, description="Password of protected events, to see them unredacted"
+    )

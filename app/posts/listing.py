@@ -1,0 +1,44 @@
+"""Lists of venues and organizers: newest publication first, with the caller's visibility."""
+
+from typing import Any, TypeVar
+
+from app.core.permissions import can_create_posts
+from app.http.context import RequestContext
+from app.http.pagination import Page
+from app.http.params import check, parse
+from app.posts.kind import PostKind
+from app.posts.params import PostListParams
+from app.posts.records import PostRecord
+from app.posts.repository import PostFilters, PostRepository
+from app.posts.serializer import View
+from app.posts.service import check_visible_event
+
+Body = dict[str, Any]
+R = TypeVar("R", bound=PostRecord)
+
+
+async def list_posts(
+    kind: PostKind[R], repo: PostRepository[R], ctx: RequestContext, page: Page
+) -> tuple[list[Body], int, dict[str, Any]]:
+    """(bodies of the page, total, the effective filters to echo in links)."""
+    params = parse(PostListParams, ctx.raw)
+    if params.status is not None:
+        # Who cannot create records may only ask for published ones (reference §5.5).
+        check("status", can_create_posts(ctx.user) or params.status == ["publish"])
+    if params.event is not None:
+        await check_visible_event(ctx, "event", params.event)
+    filters = PostFilters(
+        search=params.search,
+        event=params.event,
+        has_events=params.has_events,
+        only_with_upcoming=params.only_with_upcoming,
+        statuses=params.status,
+    )
+    records, total = await repo.find(filters, ctx.user, page)
+    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
+    echoed = params.model_dump(
+        exclude_none=True,
+        exclude_defaults=True,
+        exclude={"i18n_language", "password", "page", "per_page"},
+    )
+    return kind.render(records, view, False), total, echoed

@@ -1,0 +1,97 @@
+"""Parameters events, venues and organizers share: reading, listing, deleting, and the fields
+of a write that every post kind accepts."""
+
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field
+from pydantic_core import PydanticCustomError
+
+from app.http.pagination import PageParams
+from app.http.params import (
+    WEBSITE_PATTERN,
+    DateInput,
+    ImageInput,
+    NonEmptyStr,
+    Params,
+    PositiveInt,
+    Status,
+    StatusList,
+    StrOrEmpty,
+    WPBool,
+)
+from app.posts.images import is_http_url
+
+
+def _url_or_empty(value: Any) -> Any:
+    if isinstance(value, str) and (not value.strip() or is_http_url(value.strip())):
+        return value.strip()
+    if value is None:
+        return ""
+    raise PydanticCustomError("invalid", "invalid")
+
+
+def _none_is_false(value: Any) -> Any:
+    return False if value is None else value
+
+
+Name = Annotated[NonEmptyStr, Field(max_length=500)]
+Slug = Annotated[NonEmptyStr, Field(max_length=200)]
+Website = Annotated[
+    str,
+    BeforeValidator(_url_or_empty),
+    Field(max_length=2048, json_schema_extra={"pattern": WEBSITE_PATTERN}),
+]
+Flag = Annotated[WPBool, BeforeValidator(_none_is_false)]
+Phone = Annotated[StrOrEmpty, Field(max_length=100)]
+Region = Annotated[StrOrEmpty, Field(max_length=200)]  # city, country, province, state
+Address = Annotated[StrOrEmpty, Field(max_length=1000)]
+Zip = Annotated[StrOrEmpty, Field(max_length=50)]
+Email = Annotated[StrOrEmpty, Field(max_length=320)]
+Password = Annotated[StrOrEmpty, Field(max_length=255)]
+
+
+class ReadParams(Params):
+    password: str | None = Field(
+        None, description="Password of a protected record: shows it unredacted"
+    )
+
+
+class DeleteParams(Params):
+    force: WPBool = Field(False, description="Delete permanently instead of trashing")
+
+
+class PostListParams(ReadParams, PageParams):
+    search: Annotated[NonEmptyStr, Field(max_length=500)] | None = Field(
+        None, description="Every word in one of the name, description, excerpt or details"
+    )
+    event: PositiveInt | None = Field(None, description="Only those linked to this event ID")
+    has_events: WPBool | None = Field(
+        None, description="true: linked to a non-draft event; false: linked to none"
+    )
+    only_with_upcoming: WPBool = Field(
+        False, description="Only those linked to an upcoming event the caller may see"
+    )
+    status: StatusList | None = Field(None, description="Statuses to list")
+
+
+class PostFields(Params):
+    """What a write of every post kind accepts (a field not sent stays unchanged)."""
+
+    status: Status | None = Field(
+        None, description="publish, future, draft, pending, private or trash (any case)"
+    )
+    author: PositiveInt | None = Field(None, description="Author user ID (editors: anybody)")
+    date: DateInput = Field(
+        None, description="Publication date (site time zone unless an offset is given)"
+    )
+    date_utc: DateInput = Field(None, description="Publication date in UTC (wins over date)")
+    image: ImageInput = Field(None, description="Image ID or http(s) URL; empty clears")
+    slug: Slug | None = Field(None, description="Slug; a taken one gets the next free -N")
+    password: Password = Field("", description="Password protecting the record; empty clears")
+
+
+class PostWriteParams(PostFields):
+    """A venue or organizer write; a kind adds its name field and its details."""
+
+    description: StrOrEmpty = Field("", description="Description (HTML)")
+    excerpt: StrOrEmpty = Field("", description="Excerpt (HTML)")

@@ -1,0 +1,52 @@
+"""The records events, venues and organizers share, as repositories return them."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+
+class Protectable(Protocol):
+    """What deciding access takes: every post kind's record has it (events included)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def author_id(self) -> int | None: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def password(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ImageRecord:
+    id: int
+    url: str
+    extension: str
+    width: int | None = None
+    height: int | None = None
+
+
+@dataclass(slots=True)
+class PostRecord:
+    """A venue or organizer; `name`, `description` and `excerpt` in the request language."""
+
+    id: int
+    author_id: int | None
+    status: str
+    slug: str
+    published_at: datetime
+    modified_at: datetime
+    password: str | None
+    name: str
+    description: str
+    excerpt: str
+    image: ImageRecord | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ownership:
+    """Who wrote a record and its status: enough to decide whether a caller may see it."""
+
+    author_id: int | None
+    status: str

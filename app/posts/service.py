@@ -1,0 +1,120 @@
+"""The record behaviour events, venues and organizers share, in one place: finding a record by
+ID or slug, locking it for a write, deciding who may read, change or remove it, trashing and
+deleting, and answering with its body."""
+
+import dataclasses
+from typing import Any, Generic
+
+from app.core.constants import MAX_ID, TRASH
+from app.core.errors import ApiError, NotFound
+from app.core.permissions import may, poster, require
+from app.http.context import RequestContext
+from app.http.params import check, parse
+from app.posts.kind import PostKind, R
+from app.posts.params import DeleteParams, ReadParams
+from app.posts.repository import event_ownership, is_post
+from app.posts.serializer import View
+
+Body = dict[str, Any]
+# A record's key in a route: its ID (`/{id}`) or its slug (`/by-slug/{slug}`).
+Key = int | str
+
+
+class PostService(Generic[R]):
+    def __init__(self, kind: PostKind[R], ctx: RequestContext) -> None:
+        self.kind = kind
+        self.ctx = ctx
+        self.store = kind.store(ctx)
+        self.view = View(ctx.urls, ctx.settings.site_zone, ctx.user)
+
+    # ---- finding --------------------------------------------------------------------
+
+    async def find(self, key: Key) -> R:
+        return await (self.by_id(key) if isinstance(key, int) else self.by_slug(key))
+
+    async def by_id(self, record_id: int) -> R:
+        record = await self.store.get(record_id) if record_id <= MAX_ID else None
+        if record is not None:
+            return record
+        if (
+            self.kind.names_other_kinds
+            and record_id <= MAX_ID
+            and await is_post(self.ctx.session, record_id)
+        ):
+            raise ApiError(400, f"rest-invalid-{self.kind.name}-id")
+        raise NotFound(self.kind.name, record_id)
+
+    async def by_slug(self, slug: str) -> R:
+        # PostgreSQL text cannot hold NUL: such a slug names nothing.
+        record = await self.store.get_by_slug(slug) if "\x00" not in slug else None
+        if record is None:
+            name = self.kind.name
+            raise ApiError(404, f"rest-{name}-not-found", f"{name}_slug_not_found", values={"slug": slug})  # fmt: skip
+        return record
+
+    async def _for_writing(self, key: Key) -> R:
+        """The record, locked for this transaction and read again (see core.sql.lock_row)."""
+        record = await self.find(key)
+        if not await self.store.lock(record.id):
+            raise NotFound(self.kind.name, record.id)
+        return await self.by_id(record.id)
+
+    # ---- answering ------------------------------------------------------------------
+
+    def body(self, record: R, *, json_ld: bool = False, password: str | None = None) -> Body:
+        view = dataclasses.replace(self.view, password=password) if password else self.view
+        return self.kind.render([record], view, json_ld)[0]
+
+    def _check_readable(self, record: R, password: str | None) -> None:
+        user, name = self.ctx.user, self.kind.name
+        can_edit = may(user, "edit", record.author_id, record.status)
+        if self.kind.gone_when_trashed and record.status == TRASH and not can_edit:
+            raise ApiError(403, f"{name}-no-longer-available")
+        if not may(user, "read", record.author_id, record.status):
+            raise ApiError(403, f"{name}-not-accessible")
+        if self.kind.refuses_protected and dataclasses.replace(self.view, password=password).hides(record):  # fmt: skip
+            raise ApiError(403, f"{name}-password-protected")
+
+    # ---- what the routes do ---------------------------------------------------------
+
+    async def read(self, key: Key) -> Body:
+        record = await self.find(key)
+        password = parse(ReadParams, self.ctx.raw).password
+        self._check_readable(record, password)
+        return self.body(record, json_ld=True, password=password)
+
+    async def create(self) -> tuple[int, Body]:
+        """A new record from the request (its ID and body); the caller is checked first."""
+        user = poster(self.ctx.user)
+        record_id = await self.kind.writer(self.ctx, user).create(self.ctx.raw)
+        return record_id, self.body(await self.by_id(record_id))
+
+    async def update(self, key: Key) -> Body:
+        """Change what the request sends. The caller is checked before the parameters are
+        read (an anonymous write is a 401 whatever it sends), then its right on the record."""
+        user = poster(self.ctx.user)
+        record = await self._for_writing(key)
+        require(user, may(user, "edit", record.author_id, record.status))
+        await self.kind.writer(self.ctx, user).update(record, self.ctx.raw)
+        return self.body(await self.by_id(record.id))
+
+    async def remove(self, key: Key) -> Body:
+        """Trash the record (again: 410); `force=true` deletes it (answering its last state)."""
+        user = poster(self.ctx.user)
+        record = await self._for_writing(key)
+        require(user, may(user, "delete", record.author_id, record.status))
+        if parse(DeleteParams, self.ctx.raw).force:
+            body = self.body(record)
+            await self.store.delete(record.id)
+            return body
+        if record.status == TRASH:
+            raise ApiError(410, f"{self.kind.name}-is-in-trash")
+        await self.store.trash(record.id)
+        return self.body(await self.by_id(record.id))
+
+
+async def check_visible_event(ctx: RequestContext, name: str, event_id: int) -> None:
+    """400 naming parameter `name` unless the event exists and the caller may read it: an
+    event the caller may not read is as unknown as a missing one."""
+    owner = await event_ownership(ctx.session, event_id)
+    check(name, owner is not None and may(ctx.user, "read", owner.author_id, owner.status))

@@ -1,0 +1,127 @@
+"""Writing records: the columns every post kind takes the same way (status, author,
+publication date, image, password), and the writer of venues and organizers."""
+
+from datetime import UTC, datetime, tzinfo
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.core.dates import parse_when
+from app.core.errors import MissingParams, invalid
+from app.core.permissions import Principal, can_publish, can_see_all_statuses, require, scale_status
+from app.http.params import RawParams, check, parse
+from app.posts.images import resolve_image
+from app.posts.params import PostFields, PostWriteParams
+from app.posts.records import PostRecord, Protectable
+from app.posts.repository import ImageRepository, PostRepository
+from app.users.repository import UserRepository
+
+R = TypeVar("R", bound=PostRecord)
+TEXTS = ("description", "excerpt")
+
+
+def publication_date(params: PostFields, zone: tzinfo) -> datetime | None:
+    """`date_utc` (read as UTC) wins over `date` (wall time in `zone` unless it has an offset)."""
+    for name, value, read_in in (("date_utc", params.date_utc, UTC), ("date", params.date, zone)):
+        if value is not None:
+            try:
+                return parse_when(value, read_in)
+            except ValueError:
+                raise invalid(name) from None
+    return None
+
+
+def post_status(user: Principal, requested: str | None, current: str | None, published: datetime) -> str:  # fmt: skip
+    """The status a write really gets: contributors cannot publish (reference §9.7), and, as
+    in WordPress, publishing with a future date schedules while a past date publishes."""
+    status = scale_status(user, requested)
+    if current == status:
+        return status
+    if status == "publish" and published > datetime.now(UTC):
+        return "future"
+    if status == "future" and published <= datetime.now(UTC):
+        return "publish" if can_publish(user) else "pending"
+    return status
+
+
+async def common_columns(
+    session: AsyncSession,
+    user: Principal,
+    params: PostFields,
+    *,
+    zone: tzinfo,
+    current: Protectable | None,
+    current_published: datetime | None = None,
+) -> dict[str, Any]:
+    """The columns every kind shares, from what was sent (`current` is None on create).
+    Dates without an offset are read in `zone`."""
+    sent = params.model_fields_set
+    columns: dict[str, Any] = {}
+    published = publication_date(params, zone)
+    if published is not None:
+        columns["published_at"] = published
+    if current is None or params.status is not None or published is not None:
+        requested = params.status if params.status is not None else getattr(current, "status", None)
+        when = published or current_published or datetime.now(UTC)
+        columns["status"] = post_status(user, requested, getattr(current, "status", None), when)
+    if params.author is not None:
+        check("author", await UserRepository(session).exists(params.author))
+        # Giving a record to somebody else is editing others' records: editors and up.
+        require(user, params.author == user.id or can_see_all_statuses(user))
+        columns["author_id"] = params.author
+    elif current is None:
+        columns["author_id"] = user.id
+    if "image" in sent:
+        columns["image_id"] = await resolve_image(ImageRepository(session), params.image)
+    if "password" in sent:
+        columns["password"] = params.password or None
+    return columns
+
+
+class PostWriter(Generic[R]):
+    """Creates and updates venues or organizers (`name`: the kind's name field)."""
+
+    def __init__(
+        self,
+        name: str,
+        params: type[PostWriteParams],
+        repo: PostRepository[R],
+        user: Principal,
+        zone: tzinfo,
+    ) -> None:
+        self.name = name
+        self.params = params
+        self.repo = repo
+        self.user = user
+        self.zone = zone
+
+    def _sent(self, params: PostWriteParams) -> tuple[dict[str, Any], dict[str, str]]:
+        """(the kind's own columns, the texts) among what was sent."""
+        sent = params.model_dump(exclude_unset=True)
+        texts = {text: sent[text] for text in TEXTS if text in sent}
+        if self.name in sent:
+            texts["name"] = sent[self.name].strip()
+        common = PostFields.model_fields.keys() | {*TEXTS, "password", self.name}
+        return {k: v for k, v in sent.items() if k not in common}, texts
+
+    async def create(self, raw: RawParams) -> int:
+        params = parse(self.params, raw)
+        if self.name not in params.model_fields_set:
+            raise MissingParams([self.name])
+        session = self.repo.session
+        columns = await common_columns(session, self.user, params, zone=self.zone, current=None)
+        own, texts = self._sent(params)
+        return await self.repo.create({**columns, **own}, texts, slug=params.slug or texts["name"])
+
+    async def update(self, record: R, raw: RawParams) -> None:
+        params = parse(self.params, raw)
+        columns = await common_columns(
+            self.repo.session,
+            self.user,
+            params,
+            zone=self.zone,
+            current=record,
+            current_published=record.published_at,
+        )
+        own, texts = self._sent(params)
+        await self.repo.update(record.id, {**columns, **own}, texts, slug=params.slug)

@@ -1,0 +1,190 @@
+"""Categories and tags: one service for both kinds, which differ in a few rules (tags have no
+parent; authors may manage categories, only editors tags)."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.core.constants import MAX_ID
+from app.core.errors import ApiError, MissingParams, NotFound, invalid
+from app.core.permissions import TermAction, can_manage_terms, require
+from app.http.context import RequestContext
+from app.http.pagination import Page
+from app.http.params import check, parse
+from app.models import CATEGORY, TAG
+from app.posts.service import check_visible_event
+from app.terms.params import (
+    CategoryListParams,
+    CategoryWriteParams,
+    TagWriteParams,
+    TermListParams,
+    TermWriteParams,
+)
+from app.terms.repository import (
+    DuplicateName,
+    DuplicateSlug,
+    TermFilters,
+    TermRecord,
+    TermRepository,
+)
+from app.terms.schemas import CategoryList, TagList
+from app.terms.serializer import term_body
+
+Body = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TermKind:
+    taxonomy: str
+    path: str  # route segment: categories / tags
+    singular: str  # error codes: category / tag
+    action: TermAction
+    list_params: type[TermListParams]
+    write_params: type[TermWriteParams]
+    list_schema: type[BaseModel]
+
+
+CATEGORIES = TermKind(
+    CATEGORY, "categories", "category", "manage_categories",
+    CategoryListParams, CategoryWriteParams, CategoryList,
+)  # fmt: skip
+TAGS = TermKind(TAG, "tags", "tag", "manage_tags", TermListParams, TagWriteParams, TagList)
+
+
+class TermService:
+    def __init__(self, kind: TermKind, ctx: RequestContext) -> None:
+        self.kind = kind
+        self.ctx = ctx
+        self.repo = TermRepository(
+            ctx.session, kind.taxonomy, ctx.language, ctx.settings.default_language
+        )
+
+    # ---- reads ----------------------------------------------------------------------
+
+    async def list(self, page: Page) -> tuple[list[Body], int, dict[str, Any]]:
+        """(bodies of the page, total, the effective filters to echo in links)."""
+        params = parse(self.kind.list_params, self.ctx.raw)
+        for name in ("include", "exclude"):
+            ids = getattr(params, name)
+            if ids:
+                check(name, not await self.repo.missing_ids(ids))
+        parent = getattr(params, "parent", None)
+        if parent:
+            check("parent", not await self.repo.missing_ids([parent]))
+        event = params.event or params.post
+        if event is not None:
+            await check_visible_event(self.ctx, "event" if params.event else "post", event)
+        filters = TermFilters(
+            search=params.search,
+            include=params.include,
+            exclude=params.exclude,
+            slugs=params.slug,
+            parent=parent,
+            event=event,
+            hide_empty=params.hide_empty,
+            orderby=params.orderby or "name",
+            descending=params.order == "desc",
+        )
+        terms, total = await self.repo.find(filters, page)
+        echoed = params.model_dump(
+            exclude_none=True, exclude={"i18n_language", "page", "per_page"}, exclude_defaults=True
+        )
+        return [term_body(term, self.ctx.urls) for term in terms], total, echoed
+
+    async def get(self, term_id: int) -> Body:
+        return term_body(await self._load(term_id), self.ctx.urls, with_links=True)
+
+    async def _load(self, term_id: int) -> TermRecord:
+        term = await self.repo.get(term_id) if term_id <= MAX_ID else None
+        if term is None:
+            raise NotFound(self.kind.singular, term_id)
+        return term
+
+    async def _for_writing(self, term_id: int) -> TermRecord:
+        """The term, locked for this transaction (concurrent writers go one at a time)."""
+        if term_id <= MAX_ID:
+            await self.repo.lock(term_id)
+        return await self._load(term_id)
+
+    # ---- writes ---------------------------------------------------------------------
+
+    def _authorize(self) -> None:
+        require(self.ctx.user, can_manage_terms(self.ctx.user, self.kind.action))
+
+    def _parent(self, params: TermWriteParams) -> int | None:
+        """The requested parent (0 = none), or None when not sent; tags refuse one."""
+        parent = getattr(params, "parent", None)
+        if self.kind.taxonomy == TAG:
+            if parent is not None:
+                raise ApiError(400, "rest_taxonomy_not_hierarchical")
+            return None
+        return parent
+
+    async def _check_parent(self, parent: int | None, term_id: int | None) -> None:
+        if not parent:
+            return
+        check("parent", not await self.repo.missing_ids([parent]))
+        if term_id is not None and await self.repo.is_ancestor(parent, term_id):
+            raise ApiError(400, "rest_invalid_param", "term_parent_loop")
+
+    def _duplicate(
+        self, exc: DuplicateName, parent: int | None, key: str | None = None
+    ) -> ApiError:
+        if key is None:
+            key = (
+                "term_exists_parent" if self.kind.taxonomy == CATEGORY and parent else "term_exists"
+            )
+        data = {"term_id": exc.term_id} if exc.term_id is not None else {}
+        return ApiError(400, "term_exists", key, data=data)
+
+    async def create(self) -> Body:
+        self._authorize()
+        params = parse(self.kind.write_params, self.ctx.raw)
+        if params.name is None:
+            raise MissingParams(["name"])
+        parent = self._parent(params)
+        await self._check_parent(parent, None)
+        try:
+            term_id = await self.repo.create(
+                name=params.name.strip(),
+                description=params.description or "",
+                slug=params.slug,
+                parent_id=parent or None,
+            )
+        except DuplicateName as exc:
+            raise self._duplicate(exc, parent) from None
+        return await self.get(term_id)
+
+    async def update(self, term_id: int) -> Body:
+        """Change what was sent. A taken name is 400 `term_exists`, a taken slug 400 on `slug`
+        (terms keep WordPress's refusal; posts get the next free `-N` instead)."""
+        self._authorize()
+        term = await self._for_writing(term_id)
+        params = parse(self.kind.write_params, self.ctx.raw)
+        parent = self._parent(params)
+        await self._check_parent(parent, term.id)
+        changes: dict[str, Any] = params.model_dump(
+            include={"name", "description", "slug"}, exclude_none=True
+        )
+        if "name" in changes:
+            changes["name"] = changes["name"].strip()
+        if parent is not None:
+            changes["parent_id"] = parent or None
+        try:
+            await self.repo.update(term.id, changes)
+        except DuplicateName as exc:
+            raise self._duplicate(exc, parent if parent is not None else term.parent_id) from None
+        except DuplicateSlug:
+            raise invalid("slug") from None
+        return await self.get(term.id)
+
+    async def delete(self, term_id: int) -> Body:
+        """Delete permanently (terms have no trash); children move up to its parent."""
+        self._authorize()
+        term = await self._for_writing(term_id)
+        try:
+            await self.repo.delete(term)
+        except DuplicateName as exc:
+            raise self._duplicate(exc, None, "term_exists_child") from None
+        return term_body(term, self.ctx.urls)
