@@ -15,8 +15,7 @@ from app.core.urls import NAMESPACE, UrlsDep
 from app.events.listing import default_window
 from app.http.context import LanguageDep, RawParamsDep
 from app.http.openapi import api_doc, document, namespace_routes
-from app.http.pagination import DEFAULT_PER_PAGE
-from app.http.params import Params, lowercase, parse
+from app.http.params import DEFAULT_PER_PAGE, Params, lowercase, parse
 from app.http.schemas import Schema
 
 router = APIRouter(tags=["discovery"])

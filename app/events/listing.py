@@ -134,7 +134,8 @@ async def _relations(listing: ListRequest, params: EventListParams, ctx: Request
     for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
         refs = getattr(params, name)
         if refs is not None:
-            terms = TermRepository(ctx.session, taxonomy, ctx.language, ctx.settings.default_language)  # fmt: skip
+            language = ctx.language
+            terms = TermRepository(ctx.session, taxonomy, language, ctx.settings.default_language)
             term_ids = await terms.with_descendants(refs)
             check(name, term_ids is not None)
             listing.filters.term_ids.append(term_ids or [])

@@ -6,7 +6,6 @@ from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from app.core.constants import MAX_ID
 from app.http.openapi import field_schemas
-from app.http.pagination import PageParams
 from app.http.params import (
     ID_CSV,
     ID_SCHEMA,
@@ -15,6 +14,7 @@ from app.http.params import (
     DateInput,
     IdOrSlugList,
     NonEmptyStr,
+    PageParams,
     Params,
     PositiveInt,
     PositiveIntList,

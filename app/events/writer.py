@@ -64,7 +64,8 @@ class EventWriter:
                 current_published=current.published_at if current else None,
             )
         )
-        columns.update({flag: getattr(params, flag) for flag in FLAGS if getattr(params, flag) is not None})  # fmt: skip
+        flags = {flag: getattr(params, flag) for flag in FLAGS}
+        columns.update({flag: value for flag, value in flags.items() if value is not None})
         sent = params.model_fields_set  # a field sent as null clears it
         if "website" in sent:
             website = params.website or ""

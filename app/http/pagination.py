@@ -6,37 +6,13 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request
-from pydantic import BeforeValidator, Field, WithJsonSchema
-from pydantic_core import PydanticCustomError
 from starlette.responses import Response
 
 from app.core.constants import MAX_ID
 from app.core.errors import PageNotFound
 from app.core.responses import json_response
 from app.core.urls import Urls
-from app.http.params import Params, PositiveInt, as_positive_int, parse, raw_params
-
-DEFAULT_PER_PAGE = 9
-MAX_PER_PAGE = 100
-
-
-def _per_page(value: Any) -> Any:
-    number = as_positive_int(value)
-    if number > MAX_PER_PAGE:
-        raise PydanticCustomError("per_page_too_large", "too large", {"max": MAX_PER_PAGE})
-    return number
-
-
-PerPage = Annotated[
-    int,
-    BeforeValidator(_per_page),
-    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
-]
-
-
-class PageParams(Params):
-    page: PositiveInt = Field(1, description="Page of the list to return")
-    per_page: PerPage = Field(DEFAULT_PER_PAGE, description=f"Items per page, 1 to {MAX_PER_PAGE}")
+from app.http.params import PageParams, parse, raw_params
 
 
 @dataclass(frozen=True, slots=True)

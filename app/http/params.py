@@ -431,3 +431,28 @@ def check(name: str, ok: bool, note: Note = INVALID) -> None:
     """Raise the 400 for parameter `name` unless `ok`."""
     if not ok:
         raise InvalidParams({name: note})
+
+
+# ---- paging --------------------------------------------------------------------------
+
+DEFAULT_PER_PAGE = 9
+MAX_PER_PAGE = 100
+
+
+def _per_page(value: Any) -> Any:
+    number = as_positive_int(value)
+    if number > MAX_PER_PAGE:
+        raise PydanticCustomError("per_page_too_large", "too large", {"max": MAX_PER_PAGE})
+    return number
+
+
+PerPage = Annotated[
+    int,
+    BeforeValidator(_per_page),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
+]
+
+
+class PageParams(Params):
+    page: PositiveInt = Field(1, description="Page of the list to return")
+    per_page: PerPage = Field(DEFAULT_PER_PAGE, description=f"Items per page, 1 to {MAX_PER_PAGE}")

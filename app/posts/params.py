@@ -6,12 +6,12 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field
 from pydantic_core import PydanticCustomError
 
-from app.http.pagination import PageParams
 from app.http.params import (
     WEBSITE_PATTERN,
     DateInput,
     ImageInput,
     NonEmptyStr,
+    PageParams,
     Params,
     PositiveInt,
     Status,

@@ -49,7 +49,8 @@ class PostService(Generic[R]):
         record = await self.store.get_by_slug(slug) if "\x00" not in slug else None
         if record is None:
             name = self.kind.name
-            raise ApiError(404, f"rest-{name}-not-found", f"{name}_slug_not_found", values={"slug": slug})  # fmt: skip
+            key = f"{name}_slug_not_found"
+            raise ApiError(404, f"rest-{name}-not-found", key, values={"slug": slug})
         return record
 
     async def _for_writing(self, key: Key) -> R:
@@ -72,7 +73,8 @@ class PostService(Generic[R]):
             raise ApiError(403, f"{name}-no-longer-available")
         if not may(user, "read", record.author_id, record.status):
             raise ApiError(403, f"{name}-not-accessible")
-        if self.kind.refuses_protected and dataclasses.replace(self.view, password=password).hides(record):  # fmt: skip
+        hidden = dataclasses.replace(self.view, password=password).hides(record)
+        if self.kind.refuses_protected and hidden:
             raise ApiError(403, f"{name}-password-protected")
 
     # ---- what the routes do ---------------------------------------------------------

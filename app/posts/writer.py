@@ -31,7 +31,9 @@ def publication_date(params: PostFields, zone: tzinfo) -> datetime | None:
     return None
 
 
-def post_status(user: Principal, requested: str | None, current: str | None, published: datetime) -> str:  # fmt: skip
+def post_status(
+    user: Principal, requested: str | None, current: str | None, published: datetime
+) -> str:
     """The status a write really gets: contributors cannot publish (reference §9.7), and, as
     in WordPress, publishing with a future date schedules while a past date publishes."""
     status = scale_status(user, requested)

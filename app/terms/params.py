@@ -5,9 +5,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
 from app.core.constants import MAX_ID
-from app.http.pagination import PageParams
 from app.http.params import (
     NonEmptyStr,
+    PageParams,
     Params,
     PositiveInt,
     PositiveIntList,

@@ -62,12 +62,15 @@ class TermRoutes:
         updating = api_doc(body=kind.write_params, response=Term, errors=(401, 403, 404, 413))
         deleting = api_doc(response=Term, errors=(401, 403, 404))
         reading = api_doc(response=Term, errors=(401, 404))
-        route = router.add_api_route
-        route("", self.list_terms, methods=["GET"], summary=f"List {kind.path}", **listing)
-        route("/{id:int}", self.get_term, methods=["GET"], summary=f"Read one {kind.singular}", **reading)  # fmt: skip
-        route("", self.create_term, methods=["POST"], status_code=201, summary=f"Create a {kind.singular}", **creating)  # fmt: skip
-        update_route(router, "/{id:int}", summary=f"Update a {kind.singular}", **updating)(self.update_term)  # fmt: skip
-        route("/{id:int}", self.delete_term, methods=["DELETE"], summary=f"Delete a {kind.singular} permanently", **deleting)  # fmt: skip
+        add = router.add_api_route
+        add("", self.list_terms, methods=["GET"], summary=f"List {kind.path}", **listing)
+        summary = f"Create a {kind.singular}"
+        add("", self.create_term, methods=["POST"], status_code=201, summary=summary, **creating)
+        one = "/{id:int}"
+        add(one, self.get_term, methods=["GET"], summary=f"Read one {kind.singular}", **reading)
+        update_route(router, one, summary=f"Update a {kind.singular}", **updating)(self.update_term)
+        summary = f"Delete a {kind.singular} permanently"
+        add(one, self.delete_term, methods=["DELETE"], summary=summary, **deleting)
         return router
 
 
