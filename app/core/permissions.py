@@ -63,6 +63,12 @@ def can_see_all_statuses(user: User) -> bool:
     return user is not None and user.at_least(Role.EDITOR)
 
 
+def can_post_unfiltered_html(user: User) -> bool:
+    """WordPress's `unfiltered_html`: editors and up keep any markup they write; the markup of
+    everybody else is sanitised (app.core.html)."""
+    return user is not None and user.at_least(Role.EDITOR)
+
+
 def can_manage_terms(user: User, action: TermAction) -> bool:
     """Categories: author and up (`publish_tribe_events`); tags: editor and up."""
     needed = Role.AUTHOR if action == "manage_categories" else Role.EDITOR

@@ -1,6 +1,6 @@
 """Slugs: ASCII-folded from titles, unique per kind under concurrency.
 
-Uniqueness is enforced by a unique constraint; `unique_slug_candidates` yields the base and
+Uniqueness is enforced by a unique constraint; `candidates` yields the base and
 then `-2`, `-3`... so a writer that loses a race simply tries the next candidate.
 """
 
@@ -8,11 +8,14 @@ from collections.abc import Iterator
 
 from slugify import slugify
 
+from app.core.html import plain_text
+
 MAX_SLUG_LENGTH = 190
 
 
 def make_slug(text: str) -> str:
-    return slugify(text, max_length=MAX_SLUG_LENGTH, word_boundary=False) or "untitled"
+    """The slug of a title: its text without markup (WordPress strips tags first), folded."""
+    return slugify(plain_text(text), max_length=MAX_SLUG_LENGTH, word_boundary=False) or "untitled"
 
 
 def candidates(base: str, taken: set[str]) -> Iterator[str]:

@@ -4,14 +4,20 @@ from typing import Any
 
 from app.core.constants import MAX_ID
 from app.core.errors import InvalidParams, MissingParams, invalid
-from app.core.permissions import Principal, TermAction, can_manage_terms
+from app.core.html import Markup
+from app.core.permissions import (
+    Principal,
+    TermAction,
+    can_manage_terms,
+    can_post_unfiltered_html,
+)
 from app.events.cost import cost_columns
 from app.events.linked import LinkedPosts
 from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
 from app.events.repository import EventRecord, EventRepository
 from app.events.schedule import Schedule, schedule, valid_website
 from app.http.context import RequestContext
-from app.http.params import RawParams, decimal, parse
+from app.http.params import RawParams, check, decimal, parse
 from app.models import CATEGORY, TAG
 from app.posts.writer import common_columns
 from app.terms.repository import DuplicateName, TermRepository
@@ -26,6 +32,7 @@ class EventWriter:
         self.ctx = ctx
         self.user = user
         self.repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
+        self.markup = Markup(can_post_unfiltered_html(user))
 
     async def create(self, raw: RawParams) -> int:
         params = parse(EventWriteParams, raw)
@@ -35,7 +42,7 @@ class EventWriter:
         when = schedule(params, self.ctx.settings.site_timezone)
         assert when is not None  # the dates are required
         columns = await self._columns(params, when, current=None)
-        texts = {name: getattr(params, name) or "" for name in TEXTS}
+        texts = self._texts(params, creating=True)
         event_id = await self.repo.insert(columns, texts, slug=params.slug or texts["title"])
         await self._links(event_id, params, replace=False)
         return event_id
@@ -44,11 +51,26 @@ class EventWriter:
         params = parse(EventWriteParams, raw)
         when = schedule(params, self.ctx.settings.site_timezone, Schedule.of(current))
         columns = await self._columns(params, when or Schedule.of(current), current=current)
-        texts = {name: getattr(params, name) for name in TEXTS if getattr(params, name) is not None}
+        texts = self._texts(params, creating=False)
         await self.repo.update(current.id, columns, texts, slug=params.slug)
         await self._links(current.id, params, replace=True)
 
     # ---- pieces --------------------------------------------------------------------
+
+    def _texts(self, params: EventWriteParams, *, creating: bool) -> dict[str, str]:
+        """The texts sent (all of them on create), markup sanitised for callers without
+        unfiltered HTML; the slug comes from the sanitised title."""
+        texts = {name: getattr(params, name) for name in TEXTS}
+        if creating:
+            texts = {name: text or "" for name, text in texts.items()}
+        cleaned = {
+            name: self.markup.inline(text).strip() if name == "title" else self.markup.html(text)
+            for name, text in texts.items()
+            if text is not None
+        }
+        if "title" in cleaned:
+            check("title", cleaned["title"] != "")  # nothing left but markup
+        return cleaned
 
     async def _columns(
         self, params: EventWriteParams, when: Schedule, current: EventRecord | None
@@ -73,10 +95,18 @@ class EventWriter:
                 raise invalid("website")
             columns["website"] = website.strip() or None
         if "cost" in sent or current is None:
-            columns.update(cost_columns(params.cost))
+            columns.update(cost_columns(self._cost(params.cost)))
         if "venue" in sent:
             columns["venue_id"] = await LinkedPosts(self.ctx, self.user).venue(params.venue)
         return columns
+
+    def _cost(self, raw: Any) -> Any:
+        """The cost's texts without markup (they are shown as the display cost)."""
+        if isinstance(raw, str):
+            return self.markup.plain(raw)
+        if isinstance(raw, list):
+            return [self.markup.plain(item) if isinstance(item, str) else item for item in raw]
+        return raw
 
     async def _links(self, event_id: int, params: EventWriteParams, *, replace: bool) -> None:
         sent = params.model_fields_set
@@ -104,9 +134,11 @@ class EventWriter:
         for new_name in unknown_names:
             if len(new_name) > MAX_TERM_NAME:
                 raise InvalidParams({name: ("too_long", {"name": name, "max": MAX_TERM_NAME})})
+            clean_name = self.markup.inline(new_name).strip()
+            check(name, clean_name != "")  # nothing left but markup
             try:
                 term_id = await repo.create(
-                    name=new_name, description="", slug=None, parent_id=None
+                    name=clean_name, description="", slug=None, parent_id=None
                 )
             except DuplicateName as exc:  # created meanwhile by a concurrent request
                 if exc.term_id is None:

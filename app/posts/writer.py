@@ -8,7 +8,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.dates import parse_when
 from app.core.errors import MissingParams, invalid
-from app.core.permissions import Principal, can_publish, can_see_all_statuses, require, scale_status
+from app.core.html import Markup
+from app.core.permissions import (
+    Principal,
+    can_post_unfiltered_html,
+    can_publish,
+    can_see_all_statuses,
+    require,
+    scale_status,
+)
 from app.http.params import RawParams, check, parse
 from app.posts.images import resolve_image
 from app.posts.params import PostFields, PostWriteParams
@@ -98,13 +106,17 @@ class PostWriter(Generic[R]):
         self.zone = zone
 
     def _sent(self, params: PostWriteParams) -> tuple[dict[str, Any], dict[str, str]]:
-        """(the kind's own columns, the texts) among what was sent."""
+        """(the kind's own columns, the texts) among what was sent, markup sanitised for
+        callers without unfiltered HTML."""
+        markup = Markup(can_post_unfiltered_html(self.user))
         sent = params.model_dump(exclude_unset=True)
-        texts = {text: sent[text] for text in TEXTS if text in sent}
+        texts = {text: markup.html(sent[text]) for text in TEXTS if text in sent}
         if self.name in sent:
-            texts["name"] = sent[self.name].strip()
+            texts["name"] = markup.inline(sent[self.name]).strip()
+            check(self.name, texts["name"] != "")  # nothing left but markup
         common = PostFields.model_fields.keys() | {*TEXTS, "password", self.name}
-        return {k: v for k, v in sent.items() if k not in common}, texts
+        own = {k: v for k, v in sent.items() if k not in common}
+        return {k: markup.plain(v) if isinstance(v, str) else v for k, v in own.items()}, texts
 
     async def create(self, raw: RawParams) -> int:
         params = parse(self.params, raw)

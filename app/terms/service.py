@@ -8,7 +8,8 @@ from pydantic import BaseModel
 
 from app.core.constants import MAX_ID
 from app.core.errors import ApiError, MissingParams, NotFound, invalid
-from app.core.permissions import TermAction, can_manage_terms, require
+from app.core.html import Markup
+from app.core.permissions import TermAction, can_manage_terms, can_post_unfiltered_html, require
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import check, parse
@@ -138,17 +139,32 @@ class TermService:
         data = {"term_id": exc.term_id} if exc.term_id is not None else {}
         return ApiError(400, "term_exists", key, data=data)
 
+    def _texts(self, params: TermWriteParams) -> dict[str, Any]:
+        """Name, description and slug as sent, markup sanitised for callers without unfiltered
+        HTML (authors manage categories)."""
+        markup = Markup(can_post_unfiltered_html(self.ctx.user))
+        texts: dict[str, Any] = params.model_dump(
+            include={"name", "description", "slug"}, exclude_none=True
+        )
+        if "name" in texts:
+            texts["name"] = markup.inline(texts["name"]).strip()
+            check("name", texts["name"] != "")  # nothing left but markup
+        if "description" in texts:
+            texts["description"] = markup.html(texts["description"])
+        return texts
+
     async def create(self) -> Body:
         self._authorize()
         params = parse(self.kind.write_params, self.ctx.raw)
         if params.name is None:
             raise MissingParams(["name"])
+        texts = self._texts(params)
         parent = self._parent(params)
         await self._check_parent(parent, None)
         try:
             term_id = await self.repo.create(
-                name=params.name.strip(),
-                description=params.description or "",
+                name=texts["name"],
+                description=texts.get("description", ""),
                 slug=params.slug,
                 parent_id=parent or None,
             )
@@ -164,11 +180,7 @@ class TermService:
         params = parse(self.kind.write_params, self.ctx.raw)
         parent = self._parent(params)
         await self._check_parent(parent, term.id)
-        changes: dict[str, Any] = params.model_dump(
-            include={"name", "description", "slug"}, exclude_none=True
-        )
-        if "name" in changes:
-            changes["name"] = changes["name"].strip()
+        changes = self._texts(params)
         if parent is not None:
             changes["parent_id"] = parent or None
         try:
