@@ -1,5 +1,6 @@
 """Images of venues and organizers: by URL (recorded, never fetched) or by ID."""
 
+import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ from tests.factories import AuthFor, create_post
 
 API = "/calendar/events/v1"
 Auth = Callable[[str], Awaitable[AuthFor]]
+NUMBERS = itertools.count(1)
 
 
 @pytest.fixture
@@ -21,7 +23,8 @@ async def editor(auth: Auth) -> AuthFor:
 
 
 async def venue(client: AsyncClient, who: AuthFor, **fields: Any) -> dict[str, Any]:
-    return await create_post(client, who, "venues", venue="Hall", **fields)
+    """A new venue (each its own name: a create identical to a venue answers that venue)."""
+    return await create_post(client, who, "venues", venue=f"Hall {next(NUMBERS)}", **fields)
 
 
 async def test_a_url_is_recorded_once_and_reused(

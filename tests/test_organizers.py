@@ -135,8 +135,8 @@ async def test_search_organizers_like_the_reference(client: AsyncClient, editor:
 async def test_delete_unlinks_the_events(
     client: AsyncClient, editor: AuthFor, db: AsyncSession
 ) -> None:
-    first = await make(client, editor)
-    second = await make(client, editor)
+    first = await make(client, editor, organizer="First")
+    second = await make(client, editor, organizer="Second")
     event_id = await make_event(db)
     await link_organizers(db, event_id, first["id"], second["id"])
     response = await client.delete(f"{API}/organizers/{first['id']}", headers=editor.basic)

@@ -99,13 +99,6 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Ein Begriff mit diesem Namen existiert bereits unter diesem Elternbegriff.",
         "sk": "Termín s týmto názvom už pod týmto nadradeným termínom existuje.",
     },
-    "term_exists_child": {
-        "en": "A child term has the name of a term it would move next to; rename or move it first.",
-        "de": "Ein Unterbegriff trägt den Namen eines Begriffs, neben den er verschoben würde; "
-        "bitte zuerst umbenennen oder verschieben.",
-        "sk": "Podradený termín má názov termínu, vedľa ktorého by sa presunul; "
-        "najprv ho premenujte alebo presuňte.",
-    },
     "rest_taxonomy_not_hierarchical": {
         "en": "Cannot set parent term, taxonomy is not hierarchical.",
         "de": "Elternbegriff kann nicht gesetzt werden, die Taxonomie ist nicht hierarchisch.",

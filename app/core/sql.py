@@ -9,7 +9,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.slugs import candidates
+from app.core.slugs import candidates, is_trashed_slug, trashed_slug
 from app.models import Base
 
 T = TypeVar("T")
@@ -84,6 +84,16 @@ async def rename_to_unique_slug(
         return slug
 
     return await _under_free_slug(session, rename, base, taken, constraint)
+
+
+async def add_trashed_suffix(
+    session: AsyncSession, model: Any, record_id: int, constraint: str
+) -> None:
+    """Rename a trashed record to `<slug>__trashed` (`-N` after it when another trashed
+    record has that), freeing its slug as WordPress does; nothing if it has the suffix."""
+    slug = await session.scalar(select(model.slug).where(model.id == record_id))
+    if slug is not None and not is_trashed_slug(slug):
+        await rename_to_unique_slug(session, model, record_id, trashed_slug(slug), constraint)
 
 
 def escape_like(text: str) -> str:

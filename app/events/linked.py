@@ -78,14 +78,9 @@ class LinkedPosts:
         return record_id if record_id is not None and await repo.exists(record_id) else None
 
     async def _inline(self, kind: PostKind[Any], data: dict[str, Any]) -> int:
-        """An identical existing record (every field sent matches), else a new one."""
-        assert kind.posts is not None
+        """A new record, or an identical existing one: the kind's create reuses it."""
         name = kind.name
         fields = {key.lower(): value for key, value in data.items()}
-        matched = {("name" if key == name else key): value for key, value in fields.items()}
-        existing = await kind.posts(self.ctx).find_identical(matched)
-        if existing is not None:
-            return existing
         try:
             return await kind.writer(self.ctx, self.user).create(fields)
         except (InvalidParams, MissingParams):

@@ -26,6 +26,7 @@ from app.core.caching import CountCache, version_column
 from app.core.constants import TRASH
 from app.core.slugs import make_slug
 from app.core.sql import (
+    add_trashed_suffix,
     escape_like,
     insert_with_unique_slug,
     json_object,
@@ -293,9 +294,11 @@ class EventRepository:
         return await lock_row(self.session, Event, event_id)
 
     async def trash(self, event_id: int) -> None:
+        """Move to the trash; the slug becomes `<slug>__trashed` (free for another event)."""
         await self.session.execute(
             update(Event).where(Event.id == event_id).values(status=TRASH, modified_at=utcnow())
         )
+        await add_trashed_suffix(self.session, Event, event_id, SLUG_CONSTRAINT)
 
     async def delete(self, event_id: int) -> None:
         await self.session.execute(delete(Event).where(Event.id == event_id))

@@ -23,14 +23,8 @@ class Term(Base):
     __table_args__ = (
         UniqueConstraint("taxonomy", "slug", name="terms_taxonomy_slug_key"),
         CheckConstraint(f"taxonomy IN ('{CATEGORY}', '{TAG}')", name="taxonomy"),
-        # The duplicate-name rule (`term_exists`) as a constraint, so it holds under concurrency.
-        Index(
-            "terms_unique_name_idx",
-            "taxonomy",
-            text("coalesce(parent_id, 0)"),
-            text("lower(name)"),
-            unique=True,
-        ),
+        # Finds a name under a parent (a create's `term_exists`); names need not be unique.
+        Index("terms_name_idx", "taxonomy", text("coalesce(parent_id, 0)"), text("lower(name)")),
         slug_prefix_index("terms", "taxonomy"),
     )
 

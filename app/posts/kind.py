@@ -28,6 +28,9 @@ class Store(Protocol[R_co]):
     async def get_by_slug(self, slug: str) -> R_co | None: ...
     async def lock(self, record_id: int) -> bool: ...
     async def trash(self, record_id: int) -> None: ...
+    async def update(
+        self, record_id: int, columns: dict[str, Any], texts: dict[str, str], slug: str | None, /
+    ) -> None: ...
     async def delete(self, record_id: int) -> None: ...
 
 
@@ -52,8 +55,8 @@ class PostKind(Generic[R]):
     schema: type[BaseModel]  # documents a body in OpenAPI
     list_schema: type[BaseModel]
     # Reference rules only events follow: a trashed event is "no longer available" to
-    # readers who cannot edit it, a protected one is refused (not redacted) without its
-    # password, and an ID of another post kind is "not a valid event" (400).
+    # every reader, a protected one is refused (not redacted) without its password, and
+    # an ID of another post kind is "not a valid event" (400).
     gone_when_trashed: bool = False
     refuses_protected: bool = False
     names_other_kinds: bool = False

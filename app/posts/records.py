@@ -6,10 +6,13 @@ from typing import Protocol
 
 
 class Protectable(Protocol):
-    """What deciding access takes: every post kind's record has it (events included)."""
+    """What deciding access (and trashing) takes: every post kind's record has it (events
+    included)."""
 
     @property
     def id(self) -> int: ...
+    @property
+    def slug(self) -> str: ...
     @property
     def author_id(self) -> int | None: ...
     @property

@@ -30,6 +30,7 @@ from app.core.constants import TRASH
 from app.core.permissions import User, can_create_posts, can_see_all_statuses
 from app.core.slugs import make_slug
 from app.core.sql import (
+    add_trashed_suffix,
     escape_like,
     from_json_row,
     insert_with_unique_slug,
@@ -192,10 +193,11 @@ class PostRepository(Generic[R]):
         found = set(await self.session.scalars(select(m.id).where(m.id.in_(ids))))
         return [record_id for record_id in ids if record_id not in found]
 
-    async def find_identical(self, fields: dict[str, Any]) -> int | None:
-        """An existing record equal to an inline one (reference §9.10 duplicate avoidance):
-        texts and details equal case-insensitively, the address contained; only the matched
-        fields sent, non-empty, count. None without the name."""
+    async def find_identical(self, fields: dict[str, Any], user: User) -> int | None:
+        """An existing record, not trashed, that `user` may read, equal to the one a create
+        sends (reference §9.10 duplicate avoidance): texts and details equal
+        case-insensitively, the address contained; only the matched fields sent, non-empty,
+        count. None without the name."""
         m = self.model
         conditions: list[Any] = []
         for key, value in fields.items():
@@ -209,7 +211,7 @@ class PostRepository(Generic[R]):
         if not conditions or not isinstance(fields.get("name"), str):
             return None
         found: int | None = await self.session.scalar(
-            select(m.id).where(m.status != TRASH, *conditions).order_by(m.id).limit(1)
+            select(m.id).where(visible_to(m, user), *conditions).order_by(m.id).limit(1)
         )
         return found
 
@@ -300,12 +302,14 @@ class PostRepository(Generic[R]):
         await upsert_translation(self.session, self.translation, key, texts)
 
     async def trash(self, record_id: int) -> None:
-        """Move to the trash; the record leaves its events."""
+        """Move to the trash; the record leaves its events and its slug becomes
+        `<slug>__trashed` (free for another record)."""
         m = self.model
         await self.unlink(record_id)
         await self.session.execute(
             update(m).where(m.id == record_id).values(status=TRASH, modified_at=utcnow())
         )
+        await add_trashed_suffix(self.session, m, record_id, self._slug_constraint)
 
     async def delete(self, record_id: int) -> None:
         """Delete for good (translations go with it)."""

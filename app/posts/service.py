@@ -8,6 +8,7 @@ from typing import Any, Generic
 from app.core.constants import MAX_ID, TRASH
 from app.core.errors import ApiError, NotFound
 from app.core.permissions import may, poster, require
+from app.core.slugs import is_trashed_slug, untrashed_slug
 from app.http.context import RequestContext
 from app.http.params import check, parse
 from app.posts.kind import PostKind, R
@@ -68,14 +69,26 @@ class PostService(Generic[R]):
 
     def _check_readable(self, record: R, password: str | None) -> None:
         user, name = self.ctx.user, self.kind.name
-        can_edit = may(user, "edit", record.author_id, record.status)
-        if self.kind.gone_when_trashed and record.status == TRASH and not can_edit:
-            raise ApiError(403, f"{name}-no-longer-available")
+        if self.kind.gone_when_trashed and record.status == TRASH:
+            raise ApiError(403, f"{name}-no-longer-available")  # to everybody
         if not may(user, "read", record.author_id, record.status):
             raise ApiError(403, f"{name}-not-accessible")
         hidden = dataclasses.replace(self.view, password=password).hides(record)
         if self.kind.refuses_protected and hidden:
             raise ApiError(403, f"{name}-password-protected")
+
+    async def _trash_slug(self, record: R) -> R:
+        """The record after a write, with the slug its status calls for: a trashed record's
+        is `<slug>__trashed`, which frees the slug (a delete or an update to `trash` does
+        it, as WordPress does); a restored record gets its slug back, or the next free `-N`
+        when another record took it meanwhile."""
+        if record.status == TRASH and not is_trashed_slug(record.slug):
+            await self.store.trash(record.id)
+        elif record.status != TRASH and is_trashed_slug(record.slug):
+            await self.store.update(record.id, {}, {}, untrashed_slug(record.slug))
+        else:
+            return record
+        return await self.by_id(record.id)
 
     # ---- what the routes do ---------------------------------------------------------
 
@@ -89,7 +102,7 @@ class PostService(Generic[R]):
         """A new record from the request (its ID and body); the caller is checked first."""
         user = poster(self.ctx.user)
         record_id = await self.kind.writer(self.ctx, user).create(self.ctx.raw)
-        return record_id, self.body(await self.by_id(record_id))
+        return record_id, self.body(await self._trash_slug(await self.by_id(record_id)))
 
     async def update(self, key: Key) -> Body:
         """Change what the request sends. The caller is checked before the parameters are
@@ -98,7 +111,7 @@ class PostService(Generic[R]):
         record = await self._for_writing(key)
         require(user, may(user, "edit", record.author_id, record.status))
         await self.kind.writer(self.ctx, user).update(record, self.ctx.raw)
-        return self.body(await self.by_id(record.id))
+        return self.body(await self._trash_slug(await self.by_id(record.id)))
 
     async def remove(self, key: Key) -> Body:
         """Trash the record (again: 410); `force=true` deletes it (answering its last state)."""

@@ -1,5 +1,6 @@
 """Writing records: the columns every post kind takes the same way (status, author,
-publication date, image, password), and the writer of venues and organizers."""
+publication date, image, password), and the writer of venues and organizers (which reuses
+an identical existing record instead of creating a duplicate)."""
 
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Generic, TypeVar
@@ -125,6 +126,11 @@ class PostWriter(Generic[R]):
         session = self.repo.session
         columns = await common_columns(session, self.user, params, zone=self.zone, current=None)
         own, texts = self._sent(params)
+        # Duplicate avoidance (reference §9.10): sending what a record already holds gives
+        # that record, in a create of its own as in an event's inline venue or organizer.
+        existing = await self.repo.find_identical({**own, **texts}, self.user)
+        if existing is not None:
+            return existing
         return await self.repo.create({**columns, **own}, texts, slug=params.slug or texts["name"])
 
     async def update(self, record: R, raw: RawParams) -> None:

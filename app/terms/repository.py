@@ -19,7 +19,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased
 
 from app.core.slugs import make_slug
 from app.core.sql import (
@@ -35,7 +34,6 @@ from app.http.pagination import Page
 from app.models import Term, TermTranslation, event_terms
 
 SLUG_CONSTRAINT = "terms_taxonomy_slug_key"
-NAME_CONSTRAINT = "terms_unique_name_idx"
 
 OrderBy = Literal["name", "id", "slug", "count", "description", "term_group", "include"]
 
@@ -249,11 +247,14 @@ class TermRepository:
 
     async def _id_by_name(self, name: str, parent_id: int | None) -> int | None:
         return await self.session.scalar(
-            select(Term.id).where(
+            select(Term.id)
+            .where(
                 Term.taxonomy == self.taxonomy,
                 func.coalesce(Term.parent_id, 0) == (parent_id or 0),
                 func.lower(Term.name) == name.lower(),
             )
+            .order_by(Term.id)
+            .limit(1)
         )
 
     async def create(
@@ -261,8 +262,15 @@ class TermRepository:
     ) -> int:
         """Insert a term; the default-language text is set too, so no term is ever empty.
 
-        Raises DuplicateName when a term of that name exists under the same parent.
+        Raises DuplicateName when a term of that name exists under the same parent. Only
+        creating checks names (an update may give a term any name, as in WordPress):
+        concurrent creates of one name queue on a lock of that name until the first one
+        commits, so the others see its term.
         """
+        key = func.concat(self.taxonomy, ":", parent_id or 0, ":", func.lower(name))
+        await self.session.execute(
+            select(func.pg_advisory_xact_lock(func.hashtextextended(key, 0)))
+        )
         existing = await self._id_by_name(name, parent_id)
         if existing is not None:
             raise DuplicateName(existing)
@@ -278,12 +286,7 @@ class TermRepository:
                 parent_id=parent_id,
             )
 
-        try:
-            term = await insert_with_unique_slug(self.session, build, base, taken, SLUG_CONSTRAINT)
-        except IntegrityError as exc:
-            if violated_constraint(exc) == NAME_CONSTRAINT:  # lost a race on the name
-                raise DuplicateName(await self._id_by_name(name, parent_id)) from exc
-            raise
+        term = await insert_with_unique_slug(self.session, build, base, taken, SLUG_CONSTRAINT)
         if self.translated:
             await self._save_translation(term.id, {"name": name, "description": description})
         return term.id
@@ -291,7 +294,8 @@ class TermRepository:
     async def update(self, term_id: int, changes: dict[str, Any]) -> None:
         """Apply `changes` (name, description, slug, parent_id); texts go to the request language.
 
-        Raises DuplicateName (another term has that name under that parent) or DuplicateSlug.
+        Any name is allowed, also one another term has (WordPress's wp_update_term); raises
+        DuplicateSlug when another term of the taxonomy has the slug.
         """
         texts: dict[str, Any] = {k: changes.pop(k) for k in ("name", "description") if k in changes}
         columns = dict(changes)
@@ -299,26 +303,12 @@ class TermRepository:
             columns.update(texts)
         if "slug" in columns:
             columns["slug"] = make_slug(columns["slug"])
-        if "name" in columns or "parent_id" in columns:
-            current = (
-                await self.session.execute(
-                    select(Term.name, Term.parent_id).where(Term.id == term_id)
-                )
-            ).one()
-            name = columns.get("name", current.name)
-            parent_id = columns.get("parent_id", current.parent_id)
-            duplicate = await self._id_by_name(name, parent_id)
-            if duplicate not in (None, term_id):
-                raise DuplicateName(duplicate)
         if columns:
             statement = update(Term).where(Term.id == term_id).values(**columns)
             try:
                 await in_savepoint(self.session, lambda: self.session.execute(statement))
             except IntegrityError as exc:
-                constraint = violated_constraint(exc)
-                if constraint == NAME_CONSTRAINT:  # lost a race with a concurrent writer
-                    raise DuplicateName(None) from exc
-                if constraint == SLUG_CONSTRAINT:
+                if violated_constraint(exc) == SLUG_CONSTRAINT:
                     raise DuplicateSlug() from exc
                 raise
         if texts and self.translated:
@@ -329,37 +319,8 @@ class TermRepository:
         await upsert_translation(self.session, TermTranslation, key, texts)
 
     async def delete(self, term: TermRecord) -> None:
-        """Delete permanently; children move up to the deleted term's parent (WordPress).
-
-        Raises DuplicateName when a child has the name of a term already under that parent
-        (names are unique per parent): the child has to be renamed or moved first.
-        """
-        child = aliased(Term)
-        clash = await self.session.scalar(
-            select(Term.id)
-            .join(child, func.lower(child.name) == func.lower(Term.name))
-            .where(
-                child.parent_id == term.id,
-                Term.taxonomy == self.taxonomy,
-                func.coalesce(Term.parent_id, 0) == (term.parent_id or 0),
-                Term.id != term.id,
-            )
-            .limit(1)
+        """Delete permanently; children move up to the deleted term's parent (WordPress)."""
+        await self.session.execute(
+            update(Term).where(Term.parent_id == term.id).values(parent_id=term.parent_id)
         )
-        if clash is not None:
-            raise DuplicateName(clash)
-        children = update(Term).where(Term.parent_id == term.id)
-        # Each child is parked as its own parent while the term goes, so that neither the
-        # foreign key's SET NULL nor a child named like the term breaks the unique names.
-        moved = (
-            await self.session.scalars(children.values(parent_id=Term.id).returning(Term.id))
-        ).all()
         await self.session.execute(delete(Term).where(Term.id == term.id))
-        if moved:
-            reparent = update(Term).where(Term.id.in_(moved)).values(parent_id=term.parent_id)
-            try:
-                await in_savepoint(self.session, lambda: self.session.execute(reparent))
-            except IntegrityError as exc:
-                if violated_constraint(exc) == NAME_CONSTRAINT:  # a concurrent writer won
-                    raise DuplicateName(None) from exc
-                raise

@@ -129,13 +129,8 @@ class TermService:
         if term_id is not None and await self.repo.is_ancestor(parent, term_id):
             raise ApiError(400, "rest_invalid_param", "term_parent_loop")
 
-    def _duplicate(
-        self, exc: DuplicateName, parent: int | None, key: str | None = None
-    ) -> ApiError:
-        if key is None:
-            key = (
-                "term_exists_parent" if self.kind.taxonomy == CATEGORY and parent else "term_exists"
-            )
+    def _duplicate(self, exc: DuplicateName, parent: int | None) -> ApiError:
+        key = "term_exists_parent" if self.kind.taxonomy == CATEGORY and parent else "term_exists"
         data = {"term_id": exc.term_id} if exc.term_id is not None else {}
         return ApiError(400, "term_exists", key, data=data)
 
@@ -173,8 +168,9 @@ class TermService:
         return await self.get(term_id)
 
     async def update(self, term_id: int) -> Body:
-        """Change what was sent. A taken name is 400 `term_exists`, a taken slug 400 on `slug`
-        (terms keep WordPress's refusal; posts get the next free `-N` instead)."""
+        """Change what was sent. Any name is allowed, as in WordPress (only a create refuses
+        a taken one); a taken slug is 400 on `slug` (terms keep WordPress's refusal; posts
+        get the next free `-N` instead)."""
         self._authorize()
         term = await self._for_writing(term_id)
         params = parse(self.kind.write_params, self.ctx.raw)
@@ -185,8 +181,6 @@ class TermService:
             changes["parent_id"] = parent or None
         try:
             await self.repo.update(term.id, changes)
-        except DuplicateName as exc:
-            raise self._duplicate(exc, parent if parent is not None else term.parent_id) from None
         except DuplicateSlug:
             raise invalid("slug") from None
         return await self.get(term.id)
@@ -195,8 +189,5 @@ class TermService:
         """Delete permanently (terms have no trash); children move up to its parent."""
         self._authorize()
         term = await self._for_writing(term_id)
-        try:
-            await self.repo.delete(term)
-        except DuplicateName as exc:
-            raise self._duplicate(exc, None, "term_exists_child") from None
+        await self.repo.delete(term)
         return term_body(term, self.ctx.urls)

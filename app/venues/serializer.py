@@ -28,20 +28,21 @@ def venue_body(record: VenueRecord, view: View, *, json_ld: bool = False) -> dic
 
 
 def venue_json_ld(record: VenueRecord, urls: Urls) -> dict[str, Any]:
-    """schema.org Place with its PostalAddress (reference §3.8)."""
+    """schema.org Place with its PostalAddress (reference §3.8), which leaves out the empty
+    parts of the address, as the reference does (its other keys stay, empty or not)."""
+    address = {
+        "streetAddress": record.address,
+        "addressLocality": record.city,
+        "addressRegion": record.stateprovince or record.province or record.state,
+        "postalCode": record.zip,
+        "addressCountry": record.country,
+    }
     return {
         "@type": "Place",
         "name": record.name,
         "description": json_ld_text(record.description),
         "url": public_url(record, urls, kind=KIND),
-        "address": {
-            "@type": "PostalAddress",
-            "streetAddress": record.address,
-            "addressLocality": record.city,
-            "addressRegion": record.stateprovince or record.province or record.state,
-            "postalCode": record.zip,
-            "addressCountry": record.country,
-        },
+        "address": {"@type": "PostalAddress", **{k: v for k, v in address.items() if v}},
         "telephone": record.phone,
         "sameAs": record.website,
     }
