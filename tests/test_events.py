@@ -74,7 +74,7 @@ async def test_create_returns_the_reference_shape(client: AsyncClient, editor: A
     assert body["timezone_abbr"] == "UTC"
     assert body["cost"] == "$15"
     assert body["cost_details"] == {
-        "currency_symbol": "$", "currency_code": "USD", "currency_position": "prefix", "values": ["15"],
+        "currency_symbol": "$", "currency_code": "", "currency_position": "prefix", "values": ["15"],
     }  # fmt: skip
     assert body["image"] is False
     assert body["venue"] == []

@@ -3,7 +3,7 @@
 from datetime import UTC, tzinfo
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fastapi import Depends, Request
@@ -11,6 +11,12 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "sk")
+# IANA names of UTC itself (zones that never leave offset 0; London's GMT is not one of them).
+UTC_NAMES = frozenset(
+    f"{prefix}{name}"
+    for prefix in ("", "Etc/")
+    for name in ("UTC", "UCT", "Universal", "Zulu", "GMT", "GMT0", "GMT+0", "GMT-0", "Greenwich")
+)
 
 
 def _split_csv(value: object) -> object:
@@ -28,6 +34,16 @@ class Settings(BaseSettings):
     database_read_url: str | None = Field(default=None, description="Optional read replica URL")
     almanac_data_dir: Path = Field(default=Path(".almanac"), description="Embedded data directory")
     site_timezone: str = Field(default="UTC", description="Site time zone (IANA name)")
+    timezone_mode: Literal["event", "site"] = Field(
+        default="event",
+        description="Event list dates: event-local wall times (event) or UTC instants (site)",
+    )
+    currency_symbol: str = Field(
+        default="$", max_length=16, description="Shown with costs written without a symbol"
+    )
+    currency_position: Literal["prefix", "suffix"] = Field(
+        default="prefix", description="Side of the amount the default currency symbol goes on"
+    )
     default_language: str = Field(default="en", description="Language of the base texts")
     public_site_url: str | None = Field(default=None, description="Base of public page URLs")
     root_path: str = Field(default="", description="Path prefix the app is served under")
@@ -49,6 +65,11 @@ class Settings(BaseSettings):
     @classmethod
     def _csv(cls, value: object) -> object:
         return _split_csv(value)
+
+    @field_validator("timezone_mode", "currency_position", mode="before")
+    @classmethod
+    def _choice(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("site_timezone")
     @classmethod
@@ -76,6 +97,12 @@ class Settings(BaseSettings):
     def site_zone(self) -> tzinfo:
         # The same object the driver puts on UTC timestamps: formatting skips a conversion.
         return UTC if self.site_timezone == "UTC" else ZoneInfo(self.site_timezone)
+
+    @property
+    def list_dates_in_utc(self) -> bool:
+        """Whether event list dates compare UTC instants (the reference's rule: a UTC site,
+        or the "site" time-zone mode) rather than event-local wall times."""
+        return self.site_timezone in UTC_NAMES or self.timezone_mode == "site"
 
 
 @lru_cache

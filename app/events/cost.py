@@ -6,17 +6,38 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from app.core.errors import invalid
+from app.core.settings import Settings
 
 # A number with an optional decimal part; `1,000` (three digits) is a thousands group.
 _NUMBER = re.compile(r"\d[\d,.]*")
-_CURRENCY_CODES = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "kč": "CZK", "chf": "CHF"}
 EN_DASH = "–"
+FREE = "free"
+
+
+@dataclass(frozen=True, slots=True)
+class Currency:
+    """The site's default currency: shown with amounts written without a symbol."""
+
+    symbol: str = "$"
+    position: str = "prefix"  # or "suffix"
+
+    @classmethod
+    def of(cls, settings: Settings) -> "Currency":
+        return cls(settings.currency_symbol, settings.currency_position)
+
+    def show(self, amount: str) -> str:
+        return f"{amount}{self.symbol}" if self.position == "suffix" else f"{self.symbol}{amount}"
+
+
+DEFAULT_CURRENCY = Currency()
 
 
 @dataclass(frozen=True, slots=True)
 class Cost:
     display: str = ""
     currency_symbol: str = ""
+    # Never inferred from a symbol (`$` is not only USD): the reference takes it from a
+    # field of its editor that its REST API does not write, so it stays empty here.
     currency_code: str = ""
     currency_position: str = ""
     values: list[str] = field(default_factory=list)
@@ -30,14 +51,20 @@ class Cost:
         }
 
 
-def _number(token: str) -> Decimal | None:
+@dataclass(frozen=True, slots=True)
+class _Component:
+    written: str  # as written, separators normalised for numbers
+    amount: Decimal | None  # None: a word
+
+
+def _number(token: str) -> _Component | None:
     token = token.rstrip(".,")
     if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", token):
         token = token.replace(",", "")  # thousands separators
     elif token.count(",") == 1 and "." not in token:
         token = token.replace(",", ".")  # decimal comma
     try:
-        return Decimal(token)
+        return _Component(token, Decimal(token))
     except InvalidOperation:
         return None
 
@@ -47,57 +74,64 @@ def _text(number: Decimal) -> str:
     return f"{normalised:f}" if normalised == normalised.to_integral() else str(normalised)
 
 
-def parse_cost(raw: Any) -> Cost:
-    """`"20$"`, `"$5 - $10"`, `["0$", "20$", "30$"]`, `"Free"`... into display and details."""
+def parse_cost(raw: Any, currency: Currency = DEFAULT_CURRENCY) -> Cost:
+    """`"20$"`, `"$5 - $10"`, `["0$", "20$", "30$"]`, `"Free"`, `"10"`... into display and
+    details. A symbol written in the text is recorded with its side (`prefix`/`postfix`) and
+    shown; amounts written without one are shown with the site's default `currency`, which
+    the details do not record. `values` keep the components as written (a decimal comma
+    becomes a point, thousands separators go), `free` and other words included."""
     items = raw if isinstance(raw, list) else [raw]
     texts = [str(item).strip() for item in items if item is not None and str(item).strip()]
     if not texts:
         return Cost()
-    numbers: list[Decimal] = []
-    others: list[str] = []
+    components: list[_Component] = []
     symbol, position = "", ""
     for text in texts:
-        found = [n for n in (_number(t) for t in _NUMBER.findall(text)) if n is not None]
-        if text.lower() == "free":
-            found = [Decimal(0)]
-        if not found:
-            others.append(text)
+        if text.lower() == FREE:
+            components.append(_Component(text, Decimal(0)))
             continue
-        numbers.extend(found)
+        found = [c for c in (_number(t) for t in _NUMBER.findall(text)) if c is not None]
+        if not found:
+            components.append(_Component(text, None))
+            continue
+        components.extend(found)
         leftover = _NUMBER.sub(" ", text).replace("-", " ").replace(EN_DASH, " ").strip()
         candidate = leftover.split()[0] if leftover.split() else ""
-        if candidate and candidate.lower() != "free" and not symbol:
+        if candidate and candidate.lower() != FREE and not symbol:
             symbol = candidate
             position = "postfix" if text[0].isdigit() else "prefix"
-    numbers.sort()
-    values = [_text(n) for n in numbers] + others
+    # Sorted numerically (`free` is 0), words after the amounts; ties keep their order.
+    components.sort(key=lambda c: (c.amount is None, c.amount or 0))
+    amounts = [c.amount for c in components if c.amount is not None]
 
     def shown(number: Decimal) -> str:
         if number == 0:
             return "Free"
         amount = _text(number) if number == number.to_integral() else f"{number:.2f}"
+        if not symbol:
+            return currency.show(amount)
         return f"{symbol}{amount}" if position == "prefix" else f"{amount}{symbol}"
 
-    if not numbers:
-        display = ", ".join(others)
-    elif numbers[0] == numbers[-1]:
-        display = shown(numbers[0])
+    if not amounts:
+        display = ", ".join(c.written for c in components)
+    elif amounts[0] == amounts[-1]:
+        display = shown(amounts[0])
     else:
-        display = f"{shown(numbers[0])} {EN_DASH} {shown(numbers[-1])}"
+        display = f"{shown(amounts[0])} {EN_DASH} {shown(amounts[-1])}"
     return Cost(
         display=display,
         currency_symbol=symbol,
-        currency_code=_CURRENCY_CODES.get(symbol.lower(), ""),
         currency_position=position,
-        values=values,
+        values=[c.written for c in components],
     )
 
 
-def cost_columns(raw: Any) -> dict[str, Any]:
-    """The event columns for a write's `cost`: a string, a number or a list of those."""
+def cost_columns(raw: Any, currency: Currency) -> dict[str, Any]:
+    """The event columns for a write's `cost`: a string, a number or a list of those;
+    amounts without a symbol are shown with the site's `currency`."""
     if raw is not None and not isinstance(raw, str | int | float | list):
         raise invalid("cost")
     if isinstance(raw, list) and not all(isinstance(v, str | int | float) for v in raw):
         raise invalid("cost")
-    cost = parse_cost(raw)
+    cost = parse_cost(raw, currency)
     return {"cost": cost.display, "cost_details": cost.details()}

@@ -50,17 +50,26 @@ def default_window(zone: tzinfo, now: datetime, strict: bool = False) -> tuple[d
     return start, end
 
 
-def _bound(name: str, value: Any, zone: tzinfo, strict: bool, now: datetime) -> datetime:
-    """A date parameter as naive site wall time: whole days unless strict (reference §5.2)."""
+def _bound(
+    name: str, value: Any, zone: tzinfo, strict: bool, now: datetime
+) -> tuple[datetime, datetime]:
+    """A date parameter as (naive site wall time, UTC instant): whole days unless strict
+    (reference §5.2)."""
     try:
         moment = parse_when(value, UTC if strict else zone, now)
     except ValueError:
         raise invalid(name) from None
     local = moment.astimezone(zone).replace(tzinfo=None)
     if strict:
-        return local
+        return local, moment.astimezone(UTC)
     day = local.date()
-    return datetime.combine(day, time.min if name == "start_date" else END_OF_DAY)
+    local = datetime.combine(day, time.min if name == "start_date" else END_OF_DAY)
+    return local, _instant(local, zone)
+
+
+def _instant(local: datetime, zone: tzinfo) -> datetime:
+    """The UTC instant of a site wall time (a time in a DST gap or fold: zoneinfo's fold=0)."""
+    return local.replace(tzinfo=zone).astimezone(UTC)
 
 
 @dataclass(slots=True)
@@ -81,8 +90,12 @@ class ListRequest:
         return {name: self.echo[name] for name in ECHO_ORDER if name in self.echo}
 
 
-def _window(listing: ListRequest, params: EventListParams, zone: tzinfo, now: datetime) -> None:
-    """The date bounds; the default window unless a date or `include` says otherwise."""
+def _window(
+    listing: ListRequest, params: EventListParams, zone: tzinfo, utc: bool, now: datetime
+) -> None:
+    """The date bounds; the default window unless a date or `include` says otherwise. With
+    `utc` the bounds are the UTC instants of the site wall times, compared with the events'
+    instants; else the wall times themselves, compared with the events' local times."""
     strict = (params.strict_dates or "").strip().lower() in TRUE_WORDS
     if strict:
         listing.echo["strict_dates"] = "true"
@@ -96,13 +109,13 @@ def _window(listing: ListRequest, params: EventListParams, zone: tzinfo, now: da
         if getattr(params, name) is not None
     }
     if not any(name in values for name in RELATIVE_PARAMS):
-        default_start, default_end = default_window(zone, now, strict)
-        values.setdefault("start_date", default_start)
-        values.setdefault("end_date", default_end)
+        for name, local in zip(DATE_PARAMS[:2], default_window(zone, now, strict), strict=True):
+            values.setdefault(name, (local, _instant(local, zone)))
+    listing.filters.utc = utc
     targets = {"start_date": "start_min", "end_date": "end_max"}
-    for name, value in values.items():
-        setattr(listing.filters, targets.get(name, name), value)
-        listing.echo[name] = value.strftime(DATETIME_FORMAT)
+    for name, (local, instant) in values.items():
+        setattr(listing.filters, targets.get(name, name), instant if utc else local)
+        listing.echo[name] = local.strftime(DATETIME_FORMAT)
 
 
 def _statuses(filters: EventListFilters, asked: list[str] | None, user: User) -> None:
@@ -147,7 +160,10 @@ async def list_request(
 ) -> ListRequest:
     """The filter (and echo) of a list request, every parameter checked."""
     listing = ListRequest()
-    _window(listing, params, ctx.settings.site_zone, now or datetime.now(UTC))
+    settings = ctx.settings
+    _window(
+        listing, params, settings.site_zone, settings.list_dates_in_utc, now or datetime.now(UTC)
+    )
     if params.search:
         listing.filters.words = params.search.split()[:MAX_SEARCH_WORDS]
         listing.echo["search"] = params.search

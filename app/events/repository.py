@@ -2,7 +2,7 @@
 the list query, and writes."""
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -54,6 +54,7 @@ from app.venues.repository import VenueRecord, VenueRepository
 
 IMAGE_FIELDS = ("id", "url", "extension", "width", "height")
 SLUG_CONSTRAINT = "events_slug_key"
+DAY = timedelta(days=1)
 
 
 @dataclass(slots=True)
@@ -307,8 +308,11 @@ class EventRepository:
 @dataclass(slots=True)
 class EventListFilters:
     """A normalised event list query. Date bounds are naive site-time wall clock values,
-    compared with the events' local start/end (the reference's "event" time zone mode)."""
+    compared with the events' local start/end (the reference's "event" time-zone mode), or
+    with `utc` aware UTC instants, compared with the events' instants (docs/design.md,
+    Event list)."""
 
+    utc: bool = False
     start_min: datetime | None = None  # start >= (start_date)
     end_max: datetime | None = None  # end <= (end_date)
     starts_before: datetime | None = None
@@ -350,6 +354,27 @@ def _words_condition(words: list[str], columns: list[Any]) -> list[Any]:
     return conditions
 
 
+def _local_hull(f: EventListFilters) -> list[Any]:
+    """Conditions on the local times that the UTC bounds imply, so that the list can walk
+    the local-time indexes in its order (`start_local`) instead of reading every past event:
+    a local time is its instant plus the zone's offset, and an offset is under a day."""
+    e = Event
+    hull = (
+        (f.start_min, e.start_local, False),
+        (f.starts_after, e.start_local, False),
+        (f.starts_before, e.start_local, True),
+        (f.end_max, e.end_local, True),
+        (f.ends_before, e.end_local, True),
+        (f.ends_after, e.end_local, False),
+    )
+    conditions = []
+    for value, column, upper in hull:
+        if value is not None:
+            wall = value.astimezone(UTC).replace(tzinfo=None)
+            conditions.append(column <= wall + DAY if upper else column >= wall - DAY)
+    return conditions
+
+
 ORDER_COLUMNS = {
     "start_date": Event.start_local,
     "end_date": Event.end_local,
@@ -375,15 +400,22 @@ class EventListQuery:
             # `= false` (not `IS false`) so that the partial listing index applies.
             shown = e.hide_from_listings == false()
             where.append(shown if f.viewer_id is None else or_(shown, e.author_id == f.viewer_id))
+        start, end = (e.start_at, e.end_at) if f.utc else (e.start_local, e.end_local)
         bounds = (
-            (f.start_min, e.start_local.__ge__),
-            (f.end_max, e.end_local.__le__),
-            (f.starts_before, e.start_local.__lt__),
-            (f.starts_after, e.start_local.__gt__),
-            (f.ends_before, e.end_local.__lt__),
-            (f.ends_after, e.end_local.__gt__),
+            (f.start_min, start.__ge__),
+            (f.end_max, end.__le__),
+            (f.starts_before, start.__lt__),
+            (f.starts_after, start.__gt__),
+            (f.ends_before, end.__lt__),
+            (f.ends_after, end.__gt__),
         )
-        where.extend(compare(value) for value, compare in bounds if value is not None)
+        for value, compare in bounds:
+            if value is not None:
+                if (value.tzinfo is not None) != f.utc:
+                    raise ValueError("UTC bounds are aware, wall-time bounds naive")
+                where.append(compare(value))
+        if f.utc:
+            where.extend(_local_hull(f))
         if f.include is not None:
             where.append(e.id.in_(f.include))
         if f.words:

@@ -11,7 +11,7 @@ from app.core.permissions import (
     can_manage_terms,
     can_post_unfiltered_html,
 )
-from app.events.cost import cost_columns
+from app.events.cost import Currency, cost_columns
 from app.events.linked import LinkedPosts
 from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
 from app.events.repository import EventRecord, EventRepository
@@ -95,7 +95,8 @@ class EventWriter:
                 raise invalid("website")
             columns["website"] = website.strip() or None
         if "cost" in sent or current is None:
-            columns.update(cost_columns(self._cost(params.cost)))
+            currency = Currency.of(self.ctx.settings)
+            columns.update(cost_columns(self._cost(params.cost), currency))
         if "venue" in sent:
             columns["venue_id"] = await LinkedPosts(self.ctx, self.user).venue(params.venue)
         return columns

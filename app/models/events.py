@@ -56,6 +56,13 @@ class Event(PostMixin, Base):
             postgresql_where=text("status = 'publish' AND hide_from_listings = false"),
         ),
         Index("events_start_idx", "start_local", "published_at", "id"),
+        # The same list compared by instants (a UTC site, or TIMEZONE_MODE=site): its count.
+        Index(
+            "events_listing_utc_idx",
+            "start_at",
+            postgresql_include=["end_at", "start_local", "end_local"],
+            postgresql_where=text("status = 'publish' AND hide_from_listings = false"),
+        ),
         slug_prefix_index("events"),
     )
 
