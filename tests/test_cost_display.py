@@ -2,7 +2,6 @@
 the site's currency (CURRENCY_SYMBOL, CURRENCY_POSITION) in the display only; the details
 keep what was written; `currency_code` is never inferred from a symbol."""
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -11,16 +10,9 @@ from httpx import AsyncClient
 from pydantic import ValidationError
 
 from app.core.settings import Settings
-from tests.factories import AuthFor
+from tests.factories import API, AuthFor
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 DASH = "–"  # en dash
-
-
-@pytest.fixture
-async def editor(auth: Auth) -> AuthFor:
-    return await auth("editor")
 
 
 def details(values: list[str], symbol: str = "", position: str = "") -> dict[str, Any]:
@@ -115,6 +107,11 @@ async def test_json_ld_offer_has_no_guessed_currency(client: AsyncClient, editor
     offer = (await client.get(f"{API}/events/{event['id']}")).json()["json_ld"]["offers"]
     assert offer["price"] == "15"
     assert offer["priceCurrency"] == ""
+    free = await create(client, editor, ["Free", "20"])
+    offer = (await client.get(f"{API}/events/{free['id']}")).json()["json_ld"]["offers"]
+    assert offer["price"] == "0"  # a number, as schema.org wants, not the word
+    words = await create(client, editor, "donation")
+    assert "offers" not in (await client.get(f"{API}/events/{words['id']}")).json()["json_ld"]
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """GET /events: the date window, every filter alone and combined, order, visibility."""
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -11,15 +11,7 @@ from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.settings import get_settings
-from tests.factories import AuthFor, make_event
-
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
-
-
-@pytest.fixture
-async def editor(auth: Auth) -> AuthFor:
-    return await auth("editor")
+from tests.factories import API, Auth, AuthFor, make_event
 
 
 def stamp(moment: datetime) -> str:
@@ -71,7 +63,7 @@ async def test_empty_list(client: AsyncClient) -> None:
     end = (datetime.now(UTC) + relativedelta(months=24)).date()
     assert body["rest_url"] == (
         f"http://testserver{API}/events/?page=1&per_page=9"
-        f"&start_date={yesterday}+00%3A00%3A00&end_date={end}+23%3A59%3A59"
+        f"&start_date={yesterday}+00%3A00%3A00&end_date={end}+23%3A59%3A59&status=publish"
     )
 
 

@@ -3,16 +3,13 @@ slug, a trashed event is gone for everybody, identical venues and organizers are
 twice, terms may be renamed to a taken name, JSON-LD addresses without empty parts
 (docs/design.md: Slugs, Trash and delete, Records, Responses)."""
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
 
-from tests.factories import AuthFor
+from tests.factories import API, Auth, AuthFor
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 NAME_FIELD = {"events": "title", "venues": "venue", "organizers": "organizer"}
 EVENT_DATES = {"start_date": "+1 day", "end_date": "+2 days"}  # inside the default window
 
@@ -327,3 +324,27 @@ async def test_json_ld_addresses_leave_out_empty_parts(client: AsyncClient, auth
     event_ld = (await client.get(f"{API}/events/{event['id']}")).json()["json_ld"]
     assert event_ld["location"]["address"] == expected
     assert event_ld["location"] == single
+
+
+async def test_list_links_carry_the_effective_status_and_booleans_as_digits(
+    client: AsyncClient, auth: Auth, plural: str
+) -> None:
+    editor = await auth("editor")
+    for _ in range(2):
+        await create(client, editor, plural, f"Linked {plural} {_}")
+    anonymous = await client.get(f"{API}/{plural}", params={"per_page": 1})
+    assert "status=publish" in anonymous.json()["rest_url"]
+    assert "status=publish" in anonymous.json()["next_rest_url"]
+    signed_in = await client.get(f"{API}/{plural}", params={"per_page": 1}, headers=editor.basic)
+    assert "status=any" in signed_in.json()["rest_url"]
+    assert "status=any" in signed_in.json()["next_rest_url"]
+    asked = await client.get(
+        f"{API}/{plural}", params={"status": "publish,draft"}, headers=editor.basic
+    )
+    assert "status=publish%2Cdraft" in asked.json()["rest_url"]
+    flag = "featured" if plural == "events" else "only_with_upcoming"
+    flagged = await client.get(f"{API}/{plural}", params={flag: "true"})
+    assert f"{flag}=1" in flagged.json()["rest_url"]
+    if plural == "events":
+        strict = await client.get(f"{API}/events", params={"strict_dates": "true"})
+        assert "strict_dates=1" in strict.json()["rest_url"]

@@ -1,21 +1,12 @@
 """Categories and tags through HTTP: every route, parameter, role and error path."""
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tests.factories import AuthFor, make_event
-
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
-
-
-@pytest.fixture
-async def editor(auth: Auth) -> AuthFor:
-    return await auth("editor")
+from tests.factories import API, Auth, AuthFor, make_event
 
 
 async def create(
@@ -346,18 +337,18 @@ async def test_pagination_links_and_headers(client: AsyncClient, editor: AuthFor
     assert first["total"] == 9
     assert first["total_pages"] == 3
     assert [t["name"] for t in first["tags"]] == ["Tag 1", "Tag 2", "Tag 3"]
-    assert first["next_rest_url"] == f"{base}?hide_empty=false&per_page=3&page=2"
+    assert first["next_rest_url"] == f"{base}?hide_empty=0&per_page=3&page=2"
     assert "previous_rest_url" not in first
-    assert second["previous_rest_url"] == f"{base}?hide_empty=false&per_page=3"
-    assert second["next_rest_url"] == f"{base}?hide_empty=false&per_page=3&page=3"
-    assert third["previous_rest_url"] == f"{base}?hide_empty=false&per_page=3&page=2"
+    assert second["previous_rest_url"] == f"{base}?hide_empty=0&per_page=3"
+    assert second["next_rest_url"] == f"{base}?hide_empty=0&per_page=3&page=3"
+    assert third["previous_rest_url"] == f"{base}?hide_empty=0&per_page=3&page=2"
     assert "next_rest_url" not in third
     assert list(third)[-1] == "previous_rest_url"
     link = pages[1].headers["Link"]
-    assert f'<{base}?hide_empty=false&per_page=3>; rel="first"' in link
+    assert f'<{base}?hide_empty=0&per_page=3>; rel="first"' in link
     assert 'rel="prev"' in link
     assert 'rel="next"' in link
-    assert f'<{base}?hide_empty=false&per_page=3&page=3>; rel="last"' in link
+    assert f'<{base}?hide_empty=0&per_page=3&page=3>; rel="last"' in link
     beyond = await client.get(
         f"{API}/tags", params={"hide_empty": "false", "per_page": 3, "page": 4}
     )

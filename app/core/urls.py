@@ -14,7 +14,7 @@ NAMESPACE = "calendar/events/v1"
 
 def _query_value(value: Any) -> str:
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return "1" if value else "0"  # as WordPress writes booleans in its links
     if isinstance(value, list | tuple):
         return ",".join(_query_value(item) for item in value)
     return str(value)

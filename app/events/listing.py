@@ -22,6 +22,7 @@ from app.http.params import check, parse
 from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS
 from app.posts.kind import PostKind
+from app.posts.listing import status_echo
 from app.posts.serializer import View
 from app.posts.service import check_visible_event
 from app.terms.repository import TermRepository
@@ -98,7 +99,7 @@ def _window(
     instants; else the wall times themselves, compared with the events' local times."""
     strict = (params.strict_dates or "").strip().lower() in TRUE_WORDS
     if strict:
-        listing.echo["strict_dates"] = "true"
+        listing.echo["strict_dates"] = "1"
     if params.include is not None:
         # `include` ignores every date filter (the reference's documented intent).
         listing.set("include", params.include)
@@ -168,8 +169,7 @@ async def list_request(
         listing.filters.words = params.search.split()[:MAX_SEARCH_WORDS]
         listing.echo["search"] = params.search
     _statuses(listing.filters, params.status, ctx.user)
-    if params.status:
-        listing.echo["status"] = ",".join(params.status)
+    listing.echo["status"] = status_echo(params.status, ctx.user)
     if params.post_parent is not None:
         await check_visible_event(ctx, "post_parent", params.post_parent)
         listing.set("parent_id", params.post_parent, "post_parent")

@@ -111,10 +111,11 @@ def event_json_ld(event: EventRecord, body: dict[str, Any]) -> dict[str, Any]:
         data["organizer"] = organizers[0] if len(organizers) == 1 else organizers
     data["performer"] = "Organization"
     details = event.cost_details
-    if details.get("values"):
+    price = _offer_price(details.get("values") or [])
+    if price is not None:
         data["offers"] = {
             "@type": "Offer",
-            "price": details["values"][0],
+            "price": price,
             "priceCurrency": details.get("currency_code", ""),
             "url": body["url"],
             "category": "primary",
@@ -122,3 +123,13 @@ def event_json_ld(event: EventRecord, body: dict[str, Any]) -> dict[str, Any]:
             "validFrom": _iso(event.published_at.astimezone(zone)),
         }
     return data
+
+
+def _offer_price(values: list[str]) -> str | None:
+    """schema.org wants a number: the lowest written amount, `0` for a free event."""
+    for value in values:
+        if value.strip().lower() == "free":
+            return "0"
+        if value.replace(".", "", 1).isdigit():
+            return value
+    return None

@@ -2,7 +2,7 @@
 
 from typing import Any, TypeVar
 
-from app.core.permissions import can_create_posts
+from app.core.permissions import User, can_create_posts, can_see_all_statuses
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import check, parse
@@ -15,6 +15,14 @@ from app.posts.service import check_visible_event
 
 Body = dict[str, Any]
 R = TypeVar("R", bound=PostRecord)
+
+
+def status_echo(asked: list[str] | None, user: User) -> str:
+    """The effective `status` of a list, as the reference writes it in its links: what was
+    asked, else `any` for callers who see every status and `publish` for the others."""
+    if asked:
+        return ",".join(asked)
+    return "any" if can_see_all_statuses(user) else "publish"
 
 
 async def list_posts(
@@ -39,6 +47,7 @@ async def list_posts(
     echoed = params.model_dump(
         exclude_none=True,
         exclude_defaults=True,
-        exclude={"i18n_language", "password", "page", "per_page"},
+        exclude={"i18n_language", "password", "page", "per_page", "status"},
     )
+    echoed["status"] = status_echo(params.status, ctx.user)
     return kind.render(records, view, False), total, echoed
