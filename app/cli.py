@@ -7,6 +7,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from app.core.caching import after_write
 from app.core.database import make_engine, make_sessionmaker, resolve_database_url
 from app.core.migrate import upgrade
 from app.core.permissions import Role
@@ -29,8 +30,13 @@ def _with_accounts(action: Callable[[Accounts], Awaitable[T]]) -> T:
         settings = get_settings()
         engine = make_engine(_database_url(), settings)
         try:
-            async with make_sessionmaker(engine)() as session, session.begin():
-                return await action(Accounts(session, settings.app_password_pepper))
+            async with make_sessionmaker(engine)() as session:
+                async with session.begin():
+                    result = await action(Accounts(session, settings.app_password_pepper))
+                # Running servers cache signed-in callers per data version: a removed user
+                # or password must be refused at once (see app.core.caching).
+                await after_write(session)
+                return result
         finally:
             await engine.dispose()
 

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api import api_router
-from app.core.caching import CountCache, ResponseCache, ResponseCacheMiddleware
+from app.core.caching import CountCache, PrincipalCache, ResponseCache, ResponseCacheMiddleware
 from app.core.database import (
     make_engine,
     make_sessionmaker,
@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.event_totals = CountCache()
     app.state.response_cache = ResponseCache()
+    app.state.principals = PrincipalCache()
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit, settings.login_failures_window
     )

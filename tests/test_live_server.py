@@ -24,6 +24,7 @@ class Server:
     process: asyncio.subprocess.Process
     login: str
     password: str
+    url: str
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ async def server(database_url: str) -> AsyncIterator[Server]:
         base = f"http://127.0.0.1:{port}"
         try:
             await wait_until_serving(base)
-            yield Server(base, port, process, "closer", password)
+            yield Server(base, port, process, "closer", password, url)
         finally:
             if process.returncode is None:
                 process.kill()
@@ -226,3 +227,32 @@ async def test_reads_go_to_the_read_replica(database_url: str) -> None:
         finally:
             process.terminate()
             await asyncio.wait_for(process.wait(), timeout=30)
+
+
+async def test_signed_in_callers_follow_user_changes_at_once(server: Server) -> None:
+    """Signed-in callers are cached per data version: what they write they see at once, a
+    removed user is refused at once, and their drafts never reach anybody else."""
+    events = f"{server.base}{API}/events"
+    added = await almanac(server.url, "users", "add", "cached", "--role", "author")
+    credentials = ("cached", added.splitlines()[-1])
+    async with httpx.AsyncClient(auth=credentials) as author, httpx.AsyncClient() as anonymous:
+        assert (await author.get(events)).status_code == 200
+        assert (await author.get(events)).status_code == 200  # the cached caller
+        draft = await author.post(
+            events,
+            json={
+                "title": "Mine",
+                "start_date": "+1 day",
+                "end_date": "+2 days",
+                "status": "draft",
+            },
+        )
+        assert draft.status_code == 201
+        mine = await author.get(events, params={"status": "draft"})
+        assert [event["id"] for event in mine.json()["events"]] == [draft.json()["id"]]
+        assert draft.json()["id"] not in [e["id"] for e in (await anonymous.get(events)).json()["events"]]  # fmt: skip
+        assert (await anonymous.get(f"{events}/{draft.json()['id']}")).status_code == 403
+        await almanac(server.url, "users", "remove", "cached")
+        refused = await author.get(events)
+        assert refused.status_code == 401
+        assert refused.json()["code"] == "invalid_username"

@@ -18,6 +18,7 @@ number, so a hit is exact, not eventually consistent:
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections import OrderedDict
@@ -79,6 +80,48 @@ class CountCache:
         self._entries.move_to_end(key)
         while len(self._entries) > self.max_entries:
             self._entries.popitem(last=False)
+
+
+class PrincipalCache:
+    """Signed-in callers per Authorization header (kept as a digest, not the secret), each
+    valid under the data version it was read at: users and application passwords draw a
+    new version when they change (database triggers, and `almanac users` after its commit),
+    so a removed user or password is refused at once."""
+
+    def __init__(self, max_entries: int = 10_000) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[bytes, tuple[int, Any]] = OrderedDict()
+
+    @staticmethod
+    def _key(header: str) -> bytes:
+        return hashlib.sha256(header.encode("utf-8", "surrogatepass")).digest()
+
+    def get(self, header: str, version: int) -> Any:
+        entry = self._entries.get(self._key(header))
+        if entry is None or entry[0] != version:
+            return None
+        return entry[1]
+
+    def put(self, header: str, version: int, principal: Any) -> None:
+        key = self._key(header)
+        self._entries[key] = (version, principal)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+async def current_version(reader: Any) -> int | None:
+    """The data version through the raw pool of the lifespan, None if it cannot be read
+    (the request itself then reports an outage, or works without the cache)."""
+    try:
+        version: int = await reader.fetchval(CURRENT_VERSION_SQL)
+    except Exception as exc:
+        log.debug("no data version: %s", exc)
+        return None
+    return version
 
 
 RESPONSE_ENTRIES = 2048
@@ -171,10 +214,8 @@ class ResponseCacheMiddleware:
         if reader is None or key is None:
             await self.app(scope, receive, send)
             return
-        try:
-            version = await reader.fetchval(CURRENT_VERSION_SQL)
-        except Exception as exc:  # the request itself will report the outage
-            log.debug("no data version: %s", exc)
+        version = await current_version(reader)
+        if version is None:
             await self.app(scope, receive, send)
             return
         flight = (key, version)

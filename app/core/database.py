@@ -63,7 +63,7 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
+async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
     """Reads run without a transaction (no BEGIN/COMMIT round trips), on the read replica
     when one is configured; writes get a transaction on the primary."""
     name = "read_sessionmaker" if request.method in SAFE_METHODS else "sessionmaker"

@@ -110,8 +110,9 @@ def get_settings() -> Settings:
     return Settings()
 
 
-def app_settings(request: Request) -> Settings:
-    """The settings of the running app (read once by create_app): injected, never imported."""
+async def app_settings(request: Request) -> Settings:
+    """The settings of the running app (read once by create_app): injected, never imported.
+    Async, as every dependency on a hot path: FastAPI runs plain functions in a thread."""
     settings: Settings = request.app.state.settings
     return settings
 

@@ -53,7 +53,7 @@ class Urls:
         return f"{parts.hostname or ''}{parts.path.rstrip('/')}?id={record_id}"
 
 
-def urls_for(request: Request, settings: SettingsDep) -> Urls:
+async def urls_for(request: Request, settings: SettingsDep) -> Urls:
     scope = request.scope
     host = request.headers.get("host") or "localhost"
     origin = f"{scope.get('scheme', 'http')}://{host}"

@@ -1,14 +1,19 @@
 """All of the events' SQL: single records and pages, each with its relations in one statement,
 the list query, and writes."""
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
+    Integer,
     Select,
     and_,
+    bindparam,
     delete,
     false,
     func,
@@ -189,21 +194,39 @@ class EventRepository:
             type_coerce(image, JSON).label("image_json"),
         )
 
+    def _one_statement(self, by: str) -> Select[Any]:
+        """One event by `id` or `slug` (a bound parameter), with its relations; built once per
+        language."""
+        key = ("one", by, self.language, self.default_language)
+        built = _LIST_STATEMENTS.get(key)
+        if built is None:
+            column = Event.id if by == "id" else Event.slug
+            stmt = self.with_relations(self.select_records().where(column == bindparam(by)))
+            built = _LIST_STATEMENTS[key] = (stmt, stmt)
+        return built[0]
+
     async def get(self, event_id: int) -> EventRecord | None:
-        records = await self.fetch(self.select_records().where(Event.id == event_id))
+        records = await self.fetch(self._one_statement("id"), {"id": event_id})
         return records[0] if records else None
 
     async def get_by_slug(self, slug: str) -> EventRecord | None:
         # Slugs are stored in lower case (as venues' and organizers' are).
-        records = await self.fetch(self.select_records().where(Event.slug == slug.lower()))
+        records = await self.fetch(self._one_statement("slug"), {"slug": slug.lower()})
         return records[0] if records else None
 
     async def fetch(
-        self, stmt: Select[Any], extras: dict[str, Any] | None = None
+        self,
+        stmt: Select[Any],
+        values: dict[str, Any],
+        extras: dict[str, Any] | None = None,
     ) -> list[EventRecord]:
-        """Events of `stmt` with their relations: one query. Columns of `stmt` named in
-        `extras` are not event fields: the first row's values are stored there."""
-        result = await self.session.execute(self.with_relations(stmt))
+        """Events of `stmt` (with its relations, see with_relations) and the values of its
+        parameters: one query. Columns named in `extras` are not event fields: the first
+        row's values are stored there."""
+        # A Core execution on the session's connection: these rows are plain values, and
+        # the ORM's result processing would only cost time.
+        connection = await self.session.connection()
+        result = await connection.execute(stmt, values)
         venues = VenueRepository(self.session, self.language, self.default_language)
         organizers = OrganizerRepository(self.session, self.language, self.default_language)
         records = []
@@ -345,34 +368,25 @@ class EventListFilters:
         return tuple(values)
 
 
-def _words_condition(words: list[str], columns: list[Any]) -> list[Any]:
-    """Every word occurs (case-insensitively) in one of the columns."""
-    conditions = []
-    for word in words:
-        pattern = f"%{escape_like(word)}%"
-        conditions.append(or_(*(column.ilike(pattern) for column in columns)))
-    return conditions
+def _words_condition(count: int, columns: list[Any]) -> list[Any]:
+    """Every word (`word_0`, `word_1`... as LIKE patterns) occurs, case-insensitively, in one
+    of the columns."""
+    return [
+        or_(*(column.ilike(bindparam(f"word_{index}")) for column in columns))
+        for index in range(count)
+    ]
 
 
-def _local_hull(f: EventListFilters) -> list[Any]:
-    """Conditions on the local times that the UTC bounds imply, so that the list can walk
-    the local-time indexes in its order (`start_local`) instead of reading every past event:
-    a local time is its instant plus the zone's offset, and an offset is under a day."""
-    e = Event
-    hull = (
-        (f.start_min, e.start_local, False),
-        (f.starts_after, e.start_local, False),
-        (f.starts_before, e.start_local, True),
-        (f.end_max, e.end_local, True),
-        (f.ends_before, e.end_local, True),
-        (f.ends_after, e.end_local, False),
-    )
-    conditions = []
-    for value, column, upper in hull:
-        if value is not None:
-            wall = value.astimezone(UTC).replace(tzinfo=None)
-            conditions.append(column <= wall + DAY if upper else column >= wall - DAY)
-    return conditions
+BOUNDS = ("start_min", "end_max", "starts_before", "starts_after", "ends_before", "ends_after")
+# Which side of the window a bound limits, and how: (start or end column, comparison, upper).
+BOUND_RULES: dict[str, tuple[str, Callable[[Any, Any], Any], bool]] = {
+    "start_min": ("start", operator.ge, False),
+    "end_max": ("end", operator.le, True),
+    "starts_before": ("start", operator.lt, True),
+    "starts_after": ("start", operator.gt, False),
+    "ends_before": ("end", operator.lt, True),
+    "ends_after": ("end", operator.gt, False),
+}
 
 
 ORDER_COLUMNS = {
@@ -385,71 +399,125 @@ ORDER_COLUMNS = {
 
 
 class EventListQuery:
-    """Builds the event list statement from a filter object: one place for the window."""
+    """Builds the event list statements from a filter object: one place for the window.
+
+    The statements of one shape of filter (which filters are set, the language, the order)
+    are built once and kept, with every value a bound parameter: building and hashing the
+    statement of a large query costs more than running it.
+    """
 
     def __init__(self, repo: EventRepository, filters: EventListFilters) -> None:
         self.repo = repo
         self.filters = filters
+
+    # ---- the shape: what decides the statement's text ---------------------------------
+
+    def shape(self) -> tuple[Any, ...]:
+        f = self.filters
+        return (
+            self.repo.language,
+            self.repo.default_language,
+            f.utc,
+            tuple(getattr(f, name) is not None for name in BOUNDS),
+            f.include is not None,
+            len(f.words),
+            len(f.term_ids),
+            f.venue_ids is not None,
+            f.organizer_ids is not None,
+            f.featured is not None,
+            f.parent_id is not None,
+            f.others_statuses is not None and f.viewer_id is not None,
+            f.include_hidden,
+            f.viewer_id is not None,
+            f.orderby,
+            f.descending,
+        )
+
+    def parameters(self) -> dict[str, Any]:
+        """The values of the shape's bound parameters."""
+        f = self.filters
+        values: dict[str, Any] = {"statuses": list(f.statuses), "viewer_id": f.viewer_id}
+        values["others_statuses"] = list(f.others_statuses or ())
+        for name in BOUNDS:
+            value = getattr(f, name)
+            if value is None:
+                continue
+            if (value.tzinfo is not None) != f.utc:
+                raise ValueError("UTC bounds are aware, wall-time bounds naive")
+            values[name] = value
+            if f.utc:
+                # The local-time range the instant implies (see conditions()).
+                wall = value.astimezone(UTC).replace(tzinfo=None)
+                values[f"{name}_local"] = wall + DAY if BOUND_RULES[name][2] else wall - DAY
+        values.update(
+            include=f.include,
+            venue_ids=f.venue_ids,
+            organizer_ids=f.organizer_ids,
+            featured=f.featured,
+            parent_id=f.parent_id,
+        )
+        values.update({f"word_{i}": f"%{escape_like(word)}%" for i, word in enumerate(f.words)})
+        values.update({f"terms_{i}": ids for i, ids in enumerate(f.term_ids)})
+        return {name: value for name, value in values.items() if value is not None}
+
+    # ---- building ---------------------------------------------------------------------
 
     def conditions(self, stmt: Select[Any]) -> list[Any]:
         f = self.filters
         e = Event
         where: list[Any] = [self._visibility()]
         if not f.include_hidden:
-            # Hidden events stay out of lists for those who may not edit them (docs/design.md, Event list).
-            # `= false` (not `IS false`) so that the partial listing index applies.
+            # Hidden events stay out of lists for those who may not edit them
+            # (docs/design.md, Event list). `= false` (not `IS false`) so that the partial
+            # listing index applies.
             shown = e.hide_from_listings == false()
-            where.append(shown if f.viewer_id is None else or_(shown, e.author_id == f.viewer_id))
-        start, end = (e.start_at, e.end_at) if f.utc else (e.start_local, e.end_local)
-        bounds = (
-            (f.start_min, start.__ge__),
-            (f.end_max, end.__le__),
-            (f.starts_before, start.__lt__),
-            (f.starts_after, start.__gt__),
-            (f.ends_before, end.__lt__),
-            (f.ends_after, end.__gt__),
-        )
-        for value, compare in bounds:
-            if value is not None:
-                if (value.tzinfo is not None) != f.utc:
-                    raise ValueError("UTC bounds are aware, wall-time bounds naive")
-                where.append(compare(value))
-        if f.utc:
-            where.extend(_local_hull(f))
+            viewer = e.author_id == bindparam("viewer_id")
+            where.append(shown if f.viewer_id is None else or_(shown, viewer))
+        columns = {"start": e.start_local, "end": e.end_local}
+        instants = {"start": e.start_at, "end": e.end_at}
+        for name in BOUNDS:
+            if getattr(f, name) is None:
+                continue
+            side, compare, upper = BOUND_RULES[name]
+            if f.utc:
+                where.append(compare(instants[side], bindparam(name)))
+                # The local range the instant implies, so that the page walks the local-time
+                # index in its order instead of reading every past event: a local time is its
+                # instant plus the zone's offset, and an offset is under a day.
+                limit = operator.le if upper else operator.ge
+                where.append(limit(columns[side], bindparam(f"{name}_local")))
+            else:
+                where.append(compare(columns[side], bindparam(name)))
         if f.include is not None:
-            where.append(e.id.in_(f.include))
+            where.append(e.id.in_(bindparam("include", expanding=True)))
         if f.words:
-            columns = stmt.selected_columns
-            where.extend(
-                _words_condition(f.words, [columns.title, columns.description, columns.excerpt])
-            )
-        for term_ids in f.term_ids:
-            where.append(
-                e.id.in_(select(event_terms.c.event_id).where(event_terms.c.term_id.in_(term_ids)))
-            )
+            selected = stmt.selected_columns
+            texts = [selected.title, selected.description, selected.excerpt]
+            where.extend(_words_condition(len(f.words), texts))
+        links = event_terms.c
+        for index in range(len(f.term_ids)):
+            terms: Any = bindparam(f"terms_{index}", expanding=True)
+            where.append(e.id.in_(select(links.event_id).where(links.term_id.in_(terms))))
         if f.venue_ids is not None:
-            where.append(e.venue_id.in_(f.venue_ids))
+            where.append(e.venue_id.in_(bindparam("venue_ids", expanding=True)))
         if f.organizer_ids is not None:
-            where.append(
-                e.id.in_(
-                    select(event_organizers.c.event_id).where(
-                        event_organizers.c.organizer_id.in_(f.organizer_ids)
-                    )
-                )
-            )
+            organizers = event_organizers.c
+            linked = organizers.organizer_id.in_(bindparam("organizer_ids", expanding=True))
+            where.append(e.id.in_(select(organizers.event_id).where(linked)))
         if f.featured is not None:
-            where.append(e.featured.is_(f.featured))
+            where.append(e.featured == bindparam("featured"))
         if f.parent_id is not None:
-            where.append(e.parent_id == f.parent_id)
+            where.append(e.parent_id == bindparam("parent_id"))
         return where
 
     def _visibility(self) -> Any:
         f = self.filters
+        statuses = Event.status.in_(bindparam("statuses", expanding=True))
         if f.others_statuses is None or f.viewer_id is None:
-            return Event.status.in_(f.statuses)
+            return statuses
         return or_(
-            Event.status.in_(f.others_statuses),
-            and_(Event.author_id == f.viewer_id, Event.status.in_(f.statuses)),
+            Event.status.in_(bindparam("others_statuses", expanding=True)),
+            and_(Event.author_id == bindparam("viewer_id"), statuses),
         )
 
     def order(self, stmt: Select[Any]) -> list[Any]:
@@ -467,26 +535,56 @@ class EventListQuery:
         stmt = self.repo.select_records()
         return stmt.where(*self.conditions(stmt))
 
-    def page_statement(self, offset: int, limit: int) -> Select[Any]:
+    def _page(self) -> Select[Any]:
         stmt = self.statement()
-        return stmt.order_by(*self.order(stmt)).offset(offset).limit(limit)
+        page = stmt.order_by(*self.order(stmt)).offset(bindparam("offset", type_=BigInteger))
+        return page.limit(bindparam("limit", type_=Integer))
+
+    def _statements(self) -> tuple[Select[Any], Select[Any]]:
+        """(the page with its relations and the data version, the count) of this shape."""
+        key = self.shape()
+        built = _LIST_STATEMENTS.get(key)
+        if built is None:
+            page = self.repo.with_relations(self._page().add_columns(version_column()))
+            counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
+            built = (page, select(func.count()).select_from(counted.subquery()))
+            if len(_LIST_STATEMENTS) >= MAX_CACHED_SHAPES:
+                _LIST_STATEMENTS.clear()
+            _LIST_STATEMENTS[key] = built
+        return built
+
+    def page_statement(self, offset: int, limit: int) -> Select[Any]:
+        """The page's statement with its values (e.g. to EXPLAIN it)."""
+        return self._page().params(**self.parameters(), offset=offset, limit=limit)
+
+    def count_statement(self) -> Select[Any]:
+        """The count's statement with its values (e.g. to EXPLAIN it)."""
+        _, count = self._statements()
+        return count.params(**self.parameters())
 
     async def page(
         self, offset: int, limit: int, totals: CountCache | None = None
     ) -> tuple[list[EventRecord], int]:
         """A page and the total. The total comes from `totals` when it was counted under the
         data version the page query saw (read in the same statement)."""
+        page_stmt, count_stmt = self._statements()
+        values = self.parameters()
         extras: dict[str, Any] = {"data_version": None}
-        stmt = self.page_statement(offset, limit).add_columns(version_column())
-        records = await self.repo.fetch(stmt, extras)
+        paged = {**values, "offset": offset, "limit": limit}
+        records = await self.repo.fetch(page_stmt, paged, extras)
         version = extras["data_version"]
         key = (self.repo.language, self.filters.cache_key())
         if totals is not None and version is not None:
             cached = totals.get(key, version)
             if cached is not None:
                 return records, cached
-        counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
-        total = await self.repo.session.scalar(select(func.count()).select_from(counted.subquery()))
+        connection = await self.repo.session.connection()
+        total = (await connection.execute(count_stmt, values)).scalar() or 0
         if totals is not None and version is not None:
-            totals.put(key, version, total or 0)
-        return records, total or 0
+            totals.put(key, version, total)
+        return records, total
+
+
+# Statements per filter shape (EventListQuery), and per language for single reads.
+MAX_CACHED_SHAPES = 512
+_LIST_STATEMENTS: dict[tuple[Any, ...], tuple[Select[Any], Select[Any]]] = {}

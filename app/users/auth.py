@@ -13,7 +13,9 @@ import secrets
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.caching import PrincipalCache, current_version
 from app.core.database import SessionDep
 from app.core.errors import ApiError
 from app.core.permissions import Principal
@@ -69,16 +71,32 @@ async def authenticate(
         wait = limiter.retry_after(client)
         if wait:
             raise ApiError(429, "rest_too_many_requests", headers={"Retry-After": str(wait)})
-        try:
-            credentials = _credentials(header)
-            if credentials is not None:
-                users = UserRepository(session)
-                principal = await _principal(users, settings.app_password_pepper, *credentials)
-        except ApiError:
-            limiter.record(client)
-            raise
+        reader = getattr(request.state, "version_reader", None)  # none in in-process tests
+        version = await current_version(reader) if reader is not None else None
+        principals: PrincipalCache = request.app.state.principals
+        principal = principals.get(header, version) if version is not None else None
+        pepper = settings.app_password_pepper
+        if principal is None:
+            principal = await _caller(header, session, pepper, limiter, client)
+            if principal is not None and version is not None:
+                principals.put(header, version, principal)
     request.state.user = principal
     return principal
+
+
+async def _caller(
+    header: str, session: AsyncSession, pepper: str, limiter: FailedLogins, client: str
+) -> Principal | None:
+    """The caller an Authorization header names (None: not a scheme of ours); a failure is
+    counted for the client's throttle."""
+    try:
+        credentials = _credentials(header)
+        if credentials is None:
+            return None
+        return await _principal(UserRepository(session), pepper, *credentials)
+    except ApiError:
+        limiter.record(client)
+        raise
 
 
 async def _principal(
