@@ -110,20 +110,23 @@ def format_datetime(moment: datetime, zone: tzinfo | None = None) -> str:
     """`Y-m-d H:i:s` of `moment` (in `zone` when given, else as it is)."""
     if zone is not None:
         moment = in_zone(moment, zone)
-    # Formatted by hand: strftime is several times slower, and this runs per field per record.
-    return (
-        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d} "
-        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}"
-    )
+    # isoformat is implemented in C: several times faster than strftime or an f-string, and
+    # this runs for every date field of every record. Years are zero-padded to four digits.
+    return moment.isoformat(" ")[:19]
 
 
 def date_details(moment: datetime) -> dict[str, str]:
     """The reference's `*_details`: zero-padded strings."""
+    return details_of(format_datetime(moment))
+
+
+def details_of(text: str) -> dict[str, str]:
+    """`*_details` of a `Y-m-d H:i:s` string (see format_datetime)."""
     return {
-        "year": f"{moment.year:04d}",
-        "month": f"{moment.month:02d}",
-        "day": f"{moment.day:02d}",
-        "hour": f"{moment.hour:02d}",
-        "minutes": f"{moment.minute:02d}",
-        "seconds": f"{moment.second:02d}",
+        "year": text[0:4],
+        "month": text[5:7],
+        "day": text[8:10],
+        "hour": text[11:13],
+        "minutes": text[14:16],
+        "seconds": text[17:19],
     }

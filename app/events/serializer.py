@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.dates import date_details, format_datetime, in_zone, parse_zone
+from app.core.dates import details_of, format_datetime, parse_zone
 from app.core.permissions import may
 from app.events.repository import EventRecord
 from app.organizers.serializer import organizer_body
@@ -34,6 +34,8 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
     """The event with its venue and organizers (those the caller may see); redacted when
     the view hides it (a protected event without its password)."""
     urls, site_zone = view.urls, view.zone
+    start, end = format_datetime(event.start_local), format_datetime(event.end_local)
+    utc_start, utc_end = format_datetime(event.start_at, UTC), format_datetime(event.end_at, UTC)
     venue = event.venue
     organizers = [o for o in event.organizers if _shown(view, o)]
     global_id = urls.global_id(event.id)
@@ -56,14 +58,14 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
         "slug": event.slug,
         "image": image_body(event.image),
         "all_day": event.all_day,
-        "start_date": format_datetime(event.start_local),
-        "start_date_details": date_details(event.start_local),
-        "end_date": format_datetime(event.end_local),
-        "end_date_details": date_details(event.end_local),
-        "utc_start_date": format_datetime(event.start_at, UTC),
-        "utc_start_date_details": date_details(in_zone(event.start_at, UTC)),
-        "utc_end_date": format_datetime(event.end_at, UTC),
-        "utc_end_date_details": date_details(in_zone(event.end_at, UTC)),
+        "start_date": start,
+        "start_date_details": details_of(start),
+        "end_date": end,
+        "end_date_details": details_of(end),
+        "utc_start_date": utc_start,
+        "utc_start_date_details": details_of(utc_start),
+        "utc_end_date": utc_end,
+        "utc_end_date_details": details_of(utc_end),
         "timezone": event.timezone,
         "timezone_abbr": event.timezone_abbr,
         "cost": event.cost,
