@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-PLACEHOLDER = "__N__"  # replaced in request bodies by a number unique to the request
+PLACEHOLDER = "__N__"  # replaced in paths and bodies by a number unique to the request
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +113,7 @@ class Connection:
 
 
 def build_request(spec: Spec, host: str, path: str, number: str) -> bytes:
+    path = path.replace(PLACEHOLDER, number)
     lines = [f"{spec.method} {path} HTTP/1.1", f"Host: {host}", "User-Agent: almanac-bench"]
     lines += [f"{name}: {value}" for name, value in spec.headers.items()]
     body = b""

@@ -290,10 +290,20 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
     query = f"search={quote(targets.word)}"
     if targets.category:
         query = f"categories={quote(targets.category[1])}&{query}"
+    editor = {"Authorization": f"Basic {credentials}"}
+    # `_=<n>` differs on every request, as jQuery's `cache: false` sends it: every request
+    # misses the response cache.
+    bust = f"_={PLACEHOLDER}"
+    singles = [f"{API}/events/{i}" for i, _ in targets.events]
     return {
         "GET /events": Spec("GET", [f"{API}/events"]),
+        "GET /events, busted": Spec("GET", [f"{API}/events?{bust}"]),
+        "GET /events, editor": Spec("GET", [f"{API}/events"], headers=editor),
         f"GET /events?{query}": Spec("GET", [f"{API}/events?{query}"]),
-        "GET /events/{id}": Spec("GET", [f"{API}/events/{i}" for i, _ in targets.events]),
+        f"GET /events?{query}, busted": Spec("GET", [f"{API}/events?{query}&{bust}"]),
+        "GET /events/{id}": Spec("GET", singles),
+        "GET /events/{id}, busted": Spec("GET", [f"{path}?{bust}" for path in singles]),
+        "GET /events/{id}, editor": Spec("GET", singles, headers=editor),
         "GET /events/by-slug/{slug}": Spec(
             "GET", [f"{API}/events/by-slug/{quote(slug)}" for _, slug in targets.events]
         ),
@@ -301,10 +311,7 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
         "POST /events": Spec(
             "POST",
             [f"{API}/events"],
-            headers={
-                "Authorization": f"Basic {credentials}",
-                "Content-Type": "application/json",
-            },
+            headers={**editor, "Content-Type": "application/json"},
             body=json.dumps(created),
         ),
     }

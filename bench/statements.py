@@ -47,8 +47,9 @@ async def _count(url: str, specs: dict[str, Spec]) -> dict[str, Counted]:
                 for attempt in ("warm", "counted"):
                     body = spec.body.replace(PLACEHOLDER, f"sql-{attempt}") if spec.body else None
                     executed = 0
+                    path = spec.paths[0].replace(PLACEHOLDER, f"sql-{attempt}")
                     response = await client.request(
-                        spec.method, spec.paths[0], headers=spec.headers, content=body
+                        spec.method, path, headers=spec.headers, content=body
                     )
                 results[name] = Counted(statements=executed, status=response.status_code)
     finally:

@@ -1,6 +1,7 @@
 -- Load for one route with wrk: `wrk ... -s bench/wrk.lua URL -- PATHS_FILE METHOD [BODY_FILE]`.
 -- Requests cycle through the paths of PATHS_FILE (one per line); in a body, `__N__` becomes a
--- number unique to the request (POST /events needs unique titles). Headers come from `-H`.
+-- number unique to the request (POST /events needs unique titles), and in a path too (a
+-- cache-busting `_=__N__`, as JavaScript clients send). Headers come from `-H`.
 -- At the end it prints `RESULT {json}`, with the keys bench/load.py prints: errors are the
 -- non-2xx responses (counted here, wrk itself only counts >= 400) and transport errors.
 
@@ -31,9 +32,10 @@ end
 
 function request()
   sent = sent + 1
-  local path = paths[(sent - 1) % #paths + 1]
+  local number = thread_number .. "-" .. sent
+  local path = paths[(sent - 1) % #paths + 1]:gsub("__N__", number)
   if body ~= nil then
-    local unique = body:gsub("__N__", thread_number .. "-" .. sent)
+    local unique = body:gsub("__N__", number)
     return wrk.format(method, path, nil, unique)
   end
   return wrk.format(method, path)

@@ -14,8 +14,13 @@ from sqlalchemy.ext.asyncio import create_async_engine
 ROOT = Path(__file__).resolve().parent.parent
 ROUTES = (
     "GET /events",
+    "GET /events, busted",
+    "GET /events, editor",
     "GET /events?categories=",
+    "GET /events?categories=",  # busted
     "GET /events/{id}",
+    "GET /events/{id}, busted",
+    "GET /events/{id}, editor",
     "GET /events/by-slug/{slug}",
     "GET /venues",
     "POST /events",
