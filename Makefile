@@ -40,6 +40,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
 pytest: install system-deps
 	$(BIN)/pytest
 
@@ -50,13 +51,14 @@ test: lint typecheck pytest
 bench: install
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
-# The fuzz test of `make test` at length: every phase for both callers, more examples per
-# operation and a random seed (shown on failure; FUZZ_SEED=<n> repeats a run).
+# The fuzz test of `make test` at length: every phase (the whole coverage phase included) for
+# both callers, more examples per operation and a random seed (shown on failure;
+# FUZZ_SEED=<n> repeats a run). In one process, one caller after the other.
 FUZZ_EXAMPLES ?= 100
 FUZZ_SEED ?= random
 fuzz: install
 	ALMANAC_FUZZ_LONG=1 ALMANAC_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) ALMANAC_FUZZ_SEED=$(FUZZ_SEED) \
-		$(BIN)/pytest tests/test_fuzz.py -v
+		$(BIN)/pytest tests/test_fuzz.py -v -n 0
 
 clean:
 	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache

@@ -3,18 +3,22 @@
 The schema is built by the real migrations once per run. Each test runs inside one
 connection's transaction that is rolled back afterwards; every request still gets its own
 session, working in SAVEPOINTs, so the app's real commit/rollback code runs.
+
+Under pytest-xdist every worker has a database of its own (`almanac_test_gw0`, ...; see
+tests/live.py `per_worker`), all on one embedded server that the workers of a run share: the
+first to start it starts it, the last to finish stops it (pgserver counts its users).
 """
 
 import asyncio
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
@@ -28,9 +32,28 @@ from app.core.database import asyncpg_url, get_sessionmaker
 from app.core.migrate import upgrade
 from app.core.settings import get_settings
 from app.main import create_app
-from tests.factories import AuthFor, make_auth
+from tests.factories import Auth, AuthFor, asgi_client, make_auth
+from tests.live import per_worker
 
-TEST_DATABASE = "almanac_test"
+TEST_DATABASE = per_worker("almanac_test")
+# The files that take longest (real servers and commands), longest first: they run first, so
+# that under xdist (--dist loadfile: a file per worker at a time) the long ones start early
+# and the many short ones fill in around them instead of one long file running last.
+SLOW_FILES = (
+    "test_fuzz.py",
+    "test_live_server.py",
+    "test_cli.py",
+    "test_reliability.py",
+    "test_bench.py",
+    "test_proxy_nginx.py",
+    "test_server.py",
+    "test_seed.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: position for position, name in enumerate(SLOW_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: else as collected
 
 
 @pytest.fixture(scope="session")
@@ -43,16 +66,21 @@ def server_url() -> Iterator[str]:
     from pgserver import get_server
 
     # Not under pytest's tmp dir: that one is private to root and the embedded server
-    # runs as its own system user.
-    base = Path(tempfile.gettempdir()) / f"almanac-tests-{os.getpid()}"
+    # runs as its own system user. One directory per run, shared by its xdist workers.
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
+    base = Path(tempfile.gettempdir()) / f"almanac-tests-{run}"
     base.mkdir(mode=0o755, exist_ok=True)
     base.chmod(0o755)
-    server = get_server(base / "pgdata", cleanup_mode="stop")
+    pgdata = base / "pgdata"
+    # Made here: get_server's own mkdir fails for all but the first of concurrent workers.
+    pgdata.mkdir(exist_ok=True)
+    server = get_server(pgdata, cleanup_mode="stop")
     try:
         yield asyncpg_url(server.get_uri("postgres"))
     finally:
-        server.cleanup()
-        shutil.rmtree(base, ignore_errors=True)
+        server.cleanup()  # stops the server if this was its last user
+        if not (pgdata / "postmaster.pid").exists():
+            shutil.rmtree(base, ignore_errors=True)
 
 
 async def _recreate(server: str, database: str) -> None:
@@ -103,8 +131,7 @@ async def client(
     # writes draw no new data version, so totals from an earlier test could look current).
     app.state.failed_logins.clear()
     app.state.event_totals.clear()
-    transport = ASGITransport(app=app, raise_app_exceptions=False)
-    async with AsyncClient(transport=transport, base_url="http://testserver") as c:
+    async with asgi_client(app) as c:
         yield c
     app.dependency_overrides.clear()
 
@@ -116,6 +143,12 @@ async def db(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSess
 
 
 @pytest.fixture
-def auth(db: AsyncSession) -> Callable[[str], Awaitable[AuthFor]]:
+def auth(db: AsyncSession) -> Auth:
     """`await auth("editor")` creates a user of that role and returns its credentials."""
     return lambda role: make_auth(db, role)
+
+
+@pytest.fixture
+async def editor(auth: Auth) -> AuthFor:
+    """A new editor's credentials."""
+    return await auth("editor")

@@ -2,10 +2,13 @@
 
 import base64
 import itertools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from fastapi import FastAPI
+from httpx import ASGITransport, AsyncClient
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -14,7 +17,15 @@ from app.core.settings import get_settings
 from app.models import Event, event_terms
 from app.users.service import Accounts
 
+API = "/calendar/events/v1"  # the REST namespace every route lives under
+
 _counter = itertools.count(1)
+
+
+def basic(login: str, password: str) -> dict[str, str]:
+    """An HTTP Basic Authorization header."""
+    token = base64.b64encode(f"{login}:{password}".encode()).decode()
+    return {"Authorization": f"Basic {token}"}
 
 
 @dataclass
@@ -25,12 +36,25 @@ class AuthFor:
 
     @property
     def basic(self) -> dict[str, str]:
-        token = base64.b64encode(f"{self.login}:{self.password}".encode()).decode()
-        return {"Authorization": f"Basic {token}"}
+        return basic(self.login, self.password)
 
     @property
     def bearer(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.password}"}
+
+
+# The `auth` fixture: `await auth("editor")` creates a user of that role.
+Auth = Callable[[str], Awaitable[AuthFor]]
+
+
+def asgi_client(
+    app: FastAPI, *, client: tuple[str, int] | None = None, **options: Any
+) -> AsyncClient:
+    """A client calling `app` in this process, as http://testserver (from `client`'s address
+    when given). An exception in the app is answered by the app's 500, not raised."""
+    peer = {"client": client} if client else {}
+    transport = ASGITransport(app=app, raise_app_exceptions=False, **peer)
+    return AsyncClient(transport=transport, base_url="http://testserver", **options)
 
 
 async def make_auth(db: AsyncSession, role: str) -> AuthFor:
@@ -88,7 +112,7 @@ async def link_organizers(db: AsyncSession, event_id: int, *organizer_ids: int) 
 
 async def create_post(client: Any, who: AuthFor, plural: str, **fields: Any) -> dict[str, Any]:
     """Create a venue or organizer through the API (`plural`: venues / organizers)."""
-    response = await client.post(f"/calendar/events/v1/{plural}", json=fields, headers=who.basic)
+    response = await client.post(f"{API}/{plural}", json=fields, headers=who.basic)
     assert response.status_code == 201, response.text
     body: dict[str, Any] = response.json()
     return body

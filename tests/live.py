@@ -1,28 +1,75 @@
-"""Helpers for tests that run the real `almanac` command and server (subprocesses)."""
+"""Helpers for tests that run the real `almanac` command and server (subprocesses).
+
+Tests run in parallel (pytest-xdist): whatever they create outside their own process - a
+database, a listening port - must not be what another worker creates at the same time.
+"""
 
 import asyncio
 import os
+import random
 import socket
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import httpx
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
+POLL = 0.05  # seconds between two looks at a condition being waited for
+
+
+def per_worker(name: str) -> str:
+    """`name`, made unique to this xdist worker (`name_gw0`); unchanged without xdist."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{name}_{worker}" if worker else name
+
+
+def _ephemeral_ports() -> tuple[int, int]:
+    """The range the kernel takes the local ports of outgoing connections from."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
+_handed_out: set[int] = set()
+
 
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """A port of 127.0.0.1 nothing listens on, for a server about to start.
+
+    Below the ephemeral range, so that no outgoing connection (of this or a parallel worker)
+    takes it before the server binds it; random, so that parallel workers rarely try the same
+    one; never the same one twice in this process.
+    """
+    low, _ = _ephemeral_ports()
+    choose = random.SystemRandom()
+    for _ in range(200):
+        port = choose.randrange(10000, low) if low > 11000 else 0
+        if port in _handed_out:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            port = sock.getsockname()[1]
+        if port not in _handed_out:
+            _handed_out.add(port)
+            return port
+    raise AssertionError("no free port found")
 
 
 @asynccontextmanager
 async def fresh_database(database_url: str, name: str) -> AsyncIterator[str]:
-    """A new, empty database next to the test database; dropped afterwards."""
+    """A new, empty database next to the test database (named `name`, suffixed with the
+    xdist worker); dropped afterwards."""
+    name = per_worker(name)
     admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
     async with admin.connect() as conn:
         await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
@@ -48,12 +95,56 @@ async def almanac(url: str, *args: str) -> str:
     return out.decode()
 
 
-async def wait_until_serving(base: str) -> None:
+async def wait_until_serving(
+    base: str, process: asyncio.subprocess.Process | None = None, seconds: float = 60
+) -> None:
+    """Until something answers HTTP at `base`; fails at once if `process` (the server) exits."""
+    deadline = time.monotonic() + seconds
     async with httpx.AsyncClient() as client:
-        for _ in range(300):
+        while True:
             try:
                 await client.get(f"{base}/")
                 return
             except httpx.TransportError:
-                await asyncio.sleep(0.1)
-    raise AssertionError(f"nothing answers at {base}")
+                if process is not None and process.returncode is not None:
+                    raise AssertionError(
+                        f"the server for {base} exited with {process.returncode}"
+                    ) from None
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"nothing answers at {base}") from None
+                await asyncio.sleep(POLL)
+
+
+async def wait_until_listening(
+    port: int, process: asyncio.subprocess.Process | None = None, seconds: float = 30
+) -> None:
+    """Until 127.0.0.1:`port` accepts connections; fails at once if `process` exits."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            if process is not None and process.returncode is not None:
+                raise AssertionError(f"the server for port {port} exited") from None
+            if time.monotonic() > deadline:
+                raise AssertionError(f"nothing listens on port {port}") from None
+            await asyncio.sleep(POLL)
+            continue
+        writer.close()
+        await writer.wait_closed()
+        return
+
+
+async def wait_until_refused(port: int, seconds: float = 30) -> None:
+    """Until 127.0.0.1:`port` refuses new connections (a server that stops listening)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            return
+        writer.close()
+        await writer.wait_closed()
+        if time.monotonic() > deadline:
+            raise AssertionError(f"port {port} still accepts connections")
+        await asyncio.sleep(POLL)

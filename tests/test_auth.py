@@ -1,19 +1,11 @@
 """Application passwords over Basic and Bearer, and what wrong credentials get."""
 
 import base64
-from collections.abc import Awaitable, Callable
 
 from fastapi import FastAPI
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 
-from tests.factories import AuthFor
-
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
-
-
-def basic(login: str, password: str) -> dict[str, str]:
-    return {"Authorization": "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()}
+from tests.factories import API, Auth, asgi_client, basic
 
 
 async def test_basic_and_bearer_authenticate(client: AsyncClient, auth: Auth) -> None:
@@ -96,6 +88,5 @@ async def test_failed_logins_are_throttled_per_client(
     assert (await client.get(f"{API}/tags", headers=editor.basic)).status_code == 429
     # Anonymous reads are not throttled, and other clients are not affected.
     assert (await client.get(f"{API}/tags")).status_code == 200
-    other = ASGITransport(app=app, client=("192.0.2.10", 5000), raise_app_exceptions=False)
-    async with AsyncClient(transport=other, base_url="http://testserver") as elsewhere:
+    async with asgi_client(app, client=("192.0.2.10", 5000)) as elsewhere:
         assert (await elsewhere.get(f"{API}/tags", headers=editor.basic)).status_code == 200

@@ -7,10 +7,10 @@ import sys
 
 from httpx import AsyncClient
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-API = "/calendar/events/v1"
+from tests.factories import API, basic
+from tests.live import fresh_database
 
 
 def almanac(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -22,12 +22,6 @@ def almanac(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=120,
     )
-
-
-def basic(login: str, password: str) -> dict[str, str]:
-    import base64
-
-    return {"Authorization": "Basic " + base64.b64encode(f"{login}:{password}".encode()).decode()}
 
 
 async def test_users_commands(client: AsyncClient, database_url: str) -> None:
@@ -73,13 +67,7 @@ async def test_bad_role_is_refused(database_url: str) -> None:
 
 
 async def test_concurrent_migrations_are_safe(database_url: str) -> None:
-    fresh = make_url(database_url).set(database="almanac_migrate_test")
-    admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text("DROP DATABASE IF EXISTS almanac_migrate_test WITH (FORCE)"))
-        await conn.execute(text("CREATE DATABASE almanac_migrate_test"))
-    url = fresh.render_as_string(hide_password=False)
-    try:
+    async with fresh_database(database_url, "almanac_migrate_test") as url:
         results = await asyncio.gather(
             *(asyncio.to_thread(almanac, url, "migrate") for _ in range(3))
         )
@@ -93,7 +81,3 @@ async def test_concurrent_migrations_are_safe(database_url: str) -> None:
         await engine.dispose()
         assert version
         assert tables > 10
-    finally:
-        async with admin.connect() as conn:
-            await conn.execute(text("DROP DATABASE IF EXISTS almanac_migrate_test WITH (FORCE)"))
-        await admin.dispose()

@@ -5,13 +5,12 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
 from app.core.database import get_sessionmaker
 from app.main import create_app
-
-API = "/calendar/events/v1"
+from tests.factories import API, asgi_client
 
 
 async def test_unknown_route_is_rest_no_route(client: AsyncClient) -> None:
@@ -99,8 +98,7 @@ def failing_app() -> FastAPI:
 
 
 async def test_unexpected_error_is_500_without_internals(failing_app: FastAPI) -> None:
-    transport = ASGITransport(app=failing_app, raise_app_exceptions=False)
-    async with AsyncClient(transport=transport, base_url="http://testserver") as client:
+    async with asgi_client(failing_app) as client:
         response = await client.get(f"{API}/explode", params={"i18n_language": "de"})
         other = await client.get(f"{API}/bad-value")
     assert other.status_code == 500
@@ -122,8 +120,7 @@ async def test_unreachable_database_is_503_with_retry_after() -> None:
         "postgresql+asyncpg://postgres@127.0.0.1:9/none", connect_args={"timeout": 2}
     )
     app.dependency_overrides[get_sessionmaker] = lambda: async_sessionmaker(engine)
-    transport = ASGITransport(app=app, raise_app_exceptions=False)
-    async with AsyncClient(transport=transport, base_url="http://testserver") as client:
+    async with asgi_client(app) as client:
         response = await client.get(f"{API}/categories")
     await engine.dispose()
     assert response.status_code == 503

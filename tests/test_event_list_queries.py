@@ -18,9 +18,7 @@ from app.events.listing import list_request
 from app.events.params import EventListParams
 from app.events.repository import EventListQuery, EventRepository
 from app.http.context import RequestContext
-from tests.factories import AuthFor
-
-API = "/calendar/events/v1"
+from tests.factories import API, AuthFor
 
 
 @pytest.fixture

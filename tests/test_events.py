@@ -1,16 +1,13 @@
 """Single events through HTTP: create, read, update, delete, by ID and by slug."""
 
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
 
-from tests.factories import AuthFor
+from tests.factories import API, Auth, AuthFor
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 EVENT_KEYS = [
     "id", "global_id", "global_id_lineage", "author", "status", "date", "date_utc", "modified",
     "modified_utc", "url", "rest_url", "title", "description", "excerpt", "slug", "image",
@@ -20,11 +17,6 @@ EVENT_KEYS = [
     "hide_from_listings", "sticky", "featured", "categories", "tags", "venue", "organizer",
     "custom_fields",
 ]  # fmt: skip
-
-
-@pytest.fixture
-async def editor(auth: Auth) -> AuthFor:
-    return await auth("editor")
 
 
 def soon(days: int = 10, hour: int = 18) -> str:

@@ -5,17 +5,14 @@ the server accepts."""
 import base64
 import json
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from httpx import AsyncClient, Response
 
-from tests.factories import AuthFor
+from tests.factories import API, Auth
 from tests.test_openapi import conforms
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 EVENT = {"title": "Fuzzed", "start_date": "2030-01-01 10:00:00", "end_date": "2030-01-01 12:00"}
 
 

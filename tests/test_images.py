@@ -1,7 +1,6 @@
 """Images of venues and organizers: by URL (recorded, never fetched) or by ID."""
 
 import itertools
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -10,16 +9,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import Image
-from tests.factories import AuthFor, create_post
+from tests.factories import API, AuthFor, create_post
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 NUMBERS = itertools.count(1)
-
-
-@pytest.fixture
-async def editor(auth: Auth) -> AuthFor:
-    return await auth("editor")
 
 
 async def venue(client: AsyncClient, who: AuthFor, **fields: Any) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from httpx import AsyncClient
 
-API = "/calendar/events/v1"
+from tests.factories import API
 
 
 async def test_language_sources_and_precedence(client: AsyncClient) -> None:

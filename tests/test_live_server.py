@@ -12,9 +12,14 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from tests.live import almanac, free_port, fresh_database, wait_until_serving
-
-API = "/calendar/events/v1"
+from tests.factories import API
+from tests.live import (
+    almanac,
+    free_port,
+    fresh_database,
+    wait_until_refused,
+    wait_until_serving,
+)
 
 
 @dataclass
@@ -43,7 +48,7 @@ async def server(database_url: str) -> AsyncIterator[Server]:
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            await wait_until_serving(base)
+            await wait_until_serving(base, process)
             yield Server(base, port, process, "closer", password, url)
         finally:
             if process.returncode is None:
@@ -66,7 +71,9 @@ async def test_in_flight_request_finishes_on_sigterm(server: Server) -> None:
     interim = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout=30)
     assert interim.startswith(b"HTTP/1.1 100 Continue"), interim
     server.process.send_signal(signal.SIGTERM)
-    await asyncio.sleep(0.5)
+    # Shutting down: it stops listening first, then tells every open connection to close
+    # once its request is answered.
+    await wait_until_refused(server.port)
     writer.write(body)
     await writer.drain()
     # A server that is shutting down closes the connection after answering: read to the end.
@@ -213,7 +220,7 @@ async def test_reads_go_to_the_read_replica(database_url: str) -> None:
         )
         base = f"http://127.0.0.1:{port}{API}"
         try:
-            await wait_until_serving(f"http://127.0.0.1:{port}")
+            await wait_until_serving(f"http://127.0.0.1:{port}", process)
             async with httpx.AsyncClient() as client:
                 created = await client.post(
                     f"{base}/tags", json={"name": "Written"}, auth=("writer", password)

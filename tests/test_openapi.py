@@ -2,7 +2,6 @@
 lists every route with its arguments."""
 
 import re
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -11,10 +10,7 @@ from httpx import AsyncClient, Response
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
-from tests.factories import AuthFor
-
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
+from tests.factories import API, Auth
 
 # The interface's route table (spec §4.1), methods per path relative to the namespace.
 INTERFACE = {

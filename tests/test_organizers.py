@@ -2,7 +2,6 @@
 share with venues (roles, statuses, trash, slugs, translations, paging) is tested for both
 kinds in test_venues.py."""
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -11,20 +10,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.models import event_organizers
-from tests.factories import AuthFor, create_post, link_organizers, make_event
+from tests.factories import API, AuthFor, create_post, link_organizers, make_event
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 ORGANIZER_KEYS = [
     "id", "author", "status", "date", "date_utc", "modified", "modified_utc", "url",
     "organizer", "description", "excerpt", "slug", "image", "phone", "website", "email",
     "global_id", "global_id_lineage",
 ]  # fmt: skip
-
-
-@pytest.fixture
-async def editor(auth: Auth) -> AuthFor:
-    return await auth("editor")
 
 
 async def make(client: AsyncClient, who: AuthFor, **fields: Any) -> dict[str, Any]:

@@ -3,16 +3,13 @@
 Each test runs for every post kind, through HTTP (docs/design.md, Records).
 """
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
 
-from tests.factories import AuthFor
+from tests.factories import API, Auth, AuthFor
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 NAME_FIELD = {"events": "title", "venues": "venue", "organizers": "organizer"}
 EVENT_DATES = {"start_date": "+1 day", "end_date": "+2 days"}  # inside the default window
 

@@ -3,9 +3,8 @@
 from fastapi import FastAPI
 from httpx import ASGITransport, AsyncClient
 
-from tests.factories import AuthFor
+from tests.factories import API, AuthFor
 
-API = "/calendar/events/v1"
 FORWARDED = {
     "X-Forwarded-Proto": "https",
     "X-Forwarded-Host": "calendar.example.org",

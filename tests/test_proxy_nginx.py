@@ -9,7 +9,6 @@ import asyncio
 import os
 import re
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
@@ -22,14 +21,12 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.factories import API
+from tests.live import free_port, fresh_database, wait_until_listening, wait_until_serving
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
-API = "/calendar/events/v1"
-DATABASE = "almanac_nginx_test"
 # Headers a client might send to make the app emit URLs of its choosing.
 FORGED = {
     "X-Forwarded-Proto": "https",
@@ -38,13 +35,6 @@ FORGED = {
     "X-Forwarded-For": "203.0.113.66",
     "Forwarded": "for=203.0.113.66;host=evil.example;proto=https",
 }
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def _nginx() -> str:
@@ -118,28 +108,16 @@ async def running_nginx(http_block: str) -> AsyncIterator[None]:
     )
     try:
         for port in re.findall(r"listen 127\.0\.0\.1:(\d+)", http_block):
-            await _wait_for_port(int(port), process, error_log)
+            try:
+                await wait_until_listening(int(port), process)
+            except AssertionError as error:
+                pytest.fail(f"nginx: {error}: {await asyncio.to_thread(_read, error_log)}")
         yield
     finally:
         if process.returncode is None:
             process.terminate()
         await asyncio.wait_for(process.wait(), timeout=30)
         await asyncio.to_thread(shutil.rmtree, workdir, True)
-
-
-async def _wait_for_port(port: int, process: asyncio.subprocess.Process, log: Path) -> None:
-    for _ in range(300):
-        if process.returncode is not None:
-            pytest.fail(f"nginx exited: {await asyncio.to_thread(_read, log)}")
-        try:
-            _, writer = await asyncio.open_connection("127.0.0.1", port)
-        except OSError:
-            await asyncio.sleep(0.1)
-            continue
-        writer.close()
-        await writer.wait_closed()
-        return
-    pytest.fail(f"nginx does not listen on {port}: {await asyncio.to_thread(_read, log)}")
 
 
 @dataclass(frozen=True)
@@ -151,53 +129,41 @@ class App:
 @pytest.fixture(scope="module")
 async def app_server(database_url: str) -> AsyncIterator[App]:
     """`almanac serve` (2 workers) on a fresh database, trusting proxies on 127.0.0.1 only."""
-    admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
-        await conn.execute(text(f"CREATE DATABASE {DATABASE}"))
-    url = make_url(database_url).set(database=DATABASE).render_as_string(hide_password=False)
-    env = {k: v for k, v in os.environ.items() if k not in ("PUBLIC_SITE_URL", "ROOT_PATH")}
-    env.update(DATABASE_URL=url, FORWARDED_ALLOW_IPS="127.0.0.1", LOG_LEVEL="warning")
-    port = _free_port()
-    output, name = tempfile.mkstemp(prefix="almanac-serve-", suffix=".log")
-    log = Path(name)
-    process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"),
-        env=env,
-        cwd=ROOT,
-        stdout=output,
-        stderr=output,
-    )
-    os.close(output)
-    try:
-        async with httpx.AsyncClient() as client:
-            for _ in range(600):
-                if process.returncode is not None:
-                    pytest.fail(f"almanac serve exited: {await asyncio.to_thread(_read, log)}")
-                try:
-                    await client.get(f"http://127.0.0.1:{port}/")
-                    break
-                except httpx.TransportError:
-                    await asyncio.sleep(0.1)
-            else:
-                pytest.fail(f"almanac serve does not answer: {await asyncio.to_thread(_read, log)}")
-        users = await asyncio.create_subprocess_exec(
-            *(sys.executable, "-m", "app.cli", "users", "add", "proxyeditor", "--role", "editor"),
+    async with fresh_database(database_url, "almanac_nginx_test") as url:
+        env = {k: v for k, v in os.environ.items() if k not in ("PUBLIC_SITE_URL", "ROOT_PATH")}
+        env.update(DATABASE_URL=url, FORWARDED_ALLOW_IPS="127.0.0.1", LOG_LEVEL="warning")
+        port = free_port()
+        output, name = tempfile.mkstemp(prefix="almanac-serve-", suffix=".log")
+        log = Path(name)
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"),
             env=env,
             cwd=ROOT,
-            stdout=asyncio.subprocess.PIPE,
+            stdout=output,
+            stderr=output,
         )
-        out, _ = await users.communicate()
-        assert users.returncode == 0
-        password = out.decode().strip().splitlines()[-1]
-        yield App(address=f"127.0.0.1:{port}", auth=("proxyeditor", password))
-    finally:
-        process.terminate()
-        await asyncio.wait_for(process.wait(), timeout=60)
-        await asyncio.to_thread(log.unlink, True)
-        async with admin.connect() as conn:
-            await conn.execute(text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
-        await admin.dispose()
+        os.close(output)
+        try:
+            try:
+                await wait_until_serving(f"http://127.0.0.1:{port}", process)
+            except AssertionError as error:
+                pytest.fail(f"almanac serve: {error}: {await asyncio.to_thread(_read, log)}")
+            users = await asyncio.create_subprocess_exec(
+                *(sys.executable, "-m", "app.cli", "users", "add", "proxyeditor"),
+                *("--role", "editor"),
+                env=env,
+                cwd=ROOT,
+                stdout=asyncio.subprocess.PIPE,
+            )
+            out, _ = await users.communicate()
+            assert users.returncode == 0
+            password = out.decode().strip().splitlines()[-1]
+            yield App(address=f"127.0.0.1:{port}", auth=("proxyeditor", password))
+        finally:
+            if process.returncode is None:
+                process.terminate()
+            await asyncio.wait_for(process.wait(), timeout=60)
+            await asyncio.to_thread(log.unlink, True)
 
 
 @dataclass(frozen=True)
@@ -239,7 +205,7 @@ class Proxied:
 
 @pytest.fixture(scope="module")
 async def proxied(app_server: App, certificate: Certificate) -> AsyncIterator[Proxied]:
-    tls_port, plain_port = _free_port(), _free_port()
+    tls_port, plain_port = free_port(), free_port()
     http_block = f"""
 {shipped_server(app_server.address, f"127.0.0.1:{plain_port}")}
 
@@ -443,7 +409,7 @@ async def test_shipped_config_serves_the_root_and_overrides_forged_headers(
 
 
 async def test_shipped_config_answers_json_when_the_app_is_down() -> None:
-    port, dead = _free_port(), _free_port()
+    port, dead = free_port(), free_port()
     server = shipped_server(f"127.0.0.1:{dead}", f"127.0.0.1:{port}")
     async with running_nginx(server), httpx.AsyncClient() as client:
         response = await client.get(f"http://localhost:{port}{API}/events")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
@@ -23,9 +23,8 @@ from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.main import create_app
 from app.users.service import Accounts
-from tests.factories import AuthFor
+from tests.factories import API, AuthFor, asgi_client
 
-API = "/calendar/events/v1"
 TABLES = "events, venues, organizers, terms, images, users"
 
 
@@ -42,9 +41,8 @@ async def live(engine: AsyncEngine, app: FastAPI) -> AsyncIterator[tuple[AsyncCl
         )
     who = AuthFor(id=user.id, login=user.login, password=password)
     app.dependency_overrides[get_sessionmaker] = lambda: maker
-    transport = ASGITransport(app=app, raise_app_exceptions=False)
     try:
-        async with AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with asgi_client(app) as client:
             yield client, who
     finally:
         app.dependency_overrides.clear()
@@ -212,11 +210,8 @@ async def test_database_outage_is_503_and_the_service_recovers(private_server: A
     engine = make_engine(url, settings)
     app = create_app()
     app.dependency_overrides[get_sessionmaker] = lambda: make_sessionmaker(engine)
-    transport = ASGITransport(app=app, raise_app_exceptions=False)
     try:
-        async with AsyncClient(
-            transport=transport, base_url="http://testserver", timeout=30
-        ) as client:
+        async with asgi_client(app, timeout=30) as client:
             assert (await client.get(f"{API}/categories")).status_code == 200
             await asyncio.to_thread(_stop, private_server)
             for method, path in (

@@ -2,16 +2,12 @@
 administrators keep everything (`unfiltered_html`). Every field, every write path, every
 language, every route that reads the record back (docs/design.md, Records)."""
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
 
-from tests.factories import AuthFor
-
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
+from tests.factories import API, Auth, AuthFor
 
 HOSTILE_HTML = (
     '<p onclick="steal()">Hello <script>alert(1)</script>'

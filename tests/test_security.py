@@ -1,22 +1,20 @@
 """No injection, no leaks of unpublished or protected content, CORS only where configured."""
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.database import get_sessionmaker
 from app.core.settings import get_settings
 from app.main import create_app
-from tests.factories import AuthFor
+from tests.factories import API, Auth, AuthFor, asgi_client
 
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
 INJECTIONS = [
     "' OR '1'='1",
     "1; DROP TABLE events; --",
@@ -195,8 +193,7 @@ async def cors_app(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[Fas
 async def test_cors_only_for_configured_origins(
     cors_app: FastAPI, app: FastAPI, client: AsyncClient
 ) -> None:
-    transport = ASGITransport(app=cors_app, raise_app_exceptions=False)
-    async with AsyncClient(transport=transport, base_url="http://testserver") as cors:
+    async with asgi_client(cors_app) as cors:
         allowed = await cors.get(f"{API}/tags", headers={"Origin": "https://allowed.example"})
         assert allowed.headers["Access-Control-Allow-Origin"] == "https://allowed.example"
         assert "X-WP-Total" in allowed.headers["Access-Control-Expose-Headers"]

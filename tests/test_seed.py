@@ -11,15 +11,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from fastapi import FastAPI
-from httpx import ASGITransport, AsyncClient
+from httpx import AsyncClient
 from sqlalchemy import text
-from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from app.core.database import get_sessionmaker
+from tests.factories import API, asgi_client
+from tests.live import fresh_database
 
-API = "/calendar/events/v1"
-DATABASE = "almanac_seed_test"
 SEED = (
     *("seed", "--events", "200", "--venues", "10", "--organizers", "10"),
     *("--categories", "5", "--tags", "5", "--random-seed", "7"),
@@ -29,26 +28,19 @@ SEED = (
 @pytest.fixture
 async def seed_engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     """An engine on a new, empty database (no migrations: the seed command applies them)."""
-    admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
-    async with admin.connect() as conn:
-        await conn.execute(text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
-        await conn.execute(text(f"CREATE DATABASE {DATABASE}"))
-    engine = create_async_engine(make_url(database_url).set(database=DATABASE))
-    try:
-        yield engine
-    finally:
-        await engine.dispose()
-        async with admin.connect() as conn:
-            await conn.execute(text(f"DROP DATABASE IF EXISTS {DATABASE} WITH (FORCE)"))
-        await admin.dispose()
+    async with fresh_database(database_url, "almanac_seed_test") as url:
+        engine = create_async_engine(url)
+        try:
+            yield engine
+        finally:
+            await engine.dispose()
 
 
 @pytest.fixture
 async def seeded_client(app: FastAPI, seed_engine: AsyncEngine) -> AsyncIterator[AsyncClient]:
     maker = async_sessionmaker(seed_engine, expire_on_commit=False)
     app.dependency_overrides[get_sessionmaker] = lambda: maker
-    transport = ASGITransport(app=app, raise_app_exceptions=False)
-    async with AsyncClient(transport=transport, base_url="http://testserver") as client:
+    async with asgi_client(app) as client:
         yield client
     app.dependency_overrides.clear()
 

@@ -23,7 +23,7 @@ async def served(database_url: str) -> AsyncIterator[str]:
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            await wait_until_serving(base)
+            await wait_until_serving(base, process)
             yield base
         finally:
             process.terminate()

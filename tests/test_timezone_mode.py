@@ -15,7 +15,6 @@ All three are on the 15th by their own clocks; by UTC, T is on the 14th and N on
 by Berlin's clock (the UTC bounds one hour earlier), T is on the 15th again.
 """
 
-from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -34,10 +33,7 @@ from app.events.listing import list_request
 from app.events.params import EventListParams
 from app.events.repository import EventListQuery, EventRepository
 from app.http.context import RequestContext
-from tests.factories import AuthFor
-
-API = "/calendar/events/v1"
-Auth = Callable[[str], Awaitable[AuthFor]]
+from tests.factories import API, AuthFor
 
 EVENTS = {
     "T": ("Asia/Tokyo", "2031-01-15 08:00:00", "2031-01-15 08:30:00"),
@@ -91,11 +87,6 @@ STRICT: list[tuple[dict[str, str], dict[str, str]]] = [
     # An explicit offset names the same instant in every mode.
     ({"starts_after": "2031-01-15 03:00:00+01:00"}, {"wall": "TUN", "utc": "UN", "berlin": "UN"}),
 ]
-
-
-@pytest.fixture
-async def editor(auth: Auth) -> AuthFor:
-    return await auth("editor")
 
 
 def configure(app: FastAPI, monkeypatch: pytest.MonkeyPatch, zone: str, mode: str) -> None:
