@@ -78,7 +78,7 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
         "post_parent", "ticketed",
     } <= set(event_list)  # fmt: skip
     assert event_list["per_page"]["schema"]["default"] == 9
-    # Lenient booleans and lists (DESIGN §3) are documented in every form they come in.
+    # Lenient booleans and lists (docs/design.md, Requests) are documented in every form they come in.
     featured = event_list["featured"]["schema"]
     assert featured["type"][0] == "boolean"
     assert {True, False, "yes", "no", "on", "off", "1", "0"} <= set(featured["enum"])
