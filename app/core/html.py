@@ -23,8 +23,13 @@ URL_SCHEMES: Final = frozenset(
 # _wp_add_global_attributes(): every allowed tag takes these, and data-* / aria-*.
 GLOBAL_ATTRIBUTES: Final = frozenset({"class", "id", "style", "title", "role", "dir", "lang"})
 
+TABLE_CELL: Final = frozenset(
+    {"abbr", "align", "axis", "bgcolor", "char", "charoff", "colspan", "headers", "height"}
+    | {"nowrap", "rowspan", "scope", "valign", "width"}
+)
+
 # $allowedposttags (wp-includes/kses.php), attributes beyond the global ones.
-POST_TAGS: Final[dict[str, set[str]]] = {
+POST_TAGS: Final[dict[str, set[str] | frozenset[str]]] = {
     "address": set(),
     "a": {"href", "rel", "rev", "name", "target", "download", "referrerpolicy"},
     "abbr": set(),
@@ -122,40 +127,10 @@ POST_TAGS: Final[dict[str, set[str]]] = {
         "width",
     },  # fmt: skip
     "tbody": {"align", "char", "charoff", "valign"},
-    "td": {
-        "abbr",
-        "align",
-        "axis",
-        "bgcolor",
-        "char",
-        "charoff",
-        "colspan",
-        "headers",
-        "height",
-        "nowrap",
-        "rowspan",
-        "scope",
-        "valign",
-        "width",
-    },  # fmt: skip
+    "td": TABLE_CELL,
     "textarea": {"cols", "rows", "disabled", "name", "readonly"},
     "tfoot": {"align", "char", "charoff", "valign"},
-    "th": {
-        "abbr",
-        "align",
-        "axis",
-        "bgcolor",
-        "char",
-        "charoff",
-        "colspan",
-        "headers",
-        "height",
-        "nowrap",
-        "rowspan",
-        "scope",
-        "valign",
-        "width",
-    },  # fmt: skip
+    "th": TABLE_CELL,
     "thead": {"align", "char", "charoff", "valign"},
     "title": set(),
     "tr": {"align", "bgcolor", "char", "charoff", "valign"},
@@ -180,7 +155,7 @@ POST_TAGS: Final[dict[str, set[str]]] = {
 }
 
 # $allowedtags: what titles and term names keep (wp_filter_kses).
-INLINE_TAGS: Final[dict[str, set[str]]] = {
+INLINE_TAGS: Final[dict[str, set[str] | frozenset[str]]] = {
     "a": {"href", "title"},
     "abbr": {"title"},
     "acronym": {"title"},
@@ -217,11 +192,14 @@ STYLE_PROPERTIES: Final = frozenset(
 CODE_TAGS: Final = frozenset({"script", "style"})
 
 
-def _cleaner(tags: dict[str, set[str]]) -> nh3.Cleaner:
+def _cleaner(tags: dict[str, set[str] | frozenset[str]]) -> nh3.Cleaner:
     return nh3.Cleaner(
         tags=set(tags),
         clean_content_tags=set(CODE_TAGS),
-        attributes={"*": set(GLOBAL_ATTRIBUTES), **tags},
+        attributes={
+            "*": set(GLOBAL_ATTRIBUTES),
+            **{tag: set(names) for tag, names in tags.items()},
+        },
         generic_attribute_prefixes={"data-", "aria-"},
         url_schemes=set(URL_SCHEMES),
         filter_style_properties=set(STYLE_PROPERTIES),
