@@ -100,9 +100,24 @@ async def get_session(
 SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
+class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]
+    """A connection that only ever runs one read outside a transaction: nothing to reset when
+    it goes back to the pool (asyncpg's default reset is a statement of its own each time,
+    as costly as the read)."""
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
 async def version_pool(url: str, settings: Settings) -> asyncpg.Pool:
-    """A few raw connections for the one-row reads that validate cached responses."""
+    """A few raw connections for the one-row reads that validate cached responses and
+    cached callers."""
     dsn = urlunsplit(urlsplit(asyncpg_url(url))._replace(scheme="postgresql"))
     return await asyncpg.create_pool(
-        dsn, min_size=1, max_size=2, timeout=settings.db_connect_timeout, command_timeout=5
+        dsn,
+        min_size=1,
+        max_size=2,
+        timeout=settings.db_connect_timeout,
+        command_timeout=5,
+        connection_class=_StatelessConnection,
     )
