@@ -1,6 +1,7 @@
 """Engine and session: one session per request, committed before the response is sent."""
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, cast
 from urllib.parse import urlsplit, urlunsplit
 
@@ -80,10 +81,15 @@ def read_engine(engine: AsyncEngine, settings: Settings) -> AsyncEngine:
     return base.execution_options(isolation_level="AUTOCOMMIT")
 
 
-async def get_session(
-    request: Request,
-    maker: Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)],
+MakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
+
+
+@asynccontextmanager
+async def session_scope(
+    request: Request, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncSession]:
+    """The one session of a request: committed when the handler succeeds (and a new data
+    version drawn after a write), rolled back when it fails."""
     async with maker() as session:
         try:
             yield session
@@ -93,11 +99,6 @@ async def get_session(
         await session.commit()
         if request.method not in SAFE_METHODS:
             await after_write(session)
-
-
-# scope="function": the commit happens before the response goes out, so a failed
-# commit is reported to the client instead of a 2xx for lost data.
-SessionDep = Annotated[AsyncSession, Depends(get_session, scope="function")]
 
 
 class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]

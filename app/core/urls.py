@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, Request
 
-from app.core.settings import LANGUAGES, SettingsDep
+from app.core.settings import LANGUAGES, Settings, SettingsDep
 
 NAMESPACE = "calendar/events/v1"
 
@@ -53,7 +53,8 @@ class Urls:
         return f"{parts.hostname or ''}{parts.path.rstrip('/')}?id={record_id}"
 
 
-async def urls_for(request: Request, settings: SettingsDep) -> Urls:
+def urls_of(request: Request, settings: Settings) -> Urls:
+    """The public URLs of this request."""
     scope = request.scope
     host = request.headers.get("host") or "localhost"
     origin = f"{scope.get('scheme', 'http')}://{host}"
@@ -62,6 +63,10 @@ async def urls_for(request: Request, settings: SettingsDep) -> Urls:
     prefix = f"/{lang}" if lang in LANGUAGES else ""
     site = (settings.public_site_url or f"{origin}{root_path}").rstrip("/")
     return Urls(origin=origin, root_path=root_path, language_prefix=prefix, site=site)
+
+
+async def urls_for(request: Request, settings: SettingsDep) -> Urls:
+    return urls_of(request, settings)
 
 
 UrlsDep = Annotated[Urls, Depends(urls_for)]

@@ -1,19 +1,20 @@
 """Request-scoped dependencies shared by every router: one request context resolved once."""
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.database import SessionDep
+from app.core.database import MakerDep, session_scope
 from app.core.errors import invalid
 from app.core.language import requested_language, set_language
 from app.core.permissions import Principal
 from app.core.settings import LANGUAGES, Settings, SettingsDep
-from app.core.urls import Urls, UrlsDep
+from app.core.urls import Urls, urls_of
 from app.http.params import RawParams, raw_params
-from app.users.auth import CurrentUser
+from app.users.auth import authenticate
 
 RawParamsDep = Annotated[RawParams, Depends(raw_params)]
 
@@ -51,14 +52,17 @@ class RequestContext:
 
 
 async def request_context(
-    raw: RawParamsDep,
-    language: LanguageDep,
-    user: CurrentUser,
-    session: SessionDep,
-    urls: UrlsDep,
-    settings: SettingsDep,
-) -> RequestContext:
-    return RequestContext(raw, language, user, session, urls, settings)
+    request: Request, raw: RawParamsDep, language: LanguageDep, maker: MakerDep
+) -> AsyncIterator[RequestContext]:
+    """One dependency for everything a handler needs. The session, the caller and the URLs
+    are resolved here rather than as dependencies of their own: FastAPI's resolution of each
+    dependency costs more than the work it wraps, on every request."""
+    settings: Settings = request.app.state.settings
+    async with session_scope(request, maker) as session:
+        user = await authenticate(request, session, settings)
+        yield RequestContext(raw, language, user, session, urls_of(request, settings), settings)
 
 
-ContextDep = Annotated[RequestContext, Depends(request_context)]
+# scope="function": the session commits before the response goes out, so a failed commit
+# is reported to the client instead of a 2xx for lost data.
+ContextDep = Annotated[RequestContext, Depends(request_context, scope="function")]

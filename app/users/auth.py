@@ -10,17 +10,15 @@ import binascii
 import hashlib
 import hmac
 import secrets
-from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.caching import PrincipalCache, current_version
-from app.core.database import SessionDep
 from app.core.errors import ApiError
 from app.core.permissions import Principal
 from app.core.ratelimit import FailedLogins
-from app.core.settings import SettingsDep
+from app.core.settings import Settings
 from app.users.repository import UserRepository
 
 PASSWORD_BYTES = 24
@@ -57,7 +55,7 @@ def _credentials(header: str) -> tuple[str | None, str] | None:
 
 
 async def authenticate(
-    request: Request, session: SessionDep, settings: SettingsDep
+    request: Request, session: AsyncSession, settings: Settings
 ) -> Principal | None:
     """The caller, None when anonymous; wrong credentials are a 401 on every route."""
     if USER_STATE_KEY in request.scope.get("state", {}):
@@ -108,6 +106,3 @@ async def _principal(
     if login is not None and await users.by_login(login) is None:
         raise ApiError(401, "invalid_username")
     raise ApiError(401, "incorrect_password")
-
-
-CurrentUser = Annotated[Principal | None, Depends(authenticate)]
