@@ -116,3 +116,25 @@ async def create_post(client: Any, who: AuthFor, plural: str, **fields: Any) -> 
     assert response.status_code == 201, response.text
     body: dict[str, Any] = response.json()
     return body
+
+
+NAME_FIELD = {"events": "title", "venues": "venue", "organizers": "organizer"}
+EVENT_DATES = {"start_date": "+1 day", "end_date": "+2 days"}  # inside the default window
+
+
+def record_payload(plural: str, name: str, **fields: Any) -> dict[str, Any]:
+    """A create payload of an event, venue or organizer (`plural`) named `name`."""
+    dates = EVENT_DATES if plural == "events" else {}
+    return {NAME_FIELD[plural]: name, **dates, **fields}
+
+
+async def create_record(
+    client: Any, who: AuthFor, plural: str, name: str, **fields: Any
+) -> dict[str, Any]:
+    """Create an event, venue or organizer through the API; its body (201 asserted)."""
+    response = await client.post(
+        f"{API}/{plural}", json=record_payload(plural, name, **fields), headers=who.basic
+    )
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body

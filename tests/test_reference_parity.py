@@ -8,32 +8,14 @@ from typing import Any
 import pytest
 from httpx import AsyncClient
 
-from tests.factories import API, Auth, AuthFor
-
-NAME_FIELD = {"events": "title", "venues": "venue", "organizers": "organizer"}
-EVENT_DATES = {"start_date": "+1 day", "end_date": "+2 days"}  # inside the default window
+from tests.factories import API, NAME_FIELD, Auth, AuthFor
+from tests.factories import create_record as create
 
 
 @pytest.fixture(params=["events", "venues", "organizers"])
 def plural(request: pytest.FixtureRequest) -> str:
     kind: str = request.param
     return kind
-
-
-def payload(plural: str, name: str, **fields: Any) -> dict[str, Any]:
-    dates = EVENT_DATES if plural == "events" else {}
-    return {NAME_FIELD[plural]: name, **dates, **fields}
-
-
-async def create(
-    client: AsyncClient, who: AuthFor, plural: str, name: str, **fields: Any
-) -> dict[str, Any]:
-    response = await client.post(
-        f"{API}/{plural}", json=payload(plural, name, **fields), headers=who.basic
-    )
-    assert response.status_code == 201, response.text
-    body: dict[str, Any] = response.json()
-    return body
 
 
 async def write(
