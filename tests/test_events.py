@@ -117,6 +117,7 @@ async def test_create_permissions(client: AsyncClient, auth: Auth) -> None:
         ({"title": "x", "start_date": "before my birthday", "end_date": "2027-01-02"}, "rest_invalid_param", ["start_date"]),
         ({"title": "x", "start_date": "2027-01-03", "end_date": "2027-01-02"}, "rest_invalid_param", ["end_date"]),
         ({"title": "x", "start_date": "2027-01-01", "end_date": "2027-01-02", "timezone": "Mars/Olympus"}, "rest_invalid_param", ["timezone"]),
+        ({"title": "x", "start_date": "2027-01-01", "end_date": "2027-01-02", "timezone": "UTC+2:60"}, "rest_invalid_param", ["timezone"]),
         ({"title": "x", "start_date": "2027-01-01", "end_date": "2027-01-02", "website": "foo"}, "rest_invalid_param", ["website"]),
         ({"title": "x", "start_date": "2027-01-01", "end_date": "2027-01-02", "author": 987654}, "rest_invalid_param", ["author"]),
         ({"title": "x", "start_date": "2027-01-01", "end_date": "2027-01-02", "author": ""}, "rest_invalid_param", ["author"]),

@@ -61,6 +61,8 @@ def test_parse_zone_accepts(value: str, expected: tzinfo) -> None:
         pytest.param("   ", id="blank"),
         pytest.param("Europe", id="directory-of-the-zone-database"),
         pytest.param("UTC+15", id="offset-over-14h"),
+        pytest.param("UTC+2:60", id="offset-minutes-over-59"),
+        pytest.param("UTC-02:99", id="offset-minutes-99"),
         pytest.param("UTC+14:01", id="offset-just-over-14h"),
         pytest.param("UTC+", id="sign-without-hours"),
         pytest.param("../etc/passwd", id="path-traversal"),

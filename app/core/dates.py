@@ -38,7 +38,7 @@ def parse_zone(value: str) -> tzinfo:
         if sign is None:
             return UTC
         delta = timedelta(hours=int(hours), minutes=int(minutes or 0))
-        if delta > timedelta(hours=14):
+        if delta > timedelta(hours=14) or int(minutes or 0) > 59:
             raise ZoneError(value)
         return timezone(-delta if sign == "-" else delta)
     if not text or len(text) > 64:
