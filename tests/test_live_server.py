@@ -174,6 +174,9 @@ async def test_cached_responses_follow_every_change(server: Server) -> None:
         assert "x-almanac-cache" not in signed_in.headers
         relative = await anonymous.get(events, params={"start_date": "now", "end_date": "+3 years"})
         assert "x-almanac-cache" not in relative.headers
+        busted = await anonymous.get(events, params={**params, "_": "1700000000000"})
+        assert "x-almanac-cache" not in busted.headers  # unique by design: never stored
+        assert busted.json()["total"] == 1
         german = await anonymous.get(f"{server.base}/de{API}/events", params=params)
         assert german.headers["x-almanac-cache"] == "miss"
         assert german.headers["content-language"] == "de"

@@ -9,9 +9,9 @@ number, so a hit is exact, not eventually consistent:
 - `ResponseCache` (with its middleware): whole responses to anonymous reads, per URL. A hit
   costs one indexless read of the sequence over a small pool of raw connections and skips
   routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc) are
-  cached (no Authorization or Cookie header), only 200 responses, and not when a date
-  parameter is relative to the current time ("+2 hours"); the site date is part of the key,
-  since the default event window moves with it.
+  cached (no Authorization or Cookie header), only 200 responses, not when a date parameter
+  is relative to the current time ("+2 hours"), and not with a cache-busting `_=<n>`
+  parameter; the site date is part of the key, since the default event window moves with it.
 - `CountCache`: list totals per normalised filter (an exact count over a large window is too
   slow to repeat on every request). The version is read in the same statement as the page.
 """
@@ -128,6 +128,7 @@ RESPONSE_ENTRIES = 2048
 MAX_BYTES = 64 * 1024 * 1024
 MAX_RESPONSE_BYTES = 1024 * 1024
 CACHE_HEADER = b"x-almanac-cache"
+CACHE_BUSTER = "_"  # what jQuery's `cache: false` and many JavaScript clients add: `_=<time>`
 
 Entry = tuple[int, int, list[tuple[bytes, bytes]], bytes]  # version, status, headers, body
 
@@ -190,6 +191,10 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     if query:
         for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
             if name.rstrip("[]") in DATE_PARAMS and not _absolute(value):
+                return None
+            if name == CACHE_BUSTER:
+                # Unique on every request by design: storing it would only push out entries
+                # that can hit, and reading the data version for it is wasted.
                 return None
     today = datetime.now(zone).date()
     return (scope["scheme"], host, scope.get("root_path", ""), path, query, today)
