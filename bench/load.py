@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import math
+import secrets
 import sys
 import time
 from dataclasses import dataclass, field
@@ -131,6 +132,8 @@ class Load:
     duration: float
     request_timeout: float
     stats: Stats = field(default_factory=Stats)
+    # Numbers differ between runs too (the warm-up must not repeat the measured run's URLs).
+    run_id: str = field(default_factory=lambda: secrets.token_hex(4))
 
     async def worker(self, index: int, deadline: float) -> None:
         parts = urlsplit(self.url)
@@ -140,7 +143,7 @@ class Load:
         try:
             while time.perf_counter() < deadline:
                 path = spec.paths[(index + sent * self.concurrency) % len(spec.paths)]
-                request = build_request(spec, parts.netloc, path, f"{index}-{sent}")
+                request = build_request(spec, parts.netloc, path, f"{self.run_id}-{index}-{sent}")
                 sent += 1
                 started = time.perf_counter()
                 try:

@@ -28,11 +28,15 @@ function init(args)
   end
   sent = 0
   non2xx = 0
+  -- Unique across runs too: the warm-up and the measured run must not repeat each other's
+  -- numbers (wrk does not seed Lua's generator, so math.random alone would).
+  math.randomseed(os.time() * 100 + thread_number)
+  run = math.random(1, 1000000000)
 end
 
 function request()
   sent = sent + 1
-  local number = thread_number .. "-" .. sent
+  local number = run .. "-" .. thread_number .. "-" .. sent
   local path = paths[(sent - 1) % #paths + 1]:gsub("__N__", number)
   if body ~= nil then
     local unique = body:gsub("__N__", number)
