@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
+from app.core.permissions import Principal
 from app.core.urls import NAMESPACE
 
 log = logging.getLogger(__name__)
@@ -90,19 +91,19 @@ class PrincipalCache:
 
     def __init__(self, max_entries: int = 10_000) -> None:
         self.max_entries = max_entries
-        self._entries: OrderedDict[bytes, tuple[int, Any]] = OrderedDict()
+        self._entries: OrderedDict[bytes, tuple[int, Principal]] = OrderedDict()
 
     @staticmethod
     def _key(header: str) -> bytes:
         return hashlib.sha256(header.encode("utf-8", "surrogatepass")).digest()
 
-    def get(self, header: str, version: int) -> Any:
+    def get(self, header: str, version: int) -> Principal | None:
         entry = self._entries.get(self._key(header))
         if entry is None or entry[0] != version:
             return None
         return entry[1]
 
-    def put(self, header: str, version: int, principal: Any) -> None:
+    def put(self, header: str, version: int, principal: Principal) -> None:
         key = self._key(header)
         self._entries[key] = (version, principal)
         self._entries.move_to_end(key)

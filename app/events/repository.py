@@ -197,13 +197,13 @@ class EventRepository:
     def _one_statement(self, by: str) -> Select[Any]:
         """One event by `id` or `slug` (a bound parameter), with its relations; built once per
         language."""
-        key = ("one", by, self.language, self.default_language)
-        built = _LIST_STATEMENTS.get(key)
-        if built is None:
+        key = (by, self.language, self.default_language)
+        stmt = _ONE_STATEMENTS.get(key)
+        if stmt is None:
             column = Event.id if by == "id" else Event.slug
             stmt = self.with_relations(self.select_records().where(column == bindparam(by)))
-            built = _LIST_STATEMENTS[key] = (stmt, stmt)
-        return built[0]
+            _ONE_STATEMENTS[key] = stmt
+        return stmt
 
     async def get(self, event_id: int) -> EventRecord | None:
         records = await self.fetch(self._one_statement("id"), {"id": event_id})
@@ -588,3 +588,4 @@ class EventListQuery:
 # Statements per filter shape (EventListQuery), and per language for single reads.
 MAX_CACHED_SHAPES = 512
 _LIST_STATEMENTS: dict[tuple[Any, ...], tuple[Select[Any], Select[Any]]] = {}
+_ONE_STATEMENTS: dict[tuple[str, str, str], Select[Any]] = {}
