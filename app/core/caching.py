@@ -73,6 +73,12 @@ class CountCache:
         self._entries.move_to_end(key)
         return total
 
+    def hint(self, key: Hashable) -> int | None:
+        """The last total counted for `key` under any version: stale, but good enough to
+        choose a query plan by."""
+        entry = self._entries.get(key)
+        return None if entry is None else entry[2]
+
     def clear(self) -> None:
         self._entries.clear()
 

@@ -15,6 +15,7 @@ from app.core.errors import InvalidParams, invalid
 from app.core.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.params import EventListParams
 from app.events.repository import EventListFilters, EventListQuery, EventRepository
+from app.events.search import search_query
 from app.events.serializer import render_events
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -166,7 +167,10 @@ async def list_request(
         listing, params, settings.site_zone, settings.list_dates_in_utc, now or datetime.now(UTC)
     )
     if params.search:
-        listing.filters.words = params.search.split()[:MAX_SEARCH_WORDS]
+        words = params.search.split()[:MAX_SEARCH_WORDS]
+        repo = EventRepository(ctx.session, ctx.language, settings.default_language)
+        lexemes = await repo.search_lexemes(words)
+        listing.filters.search = search_query(lexemes, ctx.language, settings.default_language)
         listing.echo["search"] = params.search
     _statuses(listing.filters, params.status, ctx.user)
     listing.echo["status"] = status_echo(params.status, ctx.user)

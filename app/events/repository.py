@@ -5,7 +5,7 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -19,12 +19,14 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    literal_column,
     or_,
     select,
+    text,
     type_coerce,
     update,
 )
-from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.dialects.postgresql import TSQUERY, aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.caching import CountCache, version_column
@@ -32,7 +34,6 @@ from app.core.constants import TRASH
 from app.core.slugs import make_slug
 from app.core.sql import (
     add_trashed_suffix,
-    escape_like,
     insert_with_unique_slug,
     json_object,
     lock_row,
@@ -40,6 +41,7 @@ from app.core.sql import (
     taken_slugs,
     upsert_translation,
 )
+from app.events.search import cached_lexemes, remember_lexemes
 from app.models import (
     CATEGORY,
     Event,
@@ -58,6 +60,11 @@ from app.terms.repository import TermRecord, TermRepository
 from app.venues.repository import VenueRecord, VenueRepository
 
 IMAGE_FIELDS = ("id", "url", "extension", "width", "height")
+# The words PostgreSQL's parser makes of each search word, as the search index holds them.
+_LEXEMES = text(
+    "SELECT word, array(SELECT lexeme FROM unnest(to_tsvector('simple', word)))"
+    " FROM unnest(CAST(:words AS text[])) AS word"
+)
 SLUG_CONSTRAINT = "events_slug_key"
 DAY = timedelta(days=1)
 
@@ -324,6 +331,14 @@ class EventRepository:
         )
         await add_trashed_suffix(self.session, Event, event_id, SLUG_CONSTRAINT)
 
+    async def search_lexemes(self, words: list[str]) -> list[tuple[str, ...]]:
+        """The parser's words of each search word (app/events/search.py)."""
+        missing = [word for word in dict.fromkeys(words) if cached_lexemes(word) is None]
+        if missing:
+            for word, lexemes in await self.session.execute(_LEXEMES, {"words": missing}):
+                remember_lexemes(word, tuple(lexemes))
+        return [cached_lexemes(word) or () for word in words]
+
     async def delete(self, event_id: int) -> None:
         await self.session.execute(delete(Event).where(Event.id == event_id))
 
@@ -343,7 +358,7 @@ class EventListFilters:
     ends_before: datetime | None = None
     ends_after: datetime | None = None
     include: list[int] | None = None
-    words: list[str] = field(default_factory=list)
+    search: str | None = None  # a tsquery (app/events/search.py)
     term_ids: list[list[int]] = field(default_factory=list)  # each inner list: any of them
     venue_ids: list[int] | None = None
     organizer_ids: list[int] | None = None
@@ -366,15 +381,6 @@ class EventListFilters:
                 value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
             values.append(value)
         return tuple(values)
-
-
-def _words_condition(count: int, columns: list[Any]) -> list[Any]:
-    """Every word (`word_0`, `word_1`... as LIKE patterns) occurs, case-insensitively, in one
-    of the columns."""
-    return [
-        or_(*(column.ilike(bindparam(f"word_{index}")) for column in columns))
-        for index in range(count)
-    ]
 
 
 BOUNDS = ("start_min", "end_max", "starts_before", "starts_after", "ends_before", "ends_after")
@@ -409,6 +415,9 @@ class EventListQuery:
     def __init__(self, repo: EventRepository, filters: EventListFilters) -> None:
         self.repo = repo
         self.filters = filters
+        # Few matches of a search: read them through the search index and sort them, rather
+        # than walk the events in list order looking for them (see page()).
+        self.sparse = False
 
     # ---- the shape: what decides the statement's text ---------------------------------
 
@@ -420,7 +429,7 @@ class EventListQuery:
             f.utc,
             tuple(getattr(f, name) is not None for name in BOUNDS),
             f.include is not None,
-            len(f.words),
+            f.search is not None,
             len(f.term_ids),
             f.venue_ids is not None,
             f.organizer_ids is not None,
@@ -431,6 +440,7 @@ class EventListQuery:
             f.viewer_id is not None,
             f.orderby,
             f.descending,
+            self.sparse,
         )
 
     def parameters(self) -> dict[str, Any]:
@@ -456,7 +466,7 @@ class EventListQuery:
             featured=f.featured,
             parent_id=f.parent_id,
         )
-        values.update({f"word_{i}": f"%{escape_like(word)}%" for i, word in enumerate(f.words)})
+        values["search"] = f.search
         values.update({f"terms_{i}": ids for i, ids in enumerate(f.term_ids)})
         return {name: value for name, value in values.items() if value is not None}
 
@@ -490,10 +500,9 @@ class EventListQuery:
                 where.append(compare(columns[side], bindparam(name)))
         if f.include is not None:
             where.append(e.id.in_(bindparam("include", expanding=True)))
-        if f.words:
-            selected = stmt.selected_columns
-            texts = [selected.title, selected.description, selected.excerpt]
-            where.extend(_words_condition(len(f.words), texts))
+        if f.search is not None:
+            search = bindparam("search", type_=TSQUERY)
+            where.append(e.search_words.op("@@")(search))
         links = event_terms.c
         for index in range(len(f.term_ids)):
             terms: Any = bindparam(f"terms_{index}", expanding=True)
@@ -527,6 +536,10 @@ class EventListQuery:
             if f.orderby == "title"
             else ORDER_COLUMNS[f.orderby]
         )
+        if self.sparse and f.orderby != "title":
+            # The same order, by a value no index is sorted by: the planner must find the
+            # rows through the other conditions (the search index) first.
+            column = column + (literal_column("interval '0'") if f.orderby != "id" else 0)
         keys = [column, Event.published_at, Event.id]
         return [key.desc() if f.descending else key.asc() for key in keys]
 
@@ -547,7 +560,8 @@ class EventListQuery:
         if built is None:
             page = self.repo.with_relations(self._page().add_columns(version_column()))
             counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
-            built = (page, select(func.count()).select_from(counted.subquery()))
+            count = select(func.count(), version_column()).select_from(counted.subquery())
+            built = (page, cast(Select[Any], count))
             if len(_LIST_STATEMENTS) >= MAX_CACHED_SHAPES:
                 _LIST_STATEMENTS.clear()
             _LIST_STATEMENTS[key] = built
@@ -567,25 +581,43 @@ class EventListQuery:
     ) -> tuple[list[EventRecord], int]:
         """A page and the total. The total comes from `totals` when it was counted under the
         data version the page query saw (read in the same statement)."""
-        page_stmt, count_stmt = self._statements()
+        key = (self.repo.language, self.filters.cache_key())
         values = self.parameters()
+        if self.filters.search is not None:
+            # The planner cannot tell how many events a search word matches (a word prefix);
+            # the count can, and a count of the same search seen before is a good guide.
+            matches = totals.hint(key) if totals is not None else None
+            if matches is None:
+                matches = await self._count(values, key, totals)
+            self.sparse = matches <= SPARSE_MATCHES
+        page_stmt, _ = self._statements()
         extras: dict[str, Any] = {"data_version": None}
         paged = {**values, "offset": offset, "limit": limit}
         records = await self.repo.fetch(page_stmt, paged, extras)
         version = extras["data_version"]
-        key = (self.repo.language, self.filters.cache_key())
         if totals is not None and version is not None:
             cached = totals.get(key, version)
             if cached is not None:
                 return records, cached
+        return records, await self._count(values, key, totals)
+
+    async def _count(
+        self, values: dict[str, Any], key: tuple[Any, ...], totals: CountCache | None
+    ) -> int:
+        """The exact total, kept in `totals` under the data version read with it."""
+        _, count_stmt = self._statements()
         connection = await self.repo.session.connection()
-        total = (await connection.execute(count_stmt, values)).scalar() or 0
+        row = (await connection.execute(count_stmt, values)).one()
+        total, version = row[0] or 0, row[1]
         if totals is not None and version is not None:
             totals.put(key, version, total)
-        return records, total
+        return int(total)
 
 
 # Statements per filter shape (EventListQuery), and per language for single reads.
+# Up to this many matches, a search reads its matches through the index and sorts them (a
+# few milliseconds); beyond, matches are dense enough to find by walking the list order.
+SPARSE_MATCHES = 2000
 MAX_CACHED_SHAPES = 512
 _LIST_STATEMENTS: dict[tuple[Any, ...], tuple[Select[Any], Select[Any]]] = {}
 _ONE_STATEMENTS: dict[tuple[str, str, str], Select[Any]] = {}

@@ -14,7 +14,7 @@ from sqlalchemy import (
     Text,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, PostMixin, slug_prefix_index
@@ -64,6 +64,8 @@ class Event(PostMixin, Base):
             postgresql_where=text("status = 'publish' AND hide_from_listings = false"),
         ),
         slug_prefix_index("events"),
+        # The list's `search` (app/events/search.py).
+        Index("events_search_idx", "search_words", postgresql_using="gin"),
     )
 
     title: Mapped[str] = mapped_column(String(500))
@@ -82,6 +84,9 @@ class Event(PostMixin, Base):
     hide_from_listings: Mapped[bool] = mapped_column(Boolean, default=False)
     sticky: Mapped[bool] = mapped_column(Boolean, default=False)
     featured: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Made by a trigger from the texts in every language (migration e12a0b1c2d3e); never
+    # written by the application.
+    search_words: Mapped[Any] = mapped_column(TSVECTOR)
     venue_id: Mapped[int | None] = mapped_column(
         BigInteger, ForeignKey("venues.id", ondelete="SET NULL"), index=True
     )
