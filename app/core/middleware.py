@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.errors import payload_too_large
+from app.core.language import HEADER_READ_STATE_KEY
 from app.core.responses import JSON_MEDIA_TYPE, dumps
 from app.core.settings import LANGUAGES
 
@@ -102,6 +103,15 @@ def _scope_language(scope: Scope, default: str) -> str:
     return first if first in LANGUAGES else default
 
 
+def _read_headers(scope: Scope) -> list[bytes]:
+    """Request headers the response depended on: the caller always (credentials decide what
+    is visible), the language header when the language came from it."""
+    state = scope.get("state") or {}
+    return [
+        b"Accept-Language, Authorization" if state.get(HEADER_READ_STATE_KEY) else b"Authorization"
+    ]
+
+
 class ResponseHeadersMiddleware:
     """Headers every response carries: language, caching hints and hardening."""
 
@@ -122,7 +132,7 @@ class ResponseHeadersMiddleware:
                 names = {k.lower() for k, _ in headers}
                 extra = [
                     (b"content-language", language.encode()),
-                    (b"vary", b", ".join([b"Accept-Language, Authorization", *vary])),
+                    (b"vary", b", ".join([*_read_headers(scope), *vary])),
                     (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"),
                     (b"x-frame-options", b"DENY"),
