@@ -7,10 +7,12 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install system-deps run test lint typecheck pytest bench fuzz clean
 
+# pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
+	@echo "installing almanac and its packages into $(VENV) (first time: about a minute)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --progress-bar on -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)

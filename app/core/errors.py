@@ -143,7 +143,9 @@ class PageNotFound(ApiError):
 
 def forbidden(authenticated: bool) -> ApiError:
     """rest_forbidden: 401 for anonymous callers, 403 for signed-in ones (WordPress)."""
-    return ApiError(401 if not authenticated else 403, "rest_forbidden")
+    if not authenticated:
+        return ApiError(401, "rest_forbidden", "sign_in_needed")  # what is missing: signing in
+    return ApiError(403, "rest_forbidden")
 
 
 def payload_too_large() -> ApiError:

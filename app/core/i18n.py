@@ -235,10 +235,26 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Du bist leider nicht berechtigt, dies zu tun.",
         "sk": "Prepáčte, na túto akciu nemáte oprávnenie.",
     },
+    "sign_in_needed": {
+        "en": "Sorry, you are not allowed to do that without signing in: send a user's "
+        "application password, as HTTP Basic (login:password) or Authorization: Bearer.",
+        "de": "Das ist ohne Anmeldung leider nicht erlaubt: das Anwendungspasswort eines "
+        "Benutzers senden, als HTTP Basic (Login:Passwort) oder Authorization: Bearer.",
+        "sk": "Bez prihlásenia to, žiaľ, nie je dovolené: pošlite aplikačné heslo "
+        "používateľa ako HTTP Basic (login:heslo) alebo Authorization: Bearer.",
+    },
     "invalid_username": {
-        "en": "Unknown username. Check again or try your email address.",
-        "de": "Unbekannter Benutzername. Bitte erneut prüfen.",
-        "sk": "Neznáme používateľské meno. Skontrolujte ho znova.",
+        "en": "Unknown username. Check the login that goes with the application password.",
+        "de": "Unbekannter Benutzername. Bitte den Login zum Anwendungspasswort prüfen.",
+        "sk": "Neznáme používateľské meno. Skontrolujte login k aplikačnému heslu.",
+    },
+    "malformed_authorization": {
+        "en": "The Authorization header is malformed: send Basic with base64 of "
+        "login:password, or Bearer with the application password.",
+        "de": "Der Authorization-Header ist fehlerhaft: Basic mit base64 von Login:Passwort "
+        "oder Bearer mit dem Anwendungspasswort senden.",
+        "sk": "Hlavička Authorization je chybná: pošlite Basic s base64 z login:heslo alebo "
+        "Bearer s aplikačným heslom.",
     },
     "incorrect_password": {
         "en": "The provided password is an invalid application password.",
