@@ -16,7 +16,7 @@ from app.core.migrate import head_revision, upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.core.urls import NAMESPACE
-from app.seed.seeder import SeedCounts, seed
+from app.seed.seeder import DEMO, SeedCounts, seed
 from app.users.service import Accounts, UserError
 
 T = TypeVar("T")
@@ -152,12 +152,16 @@ def cmd_seed(args: argparse.Namespace) -> int:
     settings = get_settings()
     url = _database_url()
     upgrade(url)
-    counts = SeedCounts(
-        events=args.events,
-        venues=args.venues,
-        organizers=args.organizers,
-        categories=args.categories,
-        tags=args.tags,
+    counts = (
+        DEMO
+        if args.demo
+        else SeedCounts(
+            events=args.events,
+            venues=args.venues,
+            organizers=args.organizers,
+            categories=args.categories,
+            tags=args.tags,
+        )
     )
     report = asyncio.run(
         seed(
@@ -222,6 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
     seeding.add_argument("--organizers", type=_count, default=defaults.organizers)
     seeding.add_argument("--categories", type=_count, default=defaults.categories)
     seeding.add_argument("--tags", type=_count, default=defaults.tags)
+    seeding.add_argument(
+        "--demo",
+        action="store_true",
+        help=f"a small demo instead: {DEMO.events} upcoming events with venues, organizers, "
+        "terms and German and Slovak translations (the counts are ignored)",
+    )
     seeding.add_argument(
         "--random-seed", type=int, default=None, help="repeatable data (IDs still differ)"
     )
