@@ -125,7 +125,7 @@ async def test_seed_demo(database_url: str) -> None:
                     await conn.scalars(text("SELECT DISTINCT language FROM event_translations"))
                 )
                 upcoming = await conn.scalar(
-                    text("SELECT count(*) FROM events WHERE end_at >= now() - interval '4 days'")
+                    text("SELECT count(*) FROM events WHERE start_at >= now() - interval '1 day'")
                 )
         finally:
             await engine.dispose()

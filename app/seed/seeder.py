@@ -307,8 +307,8 @@ class SeedCounts:
     organizers: int = 300
     categories: int = 20
     tags: int = 50
-    # A demo: every record translated, events within the default list window (from a few
-    # days ago to a few months ahead), so that a first look at the API finds them all.
+    # A demo: every record translated, events within the default list window (from today
+    # to three months ahead), so that a first look at the API finds them all.
     demo: bool = False
 
     def shares(self, shares: tuple[float, ...]) -> tuple[float, ...]:
@@ -317,7 +317,7 @@ class SeedCounts:
 
 
 DEMO = SeedCounts(events=50, venues=8, organizers=6, categories=6, tags=12, demo=True)
-DEMO_DAYS = (-3, 90)
+DEMO_DAYS = (0, 90)
 
 
 @dataclass(slots=True)
