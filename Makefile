@@ -7,17 +7,20 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: install system-deps run test lint typecheck pytest bench fuzz clean
 
+# pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
+	@echo "installing almanac and its packages into $(VENV) (first time: about a minute)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --progress-bar on -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-# Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`), from
-# Debian's packages when missing; the package lists are refreshed only if the install fails.
-SYSTEM_TOOLS := nginx docker-compose openssl
+# Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`, a
+# headless Chromium for the docs page), from Debian's packages when missing; the package lists
+# are refreshed only if the install fails. chromedriver comes in the package chromium-driver.
+SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 
@@ -25,8 +28,9 @@ system-deps:
 	@PATH="$$PATH:/usr/sbin"; \
 	missing=$$(for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || echo $$tool; done); \
 	if [ -n "$$missing" ]; then \
-		echo "installing" $$missing; \
-		$(APT_INSTALL) $$missing || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$missing; }; \
+		packages=$$(echo $$missing | sed 's/chromedriver/chromium-driver/'); \
+		echo "installing" $$packages; \
+		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
 
 run: install

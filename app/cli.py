@@ -7,12 +7,16 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from sqlalchemy.engine import make_url
+
 from app.core.caching import after_write
 from app.core.database import make_engine, make_sessionmaker, resolve_database_url
-from app.core.migrate import upgrade
+from app.core.embedded import pgdata_dir
+from app.core.migrate import head_revision, upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
-from app.seed.seeder import SeedCounts, seed
+from app.core.urls import NAMESPACE
+from app.seed.seeder import DEMO, SeedCounts, seed
 from app.users.service import Accounts, UserError
 
 T = TypeVar("T")
@@ -49,11 +53,33 @@ def cmd_migrate(_: argparse.Namespace) -> int:
     return 0
 
 
+def _where_the_database_is(url: str) -> str:
+    settings = get_settings()
+    if settings.database_url:
+        return f"database: {make_url(url).render_as_string(hide_password=True)}"
+    where = f"database: embedded PostgreSQL, data in {pgdata_dir(settings.almanac_data_dir)}"
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        where += " (run as root: the server runs as the system user pgserver)"
+    return where
+
+
+def _start_up_lines(url: str, host: str, port: int) -> list[str]:
+    shown_host = f"[{host}]" if ":" in host else host
+    base = f"http://{shown_host}:{port}"
+    return [
+        _where_the_database_is(url),
+        f"migrations: at head {head_revision()}",
+        f"listening on {base}/ (API {base}/{NAMESPACE}, docs {base}/{NAMESPACE}/doc in a browser)",
+    ]
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     url = _database_url()
     upgrade(url)
+    for line in _start_up_lines(url, args.host, args.port):
+        print(line, flush=True)
     # Workers are separate processes: hand them the resolved URL so they join the same
     # (possibly embedded) server instead of starting their own.
     os.environ["DATABASE_URL"] = url
@@ -74,9 +100,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+ROLE_RIGHTS = {
+    Role.ADMINISTRATOR: "manages everything",
+    Role.EDITOR: "manages everything",
+    Role.AUTHOR: "publishes and manages their own records, manages categories",
+    Role.CONTRIBUTOR: "writes their own records, unpublished",
+    Role.SUBSCRIBER: "reads only: every write answers 403",
+}
+
+
 def cmd_users_add(args: argparse.Namespace) -> int:
-    user, password = _with_accounts(lambda a: a.add(args.login, Role(args.role)))
-    print(f"created user {user.login} (id {user.id}, role {user.role})")
+    role = Role(args.role or Role.SUBSCRIBER.value)
+    user, password = _with_accounts(lambda a: a.add(args.login, role))
+    print(f"created user {user.login} (id {user.id}, role {user.role}: {ROLE_RIGHTS[role]})")
+    if args.role is None:
+        roles = ", ".join(r.value for r in Role)
+        print(f"no --role given: {user.login} is a subscriber (roles: {roles})")
     print("application password (shown once):")
     print(password)
     return 0
@@ -93,8 +132,13 @@ def cmd_users_list(_: argparse.Namespace) -> int:
     async def rows(accounts: Accounts) -> list[tuple[int, str, str]]:
         return [(u.id, u.login, u.role) for u in await accounts.list()]
 
-    for user_id, login, role in _with_accounts(rows):
-        print(f"{user_id}\t{login}\t{role}")
+    users = _with_accounts(rows)
+    width = max((len(login) for _, login, _ in users), default=5)
+    print(f"{'ID':>6}  {'LOGIN':<{width}}  ROLE")
+    for user_id, login, role in users:
+        print(f"{user_id:>6}  {login:<{width}}  {role}")
+    if not users:
+        print("(no users: add one with `almanac users add LOGIN --role editor`)")
     return 0
 
 
@@ -108,12 +152,16 @@ def cmd_seed(args: argparse.Namespace) -> int:
     settings = get_settings()
     url = _database_url()
     upgrade(url)
-    counts = SeedCounts(
-        events=args.events,
-        venues=args.venues,
-        organizers=args.organizers,
-        categories=args.categories,
-        tags=args.tags,
+    counts = (
+        DEMO
+        if args.demo
+        else SeedCounts(
+            events=args.events,
+            venues=args.venues,
+            organizers=args.organizers,
+            categories=args.categories,
+            tags=args.tags,
+        )
     )
     report = asyncio.run(
         seed(
@@ -154,7 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add = users.add_parser("add", help="create a user; prints an application password last")
     add.add_argument("login")
-    add.add_argument("--role", choices=[r.value for r in Role], default=Role.SUBSCRIBER.value)
+    add.add_argument(
+        "--role",
+        choices=[r.value for r in Role],
+        default=None,
+        help="what the user may do (default: subscriber, who can only read)",
+    )
     add.set_defaults(func=cmd_users_add)
     password = users.add_parser("password", help="issue another application password")
     password.add_argument("login")
@@ -173,6 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
     seeding.add_argument("--organizers", type=_count, default=defaults.organizers)
     seeding.add_argument("--categories", type=_count, default=defaults.categories)
     seeding.add_argument("--tags", type=_count, default=defaults.tags)
+    seeding.add_argument(
+        "--demo",
+        action="store_true",
+        help=f"a small demo instead: {DEMO.events} upcoming events with venues, organizers, "
+        "terms and German and Slovak translations (the counts are ignored)",
+    )
     seeding.add_argument(
         "--random-seed", type=int, default=None, help="repeatable data (IDs still differ)"
     )

@@ -40,13 +40,23 @@ async def test_wrong_method_is_405_with_allow(client: AsyncClient) -> None:
 async def test_invalid_json_body(client: AsyncClient, auth: Any) -> None:
     editor = await auth("editor")
     json_headers = {"Content-Type": "application/json"}
-    for body in (b"{not json", b"[1, 2]", b'"text"', b"[" * 40 + b"]" * 40):
+    messages = {
+        b"{not json": "Invalid JSON body passed: unexpected character, expected a string key "
+        "at line 1, column 2.",
+        b"[1, 2]": 'The JSON body must be an object of parameters ({"name": value, ...}), '
+        "not an array.",
+        b'"text"': 'The JSON body must be an object of parameters ({"name": value, ...}), '
+        "not a string.",
+        b"[" * 40 + b"]" * 40: 'The JSON body must be an object of parameters ({"name": '
+        "value, ...}), not an array.",
+    }
+    for body, message in messages.items():
         response = await client.post(
             f"{API}/categories", content=body, headers={**json_headers, **editor.basic}
         )
         assert response.status_code == 400, body
         assert response.json()["code"] == "rest_invalid_json"
-        assert response.json()["message"] == "Invalid JSON body passed."
+        assert response.json()["message"] == message
         # The caller is checked before the payload: anonymous writes are a 401 whatever it is.
         anonymous = await client.post(f"{API}/events", content=body, headers=json_headers)
         assert anonymous.status_code == 401
@@ -61,6 +71,7 @@ async def test_deeply_nested_json_is_refused(client: AsyncClient, auth: Any) -> 
     )
     assert response.status_code == 400
     assert response.json()["code"] == "rest_invalid_json"
+    assert response.json()["message"] == "The JSON body is nested deeper than 32 levels."
 
 
 async def test_body_too_large_is_413(client: AsyncClient) -> None:

@@ -83,7 +83,9 @@ async def test_bad_images_are_400_naming_image(
         assert response.status_code == 400, (plural, value)
         body = response.json()
         assert body["code"] == "rest_invalid_param"
-        assert body["data"]["params"] == {"image": "Invalid parameter."}
+        assert body["data"]["params"] == {
+            "image": "image must be the ID of an existing image or an http(s) URL; empty clears it."
+        }
 
 
 @pytest.mark.parametrize("empty", ["", 0, "0", None, False])

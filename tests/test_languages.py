@@ -24,17 +24,26 @@ async def test_language_in_body_is_honoured(client: AsyncClient) -> None:
     response = await client.post(f"{API}/tags", json={"i18n_language": "sk"})
     assert response.status_code == 401
     assert response.headers["Content-Language"] == "sk"
-    assert response.json()["message"] == "Prepáčte, na túto akciu nemáte oprávnenie."
+    assert response.json()["message"].startswith("Bez prihlásenia to, žiaľ, nie je dovolené")
 
 
 async def test_unknown_language_is_400(client: AsyncClient) -> None:
-    for path, params in ((f"/fr{API}/tags", {}), (f"{API}/tags", {"i18n_language": "xx"}),
-                         (f"{API}/tags", {"i18n_language": ""})):  # fmt: skip
-        response = await client.get(path, params=params)
+    for params in ({"i18n_language": "xx"}, {"i18n_language": ""}):
+        response = await client.get(f"{API}/tags", params=params)
         assert response.status_code == 400
         body = response.json()
         assert body["code"] == "rest_invalid_param"
         assert list(body["data"]["params"]) == ["i18n_language"]
+        assert response.headers["Content-Language"] == "en"
+
+
+async def test_unknown_language_segment_is_no_route(client: AsyncClient) -> None:
+    for path in (f"/fr{API}/events", f"/fr{API}", f"/xx{API}/tags/1", f"/fr{API}/doc"):
+        response = await client.get(path)
+        assert response.status_code == 404, path
+        body = response.json()
+        assert body["code"] == "rest_no_route"
+        assert "i18n_language" not in response.text
         assert response.headers["Content-Language"] == "en"
 
 

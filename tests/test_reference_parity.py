@@ -264,7 +264,9 @@ async def test_a_term_may_be_renamed_to_a_taken_name(
     # Slugs stay unique...
     slug = await client.put(f"{url}/{blues['id']}", json={"slug": "jazz"}, headers=editor.basic)
     assert slug.status_code == 400
-    assert slug.json()["data"]["params"] == {"slug": "Invalid parameter."}
+    assert slug.json()["data"]["params"] == {
+        "slug": "slug jazz is already taken by another term of this taxonomy."
+    }
     # ...and a create still refuses a taken name.
     again = await client.post(url, json={"name": "JAZZ"}, headers=editor.basic)
     assert again.status_code == 400

@@ -73,6 +73,14 @@ def not_of_type(name: str, kind: str) -> Note:
     return ("not_of_type", {"name": name, "type": kind})
 
 
+def why(key: str, name: str, **values: object) -> Note:
+    return (key, {"name": name, **values})
+
+
+def not_an_id(name: str) -> Note:
+    return why("invalid_id", name, max=LARGEST_ID)
+
+
 def notes(model: type[Params], raw: dict[str, Any]) -> dict[str, Note]:
     with pytest.raises(InvalidParams) as caught:
         parse(model, raw)
@@ -151,13 +159,13 @@ def test_positive_int_accepts(value: Any, expected: int | None) -> None:
 @pytest.mark.parametrize(
     ("value", "note"),
     [
-        pytest.param(0, INVALID_NOTE, id="zero"),
-        pytest.param("0", INVALID_NOTE, id="zero-string"),
-        pytest.param(-1, INVALID_NOTE, id="negative"),
-        pytest.param("-1", INVALID_NOTE, id="negative-string"),
-        pytest.param(2**62, INVALID_NOTE, id="2-pow-62"),
-        pytest.param(str(2**62), INVALID_NOTE, id="2-pow-62-string"),
-        pytest.param(2**63, INVALID_NOTE, id="2-pow-63"),
+        pytest.param(0, not_an_id("n"), id="zero"),
+        pytest.param("0", not_an_id("n"), id="zero-string"),
+        pytest.param(-1, not_an_id("n"), id="negative"),
+        pytest.param("-1", not_an_id("n"), id="negative-string"),
+        pytest.param(2**62, not_an_id("n"), id="2-pow-62"),
+        pytest.param(str(2**62), not_an_id("n"), id="2-pow-62-string"),
+        pytest.param(2**63, not_an_id("n"), id="2-pow-63"),
         pytest.param(True, not_of_type("n", "integer"), id="bool-true"),
         pytest.param(False, not_of_type("n", "integer"), id="bool-false"),
         pytest.param("²", not_of_type("n", "integer"), id="superscript-two"),
@@ -228,17 +236,17 @@ def test_positive_int_list_accepts(value: Any, expected: list[int]) -> None:
 @pytest.mark.parametrize(
     ("value", "note"),
     [
-        pytest.param("", INVALID_NOTE, id="empty-string"),
-        pytest.param(",", INVALID_NOTE, id="only-commas"),
-        pytest.param([], INVALID_NOTE, id="empty-list"),
-        pytest.param([""], INVALID_NOTE, id="list-of-empty"),
-        pytest.param("0", INVALID_NOTE, id="zero"),
-        pytest.param("1,0", INVALID_NOTE, id="zero-among-others"),
-        pytest.param("1,-2", INVALID_NOTE, id="negative"),
-        pytest.param([2**62], INVALID_NOTE, id="2-pow-62"),
-        pytest.param(True, INVALID_NOTE, id="bool"),
-        pytest.param({"a": 1}, INVALID_NOTE, id="object"),
-        pytest.param(1.5, INVALID_NOTE, id="float"),
+        pytest.param("", why("not_empty", "ids"), id="empty-string"),
+        pytest.param(",", why("not_empty", "ids"), id="only-commas"),
+        pytest.param([], why("not_empty", "ids"), id="empty-list"),
+        pytest.param([""], why("not_empty", "ids"), id="list-of-empty"),
+        pytest.param("0", not_an_id("ids"), id="zero"),
+        pytest.param("1,0", not_an_id("ids"), id="zero-among-others"),
+        pytest.param("1,-2", not_an_id("ids"), id="negative"),
+        pytest.param([2**62], not_an_id("ids"), id="2-pow-62"),
+        pytest.param(True, why("not_a_list", "ids"), id="bool"),
+        pytest.param({"a": 1}, why("not_a_list", "ids"), id="object"),
+        pytest.param(1.5, why("not_a_list", "ids"), id="float"),
         pytest.param(["1", True], not_of_type("ids", "integer"), id="bool-item"),
         pytest.param(["x"], not_of_type("ids", "integer"), id="word-item"),
         pytest.param([[1]], not_of_type("ids", "integer"), id="nested-list"),
@@ -330,7 +338,7 @@ def test_string_list_accepts(value: Any, expected: list[str]) -> None:
     ],
 )
 def test_string_list_refuses(value: Any) -> None:
-    assert notes(Words, {"words": value}) == {"words": INVALID_NOTE}
+    assert notes(Words, {"words": value})["words"][0] in ("not_empty", "not_text", "not_a_list")
 
 
 # ---- NonEmptyStr and StrOrEmpty ------------------------------------------------------
@@ -353,12 +361,12 @@ def test_non_empty_str_accepts(value: Any, expected: str) -> None:
 @pytest.mark.parametrize(
     ("value", "note"),
     [
-        pytest.param("", INVALID_NOTE, id="empty"),
-        pytest.param("   ", INVALID_NOTE, id="blank"),
-        pytest.param(True, INVALID_NOTE, id="bool"),
-        pytest.param([], INVALID_NOTE, id="empty-list"),
-        pytest.param(["x"], INVALID_NOTE, id="list"),
-        pytest.param({"a": 1}, INVALID_NOTE, id="object"),
+        pytest.param("", why("not_empty", "name"), id="empty"),
+        pytest.param("   ", why("not_empty", "name"), id="blank"),
+        pytest.param(True, why("not_text", "name"), id="bool"),
+        pytest.param([], why("not_text", "name"), id="empty-list"),
+        pytest.param(["x"], why("not_text", "name"), id="list"),
+        pytest.param({"a": 1}, why("not_text", "name"), id="object"),
         pytest.param(
             "x" * 100_001, ("too_long", {"name": "name", "max": 100_000}), id="over-100000"
         ),
@@ -393,7 +401,7 @@ def test_str_or_empty_accepts(value: Any, expected: str) -> None:
     ],
 )
 def test_str_or_empty_refuses(value: Any) -> None:
-    assert notes(Texts, {"text": value}) == {"text": INVALID_NOTE}
+    assert notes(Texts, {"text": value}) == {"text": why("not_text", "text")}
 
 
 # ---- NUL characters, anywhere --------------------------------------------------------
@@ -414,7 +422,7 @@ def test_str_or_empty_refuses(value: Any) -> None:
     ],
 )
 def test_nul_is_refused(name: str, value: Any) -> None:
-    assert notes(Everything, {name: value}) == {name: INVALID_NOTE}
+    assert notes(Everything, {name: value}) == {name: why("nul_character", name)}
 
 
 # ---- parse() -------------------------------------------------------------------------
@@ -429,8 +437,8 @@ def test_every_bad_parameter_is_named() -> None:
     raw = {"flag": "maybe", "n": 0, "name": "", "text": "fine"}
     assert notes(Everything, raw) == {
         "flag": not_of_type("flag", "boolean"),
-        "n": INVALID_NOTE,
-        "name": INVALID_NOTE,
+        "n": not_an_id("n"),
+        "name": why("not_empty", "name"),
     }
 
 

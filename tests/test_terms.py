@@ -258,7 +258,9 @@ async def test_update_errors(client: AsyncClient, editor: AuthFor, auth: Auth) -
     assert self_parent.status_code == 400
     slug_taken = await client.put(url, json={"slug": b["slug"]}, headers=editor.basic)
     assert slug_taken.status_code == 400
-    assert slug_taken.json()["data"]["params"] == {"slug": "Invalid parameter."}
+    assert slug_taken.json()["data"]["params"] == {
+        "slug": f"slug {b['slug']} is already taken by another term of this taxonomy."
+    }
     for payload in ({"name": ""}, {"description": ""}, {"slug": ""}, {"parent": "2389"}):
         response = await client.patch(url, json=payload, headers=editor.basic)
         assert response.status_code == 400, payload

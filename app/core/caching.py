@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
+from app.core.language import scope_accepted_language
 from app.core.permissions import Principal
 from app.core.urls import NAMESPACE
 
@@ -186,8 +187,8 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     if scope["type"] != "http" or scope["method"] != "GET":
         return None
     path: str = scope["path"]
-    if f"/{NAMESPACE}" not in path or path.endswith("/doc"):
-        return None
+    if f"/{NAMESPACE}" not in path or path.endswith("/doc") or "/doc/assets/" in path:
+        return None  # the docs page and its files (their own Cache-Control) are not stored
     host = b""
     for name, value in scope["headers"]:
         if name in (b"authorization", b"cookie"):
@@ -204,7 +205,10 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
                 # that can hit, and reading the data version for it is wasted.
                 return None
     today = datetime.now(zone).date()
-    return (scope["scheme"], host, scope.get("root_path", ""), path, query, today)
+    # The language Accept-Language picks is part of the key (whether or not the parameter or
+    # path segment overrides it): a German answer is never served to an English reader.
+    language = scope_accepted_language(scope)
+    return (scope["scheme"], host, scope.get("root_path", ""), path, query, today, language)
 
 
 class ResponseCacheMiddleware:

@@ -1,27 +1,43 @@
-"""The embedded PostgreSQL (pgserver) used when no DATABASE_URL is configured."""
+"""The embedded PostgreSQL (pgserver) used when no DATABASE_URL is configured.
+
+PostgreSQL refuses to run as root: started by root, pgserver creates a system user
+(`pgserver`) and runs the server as that user, owning the data directory.
+"""
 
 import logging
+import warnings
 from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
 
+# pgserver logs every pg_ctl command line with its output at INFO (a dump on every normal
+# stop), and platformdirs warns on every start when XDG_RUNTIME_DIR is unset (as it is for
+# services and containers) although pgserver then uses a fine fallback. Neither is news to
+# an operator; real failures still raise or log at WARNING.
+logging.getLogger("pgserver").setLevel(logging.WARNING)
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
 DATABASE = "almanac"
 _servers: dict[Path, Any] = {}  # kept alive for the life of the process
+
+
+def pgdata_dir(data_dir: Path) -> Path:
+    return (data_dir / "pgdata").resolve()
 
 
 def embedded_url(data_dir: Path, database: str = DATABASE) -> str:
     """Start (or join) the embedded server under `data_dir`; return a URL for `database`."""
     from pgserver import get_server  # type: ignore[attr-defined]  # lazily: embedded only
 
-    pgdata = (data_dir / "pgdata").resolve()
+    pgdata = pgdata_dir(data_dir)
     server = _servers.get(pgdata)
     if server is None:
         pgdata.mkdir(parents=True, exist_ok=True)
         # cleanup_mode "stop": the server stops when the last process using it exits.
         server = get_server(pgdata, cleanup_mode="stop")
         _servers[pgdata] = server
-        log.info("embedded PostgreSQL running in %s", pgdata)
+        log.debug("embedded PostgreSQL running in %s", pgdata)
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
     if "1 row" not in exists:
         server.psql(f'CREATE DATABASE "{database}";')

@@ -4,7 +4,8 @@
 import logging
 import socket
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import asyncpg
@@ -80,6 +81,43 @@ def invalid(name: str, note: Note = INVALID) -> InvalidParams:
     return InvalidParams({name: note})
 
 
+def note(key: str, **values: object) -> Note:
+    """A parameter note; a value may itself be a note (rendered in the same language)."""
+    return (key, values)
+
+
+def unknown_ids(name: str, kind: str, ids: Sequence[object]) -> Note:
+    """`name`: no `kind` (venue, organizer, category, tag, event) with these IDs."""
+    return note("unknown_ids", name=name, kind=note(f"kind_{kind}"), ids=", ".join(map(str, ids)))
+
+
+class Problems:
+    """The invalid parameters of one request, gathered across its steps (the parameter
+    model, then the checks that need the database), so that one 400 names them all."""
+
+    def __init__(self) -> None:
+        self.notes: dict[str, Note] = {}
+
+    def add(self, name: str, why: Note) -> None:
+        self.notes.setdefault(name, why)  # the first reason found for a parameter stands
+
+    @contextmanager
+    def gather(self) -> Iterator[None]:
+        """Run a step; its 400 `rest_invalid_param` is kept instead of raised."""
+        try:
+            yield
+        except InvalidParams as exc:
+            for name, why in exc.notes.items():
+                self.add(name, why)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.notes
+
+    def raise_any(self) -> None:
+        if self.notes:
+            raise InvalidParams(self.notes)
+
+
 class MissingParams(ApiError):
     def __init__(self, names: Sequence[str]):
         super().__init__(
@@ -105,7 +143,9 @@ class PageNotFound(ApiError):
 
 def forbidden(authenticated: bool) -> ApiError:
     """rest_forbidden: 401 for anonymous callers, 403 for signed-in ones (WordPress)."""
-    return ApiError(401 if not authenticated else 403, "rest_forbidden")
+    if not authenticated:
+        return ApiError(401, "rest_forbidden", "sign_in_needed")  # what is missing: signing in
+    return ApiError(403, "rest_forbidden")
 
 
 def payload_too_large() -> ApiError:

@@ -1,6 +1,6 @@
 """Languages and the translated message catalogue (error messages and parameter notes)."""
 
-from typing import Final
+from typing import Final, TypeGuard
 
 # key -> language -> template. English texts are the reference's own wording.
 MESSAGES: Final[dict[str, dict[str, str]]] = {
@@ -44,6 +44,156 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "per_page muss zwischen 1 und {max} (jeweils einschließlich) liegen.",
         "sk": "per_page musí byť medzi 1 a {max} (vrátane).",
     },
+    # ---- why a parameter is invalid (data.params) ----
+    "invalid_id": {
+        "en": "{name} must be an ID: a whole number from 1 to {max}.",
+        "de": "{name} muss eine ID sein: eine ganze Zahl von 1 bis {max}.",
+        "sk": "{name} musí byť ID: celé číslo od 1 do {max}.",
+    },
+    "between": {
+        "en": "{name} must be between {min} (inclusive) and {max} (inclusive).",
+        "de": "{name} muss zwischen {min} und {max} (jeweils einschließlich) liegen.",
+        "sk": "{name} musí byť medzi {min} a {max} (vrátane).",
+    },
+    "not_one_of": {
+        "en": "{name} is not one of {choices}.",
+        "de": "{name} ist keiner der Werte {choices}.",
+        "sk": "{name} nie je žiadna z hodnôt {choices}.",
+    },
+    "not_a_number": {
+        "en": "{name} is not a number.",
+        "de": "{name} ist keine Zahl.",
+        "sk": "{name} nie je číslo.",
+    },
+    "not_empty": {
+        "en": "{name} must not be empty.",
+        "de": "{name} darf nicht leer sein.",
+        "sk": "{name} nesmie byť prázdne.",
+    },
+    "not_text": {
+        "en": "{name} must be a text.",
+        "de": "{name} muss ein Text sein.",
+        "sk": "{name} musí byť text.",
+    },
+    "not_a_list": {
+        "en": "{name} must be a list: an array, or values separated by commas.",
+        "de": "{name} muss eine Liste sein: ein Array oder durch Kommas getrennte Werte.",
+        "sk": "{name} musí byť zoznam: pole alebo hodnoty oddelené čiarkami.",
+    },
+    "nul_character": {
+        "en": "{name} must not contain a NUL character.",
+        "de": "{name} darf kein NUL-Zeichen enthalten.",
+        "sk": "{name} nesmie obsahovať znak NUL.",
+    },
+    "only_markup": {
+        "en": "{name} must contain text, not only markup.",
+        "de": "{name} muss Text enthalten, nicht nur Markup.",
+        "sk": "{name} musí obsahovať text, nie iba značky.",
+    },
+    "bad_date": {
+        "en": "{name} is not a date. Accepted: Y-m-d H:i:s, Y-m-d, ISO 8601 (an offset is "
+        "honoured), a Unix timestamp, or a relative form such as 'tomorrow 9am' or '+5 days'.",
+        "de": "{name} ist kein Datum. Möglich sind: Y-m-d H:i:s, Y-m-d, ISO 8601 (ein Versatz "
+        "wird beachtet), ein Unix-Zeitstempel oder eine relative Angabe wie 'tomorrow 9am' "
+        "oder '+5 days'.",
+        "sk": "{name} nie je dátum. Prípustné sú: Y-m-d H:i:s, Y-m-d, ISO 8601 (posun sa "
+        "zohľadní), unixová časová pečiatka alebo relatívny tvar ako 'tomorrow 9am' či "
+        "'+5 days'.",
+    },
+    "bad_timezone": {
+        "en": "{name} is not a time zone: use an IANA name such as Europe/Berlin, UTC, or an "
+        "offset such as UTC+2 or UTC-05:30.",
+        "de": "{name} ist keine Zeitzone: einen IANA-Namen wie Europe/Berlin, UTC oder einen "
+        "Versatz wie UTC+2 oder UTC-05:30 verwenden.",
+        "sk": "{name} nie je časové pásmo: použite názov IANA ako Europe/Berlin, UTC alebo "
+        "posun ako UTC+2 či UTC-05:30.",
+    },
+    "end_before_start": {
+        "en": "end_date ({end}) is before start_date ({start}).",
+        "de": "end_date ({end}) liegt vor start_date ({start}).",
+        "sk": "end_date ({end}) je pred start_date ({start}).",
+    },
+    "unknown_ids": {
+        "en": "{name}: no {kind} with ID {ids}.",
+        "de": "{name}: {kind} mit der ID {ids} existiert nicht.",
+        "sk": "{name}: {kind} s ID {ids} neexistuje.",
+    },
+    "unknown_terms": {
+        "en": "{name}: no {kind} with the ID or slug {refs}.",
+        "de": "{name}: {kind} mit der ID oder Kurzform {refs} existiert nicht.",
+        "sk": "{name}: {kind} s ID alebo slugom {refs} neexistuje.",
+    },
+    "kind_venue": {"en": "venue", "de": "Veranstaltungsort", "sk": "miesto konania"},
+    "kind_organizer": {"en": "organizer", "de": "Veranstalter", "sk": "organizátor"},
+    "kind_category": {"en": "category", "de": "Kategorie", "sk": "kategória"},
+    "kind_tag": {"en": "tag", "de": "Schlagwort", "sk": "štítok"},
+    "kind_event": {"en": "event", "de": "Veranstaltung", "sk": "podujatie"},
+    "cannot_create_terms": {
+        "en": "{name}: {refs} not found, and you may not create new terms.",
+        "de": "{name}: {refs} nicht gefunden, und du darfst keine neuen Begriffe anlegen.",
+        "sk": "{name}: {refs} sa nenašlo a nové termíny vytvárať nemôžete.",
+    },
+    "unknown_event": {
+        "en": "{name}: no event with ID {id} that you may see.",
+        "de": "{name}: keine für dich sichtbare Veranstaltung mit der ID {id}.",
+        "sk": "{name}: žiadne podujatie s ID {id}, ktoré môžete vidieť.",
+    },
+    "unknown_user": {
+        "en": "{name}: no user with ID {id}.",
+        "de": "{name}: kein Benutzer mit der ID {id}.",
+        "sk": "{name}: žiadny používateľ s ID {id}.",
+    },
+    "status_publish_only": {
+        "en": "status: you may only list published records (publish).",
+        "de": "status: du darfst nur veröffentlichte Einträge auflisten (publish).",
+        "sk": "status: môžete zobraziť iba zverejnené záznamy (publish).",
+    },
+    "one_venue": {
+        "en": 'venue takes one venue (an ID, an {{"id": ...}} object or an inline venue), '
+        "not a list of {count}.",
+        "de": 'venue nimmt einen Veranstaltungsort (eine ID, ein {{"id": ...}}-Objekt oder '
+        "einen eingebetteten Ort), keine Liste von {count}.",
+        "sk": 'venue berie jedno miesto konania (ID, objekt {{"id": ...}} alebo vložené '
+        "miesto), nie zoznam {count}.",
+    },
+    "bad_link": {
+        "en": '{name} must be an ID, an {{"id": ...}} object or an inline record with a {field}.',
+        "de": '{name} muss eine ID, ein {{"id": ...}}-Objekt oder ein eingebetteter Eintrag '
+        "mit {field} sein.",
+        "sk": '{name} musí byť ID, objekt {{"id": ...}} alebo vložený záznam s {field}.',
+    },
+    "inline_invalid": {
+        "en": "{name}: the inline record is invalid: {reason}",
+        "de": "{name}: der eingebettete Eintrag ist ungültig: {reason}",
+        "sk": "{name}: vložený záznam je neplatný: {reason}",
+    },
+    "bad_image": {
+        "en": "image must be the ID of an existing image or an http(s) URL; empty clears it.",
+        "de": "image muss die ID eines vorhandenen Bildes oder eine http(s)-URL sein; leer "
+        "entfernt es.",
+        "sk": "image musí byť ID existujúceho obrázka alebo URL http(s); prázdna hodnota ho "
+        "odstráni.",
+    },
+    "bad_url": {
+        "en": "{name} must be an http(s) URL, or empty.",
+        "de": "{name} muss eine http(s)-URL oder leer sein.",
+        "sk": "{name} musí byť URL http(s) alebo prázdne.",
+    },
+    "bad_cost": {
+        "en": "cost must be a text, a number or a list of those.",
+        "de": "cost muss ein Text, eine Zahl oder eine Liste davon sein.",
+        "sk": "cost musí byť text, číslo alebo ich zoznam.",
+    },
+    "slug_taken": {
+        "en": "slug {slug} is already taken by another term of this taxonomy.",
+        "de": "Die Kurzform {slug} ist bereits an einen anderen Begriff dieser Taxonomie vergeben.",
+        "sk": "Slug {slug} už používa iný termín tejto taxonómie.",
+    },
+    "unknown_slug": {
+        "en": "{name}: no record with the slug {slug}.",
+        "de": "{name}: kein Eintrag mit der Kurzform {slug}.",
+        "sk": "{name}: žiadny záznam so slugom {slug}.",
+    },
     "unknown_language": {
         "en": "i18n_language must be one of {languages}.",
         "de": "i18n_language muss einer der Werte {languages} sein.",
@@ -53,6 +203,27 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Invalid JSON body passed.",
         "de": "Ungültiger JSON-Inhalt übergeben.",
         "sk": "Bolo odoslané neplatné telo JSON.",
+    },
+    "json_syntax": {
+        "en": "Invalid JSON body passed: {error} at line {line}, column {column}.",
+        "de": "Ungültiger JSON-Inhalt übergeben: {error} in Zeile {line}, Spalte {column}.",
+        "sk": "Bolo odoslané neplatné telo JSON: {error} na riadku {line}, stĺpec {column}.",
+    },
+    "json_not_object": {
+        "en": 'The JSON body must be an object of parameters ({{"name": value, ...}}), not {kind}.',
+        "de": 'Der JSON-Inhalt muss ein Objekt aus Parametern sein ({{"name": Wert, ...}}), '
+        "nicht {kind}.",
+        "sk": 'Telo JSON musí byť objekt s parametrami ({{"názov": hodnota, ...}}), nie {kind}.',
+    },
+    "json_too_deep": {
+        "en": "The JSON body is nested deeper than {max} levels.",
+        "de": "Der JSON-Inhalt ist tiefer als {max} Ebenen verschachtelt.",
+        "sk": "Telo JSON je vnorené hlbšie ako {max} úrovní.",
+    },
+    "form_not_utf8": {
+        "en": "The form body is not valid UTF-8.",
+        "de": "Der Formularinhalt ist kein gültiges UTF-8.",
+        "sk": "Telo formulára nie je platné UTF-8.",
     },
     "rest_invalid_body": {
         "en": "The request body could not be read.",
@@ -64,10 +235,26 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Du bist leider nicht berechtigt, dies zu tun.",
         "sk": "Prepáčte, na túto akciu nemáte oprávnenie.",
     },
+    "sign_in_needed": {
+        "en": "Sorry, you are not allowed to do that without signing in: send a user's "
+        "application password, as HTTP Basic (login:password) or Authorization: Bearer.",
+        "de": "Das ist ohne Anmeldung leider nicht erlaubt: das Anwendungspasswort eines "
+        "Benutzers senden, als HTTP Basic (Login:Passwort) oder Authorization: Bearer.",
+        "sk": "Bez prihlásenia to, žiaľ, nie je dovolené: pošlite aplikačné heslo "
+        "používateľa ako HTTP Basic (login:heslo) alebo Authorization: Bearer.",
+    },
     "invalid_username": {
-        "en": "Unknown username. Check again or try your email address.",
-        "de": "Unbekannter Benutzername. Bitte erneut prüfen.",
-        "sk": "Neznáme používateľské meno. Skontrolujte ho znova.",
+        "en": "Unknown username. Check the login that goes with the application password.",
+        "de": "Unbekannter Benutzername. Bitte den Login zum Anwendungspasswort prüfen.",
+        "sk": "Neznáme používateľské meno. Skontrolujte login k aplikačnému heslu.",
+    },
+    "malformed_authorization": {
+        "en": "The Authorization header is malformed: send Basic with base64 of "
+        "login:password, or Bearer with the application password.",
+        "de": "Der Authorization-Header ist fehlerhaft: Basic mit base64 von Login:Passwort "
+        "oder Bearer mit dem Anwendungspasswort senden.",
+        "sk": "Hlavička Authorization je chybná: pošlite Basic s base64 z login:heslo alebo "
+        "Bearer s aplikačným heslom.",
     },
     "incorrect_password": {
         "en": "The provided password is an invalid application password.",
@@ -244,4 +431,20 @@ def translate(key: str, language: str, **values: object) -> str:
     if templates is None:
         return key
     template = templates.get(language) or templates["en"]
-    return template.format(**values) if values else template
+    if not values:
+        return template
+    # A value may itself be a message (a note inside a note): rendered in the same language.
+    rendered = {
+        name: translate(value[0], language, **value[1]) if _is_message(value) else value
+        for name, value in values.items()
+    }
+    return template.format(**rendered)
+
+
+def _is_message(value: object) -> TypeGuard[tuple[str, dict[str, object]]]:
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], dict)
+    )

@@ -1,10 +1,18 @@
-"""Which language a request reads and writes: `i18n_language` wins over the path segment."""
+"""Which language a request reads and writes.
+
+Precedence: the `i18n_language` parameter, then the `/{lang}/calendar/...` path segment, then
+the `Accept-Language` header (with its q-values), then `DEFAULT_LANGUAGE`. The header is read
+only when neither of the first two is given; the request then records that it was read, so
+that `Vary` names it (app/core/middleware.py) and the response cache keys on it.
+"""
 
 from fastapi import Request
+from starlette.types import Scope
 
 from app.core.settings import LANGUAGES
 
 LANGUAGE_STATE_KEY = "language"
+HEADER_READ_STATE_KEY = "accept_language_read"
 
 
 def _path_language(request: Request) -> str | None:
@@ -18,7 +26,7 @@ def _path_language(request: Request) -> str | None:
 
 
 def requested_language(request: Request, body_value: object = None) -> str | None:
-    """The raw language asked for (may be invalid), or None for the default."""
+    """The raw language asked for by parameter or path segment (may be invalid), else None."""
     if isinstance(body_value, str):
         return body_value
     query = request.query_params.get("i18n_language")
@@ -27,13 +35,73 @@ def requested_language(request: Request, body_value: object = None) -> str | Non
     return _path_language(request)
 
 
+def accepted_language(header: str | None) -> str | None:
+    """The best of our languages an `Accept-Language` header asks for, or None.
+
+    `de-AT` matches `de`; the highest q wins, the earlier entry on a tie; `q=0` refuses a
+    language; `*` stands for any language not named (answered with None: the default).
+    """
+    if not header:
+        return None
+    best: tuple[float, int, str] | None = None
+    refused: set[str] = set()
+    for position, item in enumerate(header.split(",")[:32]):
+        tag, _, params = item.strip().partition(";")
+        primary = tag.strip().split("-", 1)[0].lower()
+        quality = _quality(params)
+        if quality is None:
+            continue
+        if quality == 0:
+            refused.add(primary)
+            continue
+        if primary in LANGUAGES and primary not in refused:
+            candidate = (quality, -position, primary)
+            if best is None or candidate > best:
+                best = candidate
+    return best[2] if best is not None else None
+
+
+def _quality(params: str) -> float | None:
+    """The q of an entry's parameters (1 when absent), None when malformed."""
+    for param in params.split(";"):
+        name, _, value = param.strip().partition("=")
+        if name.strip().lower() == "q":
+            try:
+                quality = float(value.strip())
+            except ValueError:
+                return None
+            return quality if 0 <= quality <= 1 else None
+    return 1.0
+
+
+def scope_accepted_language(scope: Scope) -> str | None:
+    """`accepted_language` of a raw ASGI scope's header (for the response cache's key)."""
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            return accepted_language(value.decode("latin-1"))
+    return None
+
+
+def header_language(request: Request, default: str) -> str:
+    """The `Accept-Language` choice (else `default`), noting that the header was read."""
+    request.scope.setdefault("state", {})[HEADER_READ_STATE_KEY] = True
+    return accepted_language(request.headers.get("accept-language")) or default
+
+
 def language_of(request: Request) -> str:
     """The language of the response; never raises (used while reporting errors too)."""
     stored = request.scope.get("state", {}).get(LANGUAGE_STATE_KEY)
     if stored:
         return str(stored)
     wanted = requested_language(request)
-    return wanted if wanted in LANGUAGES else str(request.app.state.settings.default_language)
+    if wanted in LANGUAGES:
+        return str(wanted)
+    default = str(request.app.state.settings.default_language)
+    if wanted is not None:
+        return default
+    language = header_language(request, default)
+    request.scope["state"][LANGUAGE_STATE_KEY] = language  # Content-Language says the same
+    return language
 
 
 def set_language(request: Request, language: str) -> None:

@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.errors import payload_too_large
+from app.core.language import HEADER_READ_STATE_KEY, scope_accepted_language
 from app.core.responses import JSON_MEDIA_TYPE, dumps
 from app.core.settings import LANGUAGES
 
@@ -97,9 +98,23 @@ def _scope_language(scope: Scope, default: str) -> str:
     query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
     if query.get("i18n_language") in LANGUAGES:
         return str(query["i18n_language"])
-    path = scope.get("path", "")[len(scope.get("root_path", "")) :]
+    path: str = scope.get("path", "")[len(scope.get("root_path", "")) :]
     first = path.lstrip("/").split("/", 1)[0]
-    return first if first in LANGUAGES else default
+    if first in LANGUAGES:
+        return first
+    # Neither given, and the app did not run (a response from the cache, whose key holds
+    # the header's choice) or did not get that far: the header decides, and Vary says so.
+    scope.setdefault("state", {})[HEADER_READ_STATE_KEY] = True
+    return scope_accepted_language(scope) or default
+
+
+def _read_headers(scope: Scope) -> list[bytes]:
+    """Request headers the response depended on: the caller always (credentials decide what
+    is visible), the language header when the language came from it."""
+    state = scope.get("state") or {}
+    return [
+        b"Accept-Language, Authorization" if state.get(HEADER_READ_STATE_KEY) else b"Authorization"
+    ]
 
 
 class ResponseHeadersMiddleware:
@@ -122,7 +137,7 @@ class ResponseHeadersMiddleware:
                 names = {k.lower() for k, _ in headers}
                 extra = [
                     (b"content-language", language.encode()),
-                    (b"vary", b", ".join([b"Accept-Language, Authorization", *vary])),
+                    (b"vary", b", ".join([*_read_headers(scope), *vary])),
                     (b"x-content-type-options", b"nosniff"),
                     (b"referrer-policy", b"no-referrer"),
                     (b"x-frame-options", b"DENY"),

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -13,6 +14,17 @@ def alembic_config(url: str) -> Config:
     config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
     config.attributes["url"] = url
     return config
+
+
+def head_revision() -> str:
+    """`<id> (<message>)` of the newest migration: what `upgrade` brings a database to."""
+    script = ScriptDirectory.from_config(alembic_config(""))
+    current = script.get_current_head()
+    head = script.get_revision(current) if current else None
+    if head is None:
+        return "none"
+    message = (head.doc or "").strip().splitlines()[0] if head.doc else ""
+    return f"{head.revision} ({message})" if message else head.revision
 
 
 def upgrade(url: str, revision: str = "head") -> None:

@@ -8,10 +8,11 @@ from pydantic import BeforeValidator, Field
 from starlette.responses import Response
 
 from app.core.dates import DATETIME_FORMAT
-from app.core.errors import ApiError
+from app.core.errors import ApiError, no_route
 from app.core.responses import json_response
 from app.core.settings import Settings, SettingsDep
 from app.core.urls import NAMESPACE, UrlsDep
+from app.discovery.docs_page import asset, docs_page, wants_html
 from app.events.listing import default_window
 from app.http.context import LanguageDep, RawParamsDep
 from app.http.openapi import api_doc, document, namespace_routes
@@ -75,27 +76,48 @@ async def describe_namespace(
     )
 
 
-@router.get("/doc", summary="OpenAPI document", **api_doc(response=None))
+@router.get(
+    "/doc", summary="OpenAPI document (an HTML page for browsers)", **api_doc(response=None)
+)
 async def openapi_document(request: Request, urls: UrlsDep, language: LanguageDep) -> Response:
-    """The OpenAPI 3.1 description of this interface (paths relative to servers[0])."""
-    return json_response(document(request.app, urls))
+    """The OpenAPI 3.1 description of this interface (paths relative to servers[0]); a
+    browser gets the interactive page over it (app/discovery/docs_page.py)."""
+    if wants_html(request.headers.get("accept")):
+        return docs_page(urls.rest("/doc"), urls.rest("/doc/assets"))
+    return json_response(document(request.app, urls), headers={"Vary": "Accept"})
 
 
-async def api_index(urls: UrlsDep, language: LanguageDep) -> Response:
-    """Name, namespaces and links of this API (like WordPress's /wp-json/)."""
+@router.get("/doc/assets/{name}", include_in_schema=False)
+async def docs_asset(name: str) -> Response:
+    """The docs page's script, style and icon, served from the installed package."""
+    found = asset(name)
+    if found is None:
+        raise no_route()
+    return found
+
+
+async def api_index(request: Request, urls: UrlsDep, language: LanguageDep) -> Response:
+    """Name, namespaces and every route with its methods and arguments, like WordPress's
+    index (`/wp-json/`), so that clients which discover an API from it find everything."""
+    settings: Settings = request.app.state.settings
+    routes: dict[str, Any] = {
+        "/": {
+            "namespace": "",
+            "methods": ["GET"],
+            "endpoints": [{"methods": ["GET"], "args": {"context": {"required": False}}}],
+            "_links": {"self": [{"href": urls.index}]},
+        }
+    }
+    routes.update(namespace_routes(request.app, urls, computed_defaults(settings)))
     return json_response(
         {
             "name": "almanac",
             "description": "Events calendar API",
             "url": urls.site,
+            "home": urls.site,
             "namespaces": [NAMESPACE],
-            "routes": {
-                f"/{NAMESPACE}": {
-                    "namespace": NAMESPACE,
-                    "methods": ["GET"],
-                    "_links": {"self": [{"href": urls.namespace}]},
-                }
-            },
+            "authentication": {},
+            "routes": routes,
             "_links": {"help": [{"href": urls.rest("/doc")}]},
         }
     )

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.core.errors import invalid
+from app.core.errors import invalid, note
 from app.core.settings import Settings
 
 # A number with an optional decimal part; `1,000` (three digits) is a thousands group.
@@ -130,8 +130,8 @@ def cost_columns(raw: Any, currency: Currency) -> dict[str, Any]:
     """The event columns for a write's `cost`: a string, a number or a list of those;
     amounts without a symbol are shown with the site's `currency`."""
     if raw is not None and not isinstance(raw, str | int | float | list):
-        raise invalid("cost")
+        raise invalid("cost", note("bad_cost"))
     if isinstance(raw, list) and not all(isinstance(v, str | int | float) for v in raw):
-        raise invalid("cost")
+        raise invalid("cost", note("bad_cost"))
     cost = parse_cost(raw, currency)
     return {"cost": cost.display, "cost_details": cost.details()}

@@ -4,7 +4,7 @@ records (reusing an identical existing one, reference §9.2)."""
 from typing import Any
 
 from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, MissingParams, invalid
+from app.core.errors import InvalidParams, MissingParams, invalid, note, unknown_ids
 from app.core.permissions import Principal
 from app.events.params import MAX_LINKED
 from app.http.context import RequestContext
@@ -39,10 +39,9 @@ class LinkedPosts:
             raw = raw[0]
         if _is_empty(raw):
             return None
-        venue_id = await self._reference(VENUES, raw)
-        if venue_id is None:
-            raise invalid("venue")
-        return venue_id
+        if isinstance(raw, list):
+            raise invalid("venue", note("one_venue", count=len(raw)))
+        return await self._reference(VENUES, raw)
 
     async def organizers(self, raw: Any) -> list[int]:
         """Organizers to link, in order; `[]`, `""` or `0` unlink them all."""
@@ -55,27 +54,24 @@ class LinkedPosts:
         else:
             items = [raw]
         if len(items) > MAX_LINKED:
-            raise invalid("organizer")
-        ids: list[int] = []
-        for item in items:
-            organizer_id = await self._reference(ORGANIZERS, item)
-            if organizer_id is None:
-                raise invalid("organizer")
-            ids.append(organizer_id)
+            raise invalid("organizer", note("too_many_items", name="organizer", max=MAX_LINKED))
+        ids = [await self._reference(ORGANIZERS, item) for item in items]
         return list(dict.fromkeys(ids))
 
-    async def _reference(self, kind: PostKind[Any], item: Any) -> int | None:
+    async def _reference(self, kind: PostKind[Any], item: Any) -> int:
+        """The record an item names (an ID, an {id} object, an inline record), or the 400
+        saying why it names none."""
         assert kind.posts is not None  # venues and organizers have their repository
         repo = kind.posts(self.ctx)
-        if isinstance(item, dict):
-            record_id = _as_id(item.get("id"))
-            if record_id is not None:
-                return record_id if await repo.exists(record_id) else None
-            if kind.name in item:
-                return await self._inline(kind, item)
-            return None
-        record_id = _as_id(item)
-        return record_id if record_id is not None and await repo.exists(record_id) else None
+        inline = isinstance(item, dict) and _as_id(item.get("id")) is None and kind.name in item
+        if inline:
+            return await self._inline(kind, item)
+        record_id = _as_id(item.get("id") if isinstance(item, dict) else item)
+        if record_id is None:
+            raise invalid(kind.name, note("bad_link", name=kind.name, field=kind.name))
+        if not await repo.exists(record_id):
+            raise invalid(kind.name, unknown_ids(kind.name, kind.name, [record_id]))
+        return record_id
 
     async def _inline(self, kind: PostKind[Any], data: dict[str, Any]) -> int:
         """A new record, or an identical existing one: the kind's create reuses it."""
@@ -83,5 +79,8 @@ class LinkedPosts:
         fields = {key.lower(): value for key, value in data.items()}
         try:
             return await kind.writer(self.ctx, self.user).create(fields)
-        except (InvalidParams, MissingParams):
-            raise invalid(name) from None
+        except InvalidParams as exc:
+            reasons = list(exc.notes.values())
+            raise invalid(name, note("inline_invalid", name=name, reason=reasons[0])) from None
+        except MissingParams:
+            raise invalid(name, note("bad_link", name=name, field=name)) from None

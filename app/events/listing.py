@@ -11,7 +11,7 @@ from dateutil.relativedelta import relativedelta
 from app.core.caching import CountCache
 from app.core.constants import DATE_PARAMS, END_OF_DAY, STATUSES, TRASH, TRUE_WORDS
 from app.core.dates import DATETIME_FORMAT, parse_when
-from app.core.errors import InvalidParams, invalid
+from app.core.errors import Problems, invalid, note, unknown_ids
 from app.core.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.params import EventListParams
 from app.events.repository import EventListFilters, EventListQuery, EventRepository
@@ -60,7 +60,7 @@ def _bound(
     try:
         moment = parse_when(value, UTC if strict else zone, now)
     except ValueError:
-        raise invalid(name) from None
+        raise invalid(name, note("bad_date", name=name)) from None
     local = moment.astimezone(zone).replace(tzinfo=None)
     if strict:
         return local, moment.astimezone(UTC)
@@ -123,7 +123,7 @@ def _window(
 def _statuses(filters: EventListFilters, asked: list[str] | None, user: User) -> None:
     """Status visibility (reference §5.5; docs/design.md, Event list)."""
     if asked is not None and not can_create_posts(user):
-        check("status", asked == ["publish"])
+        check("status", asked == ["publish"], note("status_publish_only"))
     every_but_trash = tuple(status for status in STATUSES if status != TRASH)
     if can_see_all_statuses(user):
         filters.statuses = tuple(asked or every_but_trash)
@@ -136,50 +136,65 @@ def _statuses(filters: EventListFilters, asked: list[str] | None, user: User) ->
         filters.statuses = ("publish",)
 
 
-async def _relations(listing: ListRequest, params: EventListParams, ctx: RequestContext) -> None:
-    """Venue, organizer and term filters; unknown IDs or slugs are a 400."""
+async def _relations(
+    listing: ListRequest, params: EventListParams, ctx: RequestContext, problems: Problems
+) -> None:
+    """Venue, organizer and term filters; unknown IDs or slugs are a 400 naming them."""
     linked: tuple[tuple[PostKind[Any], list[int] | None], ...] = (
         (VENUES, params.venue),
         (ORGANIZERS, params.organizer),
     )
     for kind, ids in linked:
         if ids is not None and kind.posts is not None:
-            check(kind.name, not await kind.posts(ctx).missing_ids(ids))
+            missing = await kind.posts(ctx).missing_ids(ids)
+            if missing:
+                problems.add(kind.name, unknown_ids(kind.name, kind.name, missing))
             listing.set(f"{kind.name}_ids", ids, kind.name)
-    for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
+    for name, taxonomy, term_kind in (("categories", CATEGORY, "category"), ("tags", TAG, "tag")):
         refs = getattr(params, name)
         if refs is not None:
             language = ctx.language
             terms = TermRepository(ctx.session, taxonomy, language, ctx.settings.default_language)
-            term_ids = await terms.with_descendants(refs)
-            check(name, term_ids is not None)
-            listing.filters.term_ids.append(term_ids or [])
+            term_ids, unknown = await terms.with_descendants(refs)
+            if unknown:
+                refs_text = ", ".join(map(str, unknown))
+                what = note(f"kind_{term_kind}")
+                problems.add(name, note("unknown_terms", name=name, kind=what, refs=refs_text))
+            listing.filters.term_ids.append(term_ids)
             listing.echo[name] = refs
 
 
 async def list_request(
-    params: EventListParams, ctx: RequestContext, now: datetime | None = None
+    params: EventListParams,
+    ctx: RequestContext,
+    now: datetime | None = None,
+    problems: Problems | None = None,
 ) -> ListRequest:
-    """The filter (and echo) of a list request, every parameter checked."""
+    """The filter (and echo) of a list request, every parameter checked: one 400 names all
+    the invalid ones (with those `problems` the parameter model already found)."""
+    problems = problems or Problems()
     listing = ListRequest()
     settings = ctx.settings
-    _window(
-        listing, params, settings.site_zone, settings.list_dates_in_utc, now or datetime.now(UTC)
-    )
+    with problems.gather():
+        moment = now or datetime.now(UTC)
+        _window(listing, params, settings.site_zone, settings.list_dates_in_utc, moment)
     if params.search:
         words = params.search.split()[:MAX_SEARCH_WORDS]
         repo = EventRepository(ctx.session, ctx.language, settings.default_language)
         lexemes = await repo.search_lexemes(words)
         listing.filters.search = search_query(lexemes, ctx.language, settings.default_language)
         listing.echo["search"] = params.search
-    _statuses(listing.filters, params.status, ctx.user)
+    with problems.gather():
+        _statuses(listing.filters, params.status, ctx.user)
     listing.echo["status"] = status_echo(params.status, ctx.user)
     if params.post_parent is not None:
-        await check_visible_event(ctx, "post_parent", params.post_parent)
+        with problems.gather():
+            await check_visible_event(ctx, "post_parent", params.post_parent)
         listing.set("parent_id", params.post_parent, "post_parent")
     if params.ticketed:
-        raise InvalidParams({"ticketed": ("ticketed_unavailable", {})})
-    await _relations(listing, params, ctx)
+        problems.add("ticketed", ("ticketed_unavailable", {}))
+    await _relations(listing, params, ctx, problems)
+    problems.raise_any()
     if params.featured is not None:
         listing.set("featured", params.featured)
     if params.orderby:
@@ -194,8 +209,9 @@ async def list_events(
     ctx: RequestContext, page: Page, totals: CountCache
 ) -> tuple[list[dict[str, Any]], int, dict[str, Any]]:
     """(bodies of the page, total, the effective filters to echo in links)."""
-    params = parse(EventListParams, ctx.raw)
-    listing = await list_request(params, ctx)
+    problems = Problems()
+    params = parse(EventListParams, ctx.raw, problems)
+    listing = await list_request(params, ctx, problems=problems)
     repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
     records, total = await EventListQuery(repo, listing.filters).page(
         page.offset, page.size, totals

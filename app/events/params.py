@@ -3,6 +3,7 @@
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from app.core.constants import MAX_ID
 from app.http.openapi import field_schemas
@@ -22,6 +23,7 @@ from app.http.params import (
     StrOrEmpty,
     TermRefs,
     WPBool,
+    ZoneInput,
     lowercase,
 )
 from app.organizers.params import OrganizerWriteParams
@@ -76,7 +78,7 @@ class EventWriteParams(PostFields):
     excerpt: StrOrEmpty | None = Field(None, description="Event excerpt")
     start_date: DateInput = Field(None, description="Start date and time")
     end_date: DateInput = Field(None, description="End date and time")
-    timezone: StrOrEmpty | None = Field(None, description="IANA time zone or UTC±H[:MM]")
+    timezone: ZoneInput | None = Field(None, description="IANA time zone or UTC±H[:MM]")
     all_day: WPBool | None = Field(None, description="All-day event")
     cost: CostInput = Field(None, description="Cost: a string or an array of strings")
     website: StrOrEmpty | None = Field(
@@ -96,9 +98,12 @@ class EventWriteParams(PostFields):
 
 
 def _float(value: Any) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise ValueError("not a number")
-    return float(value)
+    try:
+        if isinstance(value, bool) or not isinstance(value, int | float | str):
+            raise ValueError(value)
+        return float(value)
+    except ValueError:
+        raise PydanticCustomError("not_a_number", "not a number") from None
 
 
 Coordinate = Annotated[float, BeforeValidator(_float)]

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from app.core.constants import END_OF_DAY
 from app.core.dates import ZoneError, parse_when, parse_zone, zone_abbreviation
-from app.core.errors import invalid
+from app.core.errors import invalid, note
 from app.events.params import EventWriteParams
 from app.events.repository import EventRecord
 from app.http.params import check
@@ -54,14 +54,14 @@ def _zone(name: str) -> tzinfo:
     try:
         return parse_zone(name)
     except ZoneError:
-        raise invalid("timezone") from None
+        raise invalid("timezone", note("bad_timezone", name="timezone")) from None
 
 
 def _when(name: str, value: Any, zone: tzinfo) -> datetime:
     try:
         return parse_when(value, zone)
     except ValueError:
-        raise invalid(name) from None
+        raise invalid(name, note("bad_date", name=name)) from None
 
 
 def schedule(
@@ -92,7 +92,8 @@ def schedule(
         start = datetime.combine(start.date(), time.min)
         end = datetime.combine(end.date(), END_OF_DAY)
     start, end = start.replace(microsecond=0), end.replace(microsecond=0)
-    check("end_date", end >= start)
+    why = note("end_before_start", start=start.isoformat(" "), end=end.isoformat(" "))
+    check("end_date", end >= start, why)
     start_at = start.replace(tzinfo=zone).astimezone(UTC)
     end_at = end.replace(tzinfo=zone).astimezone(UTC)
     return Schedule(

@@ -3,7 +3,7 @@
 from typing import Any
 
 from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, MissingParams, invalid
+from app.core.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
 from app.core.html import Markup
 from app.core.permissions import (
     Principal,
@@ -25,6 +25,8 @@ from app.terms.repository import DuplicateName, TermRepository
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
 TEXTS = ("title", "description", "excerpt")
 MAX_TERM_NAME = 200
+SCHEDULE_FIELDS = ("start_date", "end_date", "timezone", "all_day")
+TERM_KINDS = {CATEGORY: "category", TAG: "tag"}
 
 
 class EventWriter:
@@ -35,29 +37,38 @@ class EventWriter:
         self.markup = Markup(can_post_unfiltered_html(user))
 
     async def create(self, raw: RawParams) -> int:
-        params = parse(EventWriteParams, raw)
-        missing = [name for name in REQUIRED_ON_CREATE if getattr(params, name) is None]
+        problems = Problems()
+        params = parse(EventWriteParams, raw, problems)
+        missing = [
+            name
+            for name in REQUIRED_ON_CREATE
+            if getattr(params, name) is None and name not in problems
+        ]
         if missing:
             raise MissingParams(missing)
-        when = schedule(params, self.ctx.settings.site_timezone)
-        assert when is not None  # the dates are required
-        columns = await self._columns(params, when, current=None)
-        texts = self._texts(params, creating=True)
+        columns = await self._columns(params, problems, current=None)
+        texts = self._texts(params, problems, creating=True)
+        links = await self._resolve_links(params, problems)
+        problems.raise_any()  # every invalid parameter in one 400, before anything is written
         event_id = await self.repo.insert(columns, texts, slug=params.slug or texts["title"])
-        await self._links(event_id, params, replace=False)
+        await self._link(event_id, links, replace=False)
         return event_id
 
     async def update(self, current: EventRecord, raw: RawParams) -> None:
-        params = parse(EventWriteParams, raw)
-        when = schedule(params, self.ctx.settings.site_timezone, Schedule.of(current))
-        columns = await self._columns(params, when or Schedule.of(current), current=current)
-        texts = self._texts(params, creating=False)
+        problems = Problems()
+        params = parse(EventWriteParams, raw, problems)
+        columns = await self._columns(params, problems, current=current)
+        texts = self._texts(params, problems, creating=False)
+        links = await self._resolve_links(params, problems)
+        problems.raise_any()
         await self.repo.update(current.id, columns, texts, slug=params.slug)
-        await self._links(current.id, params, replace=True)
+        await self._link(current.id, links, replace=True)
 
     # ---- pieces --------------------------------------------------------------------
 
-    def _texts(self, params: EventWriteParams, *, creating: bool) -> dict[str, str]:
+    def _texts(
+        self, params: EventWriteParams, problems: Problems, *, creating: bool
+    ) -> dict[str, str]:
         """The texts sent (all of them on create), markup sanitised for callers without
         unfiltered HTML; the slug comes from the sanitised title."""
         texts = {name: getattr(params, name) for name in TEXTS}
@@ -68,37 +79,49 @@ class EventWriter:
             for name, text in texts.items()
             if text is not None
         }
-        if "title" in cleaned:
-            check("title", cleaned["title"] != "")  # nothing left but markup
+        if cleaned.get("title") == "" and "title" not in problems:  # nothing left but markup
+            problems.add("title", note("only_markup", name="title"))
         return cleaned
 
     async def _columns(
-        self, params: EventWriteParams, when: Schedule, current: EventRecord | None
+        self, params: EventWriteParams, problems: Problems, current: EventRecord | None
     ) -> dict[str, Any]:
-        columns: dict[str, Any] = dict(when.columns())
-        columns.update(
-            await common_columns(
-                self.ctx.session,
-                self.user,
-                params,
-                zone=self.ctx.settings.site_zone,
-                current=current,
-                current_published=current.published_at if current else None,
+        """The event's columns from what was sent; what is invalid goes to `problems`."""
+        columns: dict[str, Any] = {}
+        site_timezone = self.ctx.settings.site_timezone
+        if not any(name in problems for name in SCHEDULE_FIELDS):
+            with problems.gather():
+                was = Schedule.of(current) if current else None
+                when = schedule(params, site_timezone, was) or was
+                assert when is not None  # the dates are required on create
+                columns.update(when.columns())
+        with problems.gather():
+            columns.update(
+                await common_columns(
+                    self.ctx.session,
+                    self.user,
+                    params,
+                    zone=self.ctx.settings.site_zone,
+                    current=current,
+                    current_published=current.published_at if current else None,
+                    problems=problems,
+                )
             )
-        )
         flags = {flag: getattr(params, flag) for flag in FLAGS}
         columns.update({flag: value for flag, value in flags.items() if value is not None})
         sent = params.model_fields_set  # a field sent as null clears it
         if "website" in sent:
             website = params.website or ""
             if not valid_website(website):
-                raise invalid("website")
+                problems.add("website", note("bad_url", name="website"))
             columns["website"] = website.strip() or None
-        if "cost" in sent or current is None:
-            currency = Currency.of(self.ctx.settings)
-            columns.update(cost_columns(self._cost(params.cost), currency))
-        if "venue" in sent:
-            columns["venue_id"] = await LinkedPosts(self.ctx, self.user).venue(params.venue)
+        with problems.gather():
+            if "cost" in sent or current is None:
+                currency = Currency.of(self.ctx.settings)
+                columns.update(cost_columns(self._cost(params.cost), currency))
+        with problems.gather():
+            if "venue" in sent:
+                columns["venue_id"] = await LinkedPosts(self.ctx, self.user).venue(params.venue)
         return columns
 
     def _cost(self, raw: Any) -> Any:
@@ -109,15 +132,28 @@ class EventWriter:
             return [self.markup.plain(item) if isinstance(item, str) else item for item in raw]
         return raw
 
-    async def _links(self, event_id: int, params: EventWriteParams, *, replace: bool) -> None:
+    async def _resolve_links(
+        self, params: EventWriteParams, problems: Problems
+    ) -> dict[str, list[int]]:
+        """Term and organizer IDs to link, by field (those sent); new terms are created."""
         sent = params.model_fields_set
+        links: dict[str, list[int]] = {}
         for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
             if name in sent:
-                term_ids = await self._term_ids(name, taxonomy, getattr(params, name))
-                await self.repo.link_terms(event_id, taxonomy, term_ids, replace=replace)
+                with problems.gather():
+                    links[name] = await self._term_ids(name, taxonomy, getattr(params, name))
         if "organizer" in sent:
-            organizer_ids = await LinkedPosts(self.ctx, self.user).organizers(params.organizer)
-            await self.repo.link_organizers(event_id, organizer_ids, replace=replace)
+            with problems.gather():
+                linked = LinkedPosts(self.ctx, self.user)
+                links["organizer"] = await linked.organizers(params.organizer)
+        return links
+
+    async def _link(self, event_id: int, links: dict[str, list[int]], *, replace: bool) -> None:
+        for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
+            if name in links:
+                await self.repo.link_terms(event_id, taxonomy, links[name], replace=replace)
+        if "organizer" in links:
+            await self.repo.link_organizers(event_id, links["organizer"], replace=replace)
 
     async def _term_ids(self, name: str, taxonomy: str, raw: Any) -> list[int]:
         """IDs, slugs or names (a list or a comma-separated string); "" or [] clear. Unknown
@@ -126,17 +162,18 @@ class EventWriter:
         repo = TermRepository(
             self.ctx.session, taxonomy, self.ctx.language, self.ctx.settings.default_language
         )
-        found, unknown_ids, unknown_names = await repo.resolve(refs)
-        if unknown_ids:
-            raise invalid(name)
+        found, unknown, unknown_names = await repo.resolve(refs)
+        if unknown:
+            raise invalid(name, unknown_ids(name, TERM_KINDS[taxonomy], unknown))
         action: TermAction = "manage_categories" if taxonomy == CATEGORY else "manage_tags"
         if unknown_names and not can_manage_terms(self.user, action):
-            raise invalid(name)
+            refs_text = ", ".join(unknown_names)
+            raise invalid(name, note("cannot_create_terms", name=name, refs=refs_text))
         for new_name in unknown_names:
             if len(new_name) > MAX_TERM_NAME:
                 raise InvalidParams({name: ("too_long", {"name": name, "max": MAX_TERM_NAME})})
             clean_name = self.markup.inline(new_name).strip()
-            check(name, clean_name != "")  # nothing left but markup
+            check(name, clean_name != "", note("only_markup", name=name))
             try:
                 term_id = await repo.create(
                     name=clean_name, description="", slug=None, parent_id=None
@@ -156,13 +193,13 @@ def _term_refs(name: str, raw: Any) -> list[int | str]:
     refs: list[int | str] = []
     for item in raw if isinstance(raw, list) else [raw]:
         if isinstance(item, bool) or not isinstance(item, int | str):
-            raise invalid(name)
+            raise invalid(name, note("not_a_list", name=name))
         parts = [item] if isinstance(item, int) else [p.strip() for p in item.split(",")]
         for part in parts:
             if isinstance(part, str) and part.isascii() and part.isdigit():
                 part = decimal(part) or 0  # too long to be an ID: refused below, as 0 is
             if isinstance(part, int) and not 0 < part <= MAX_ID:
-                raise invalid(name)
+                raise invalid(name, note("invalid_id", name=name, max=MAX_ID))
             if part != "":
                 refs.append(part)
     if len(refs) > MAX_LINKED:

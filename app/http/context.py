@@ -8,8 +8,8 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.database import MakerDep, session_scope
-from app.core.errors import invalid
-from app.core.language import requested_language, set_language
+from app.core.errors import invalid, no_route
+from app.core.language import header_language, requested_language, set_language
 from app.core.permissions import Principal
 from app.core.settings import LANGUAGES, Settings, SettingsDep
 from app.core.urls import Urls, urls_of
@@ -20,10 +20,19 @@ RawParamsDep = Annotated[RawParams, Depends(raw_params)]
 
 
 async def get_language(request: Request, raw: RawParamsDep, settings: SettingsDep) -> str:
-    """`i18n_language` (any parameter source) or the path segment; unknown values are a 400."""
+    """`i18n_language` (any parameter source), the path segment, then `Accept-Language`
+    (app/core/language.py). An unknown path segment is no route of ours (404); an unknown
+    parameter value is a 400."""
+    segment = request.path_params.get("lang")
+    if segment is not None and segment not in LANGUAGES:
+        set_language(request, settings.default_language)
+        raise no_route()
     wanted = requested_language(request, raw.get("i18n_language"))
-    language = settings.default_language if wanted is None else wanted
-    if language not in LANGUAGES:
+    if wanted is None:
+        language = header_language(request, settings.default_language)
+    elif wanted in LANGUAGES:
+        language = wanted
+    else:
         set_language(request, settings.default_language)
         raise invalid("i18n_language", ("unknown_language", {"languages": ", ".join(LANGUAGES)}))
     set_language(request, language)

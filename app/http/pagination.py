@@ -9,10 +9,10 @@ from fastapi import Depends, Request
 from starlette.responses import Response
 
 from app.core.constants import MAX_ID
-from app.core.errors import PageNotFound
+from app.core.errors import InvalidParams, PageNotFound
 from app.core.responses import json_response
 from app.core.urls import Urls
-from app.http.params import PageParams, parse, raw_params
+from app.http.params import DEFAULT_PER_PAGE, PageParams, parse, raw_params
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,13 @@ class Page:
 
 
 async def get_page(request: Request) -> Page:
-    params = parse(PageParams, await raw_params(request))
+    """The page asked for. An invalid `page` or `per_page` is not refused here: every list's
+    own parameter model includes them (PageParams), and reports them together with the
+    other invalid parameters of the request."""
+    try:
+        params = parse(PageParams, await raw_params(request))
+    except InvalidParams:
+        return Page(number=1, size=DEFAULT_PER_PAGE)
     return Page(number=params.page, size=params.per_page)
 
 

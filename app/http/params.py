@@ -9,6 +9,8 @@ reference's 400 errors. The same models document the parameters in OpenAPI.
 
 import re
 from collections.abc import Iterable
+from datetime import UTC
+from functools import lru_cache
 from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qsl
 
@@ -29,7 +31,9 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
 from app.core.constants import FALSE_WORDS, MAX_ID, STATUSES, TRUE_WORDS
-from app.core.errors import INVALID, ApiError, InvalidParams, MissingParams, Note
+from app.core.dates import ZoneError, parse_when, parse_zone
+from app.core.errors import INVALID, ApiError, InvalidParams, MissingParams, Note, Problems
+from app.core.i18n import MESSAGES
 
 RAW_PARAMS_STATE_KEY = "raw_params"
 MAX_LIST_ITEMS = 500
@@ -67,6 +71,25 @@ def _depth(value: Any, limit: int) -> int:
     return 1 + max((_depth(child, limit - 1) for child in children), default=0)
 
 
+JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number"}
+
+
+def _json_object(body: bytes) -> RawParams:
+    """A JSON body's parameters; the 400 says whether its syntax is broken (and where) or
+    it is well-formed JSON of another shape than an object."""
+    try:
+        decoded = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        values = {"error": exc.msg, "line": exc.lineno, "column": exc.colno}
+        raise ApiError(400, "rest_invalid_json", "json_syntax", values=values) from exc
+    if not isinstance(decoded, dict):
+        kind = "null" if decoded is None else JSON_KINDS.get(type(decoded), "a number")
+        raise ApiError(400, "rest_invalid_json", "json_not_object", values={"kind": kind})
+    if _depth(decoded, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise ApiError(400, "rest_invalid_json", "json_too_deep", values={"max": MAX_JSON_DEPTH})
+    return decoded
+
+
 async def _body_params(request: Request) -> RawParams:
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return {}
@@ -75,18 +98,12 @@ async def _body_params(request: Request) -> RawParams:
         return {}
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == "application/json" or content_type.endswith("+json"):
-        try:
-            decoded = orjson.loads(body)
-        except orjson.JSONDecodeError as exc:
-            raise ApiError(400, "rest_invalid_json") from exc
-        if not isinstance(decoded, dict) or _depth(decoded, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-            raise ApiError(400, "rest_invalid_json")
-        return decoded
+        return _json_object(body)
     if content_type == "application/x-www-form-urlencoded":
         try:
             text = body.decode()
         except UnicodeDecodeError as exc:
-            raise ApiError(400, "rest_invalid_json") from exc
+            raise ApiError(400, "rest_invalid_json", "form_not_utf8") from exc
         return _pairs(parse_qsl(text, keep_blank_values=True))
     if content_type == "multipart/form-data":
         try:
@@ -174,9 +191,16 @@ def _int(value: Any) -> Any:
 
 def as_positive_int(value: Any) -> Any:
     number = _int(value)
-    # Also bounded above: IDs are bigint columns, and a huge page is a mistake.
+    # Also bounded above: IDs are bigint columns.
     if not 0 < number <= MAX_ID:
-        raise PydanticCustomError("invalid", "invalid")
+        raise PydanticCustomError("invalid_id", "not an ID", {"max": MAX_ID})
+    return number
+
+
+def _page_number(value: Any) -> Any:
+    number = _int(value)
+    if not 0 < number <= MAX_ID:  # a huge page is a mistake too
+        raise PydanticCustomError("between", "out of range", {"min": 1, "max": MAX_ID})
     return number
 
 
@@ -190,7 +214,7 @@ def _list(value: Any) -> Any:
     elif isinstance(value, int) and not isinstance(value, bool):
         items = [value]
     else:
-        raise PydanticCustomError("invalid", "invalid")
+        raise PydanticCustomError("not_a_list", "not a list")
     items = [item for item in items if item != ""]
     if len(items) > MAX_LIST_ITEMS:
         raise PydanticCustomError("too_many_items", "too many", {"max": MAX_LIST_ITEMS})
@@ -200,7 +224,7 @@ def _list(value: Any) -> Any:
 def _positive_int_list(value: Any) -> Any:
     items = [as_positive_int(item) for item in _list(value)]
     if not items:
-        raise PydanticCustomError("invalid", "invalid")
+        raise PydanticCustomError("not_empty", "empty")
     return items
 
 
@@ -209,27 +233,31 @@ def _id_or_slug_list(value: Any) -> Any:
     items: list[int | str] = []
     for item in _list(value):
         if isinstance(item, bool) or not isinstance(item, int | str):
-            raise PydanticCustomError("invalid", "invalid")
+            raise PydanticCustomError("not_a_list", "not a list of IDs or slugs")
         if isinstance(item, str) and item.isascii() and item.isdigit():
             item = decimal(item) or 0  # too long to be an ID: refused below, as 0 is
         items.append(as_positive_int(item) if isinstance(item, int) else item)
     if not items:
-        raise PydanticCustomError("invalid", "invalid")
+        raise PydanticCustomError("not_empty", "empty")
     return items
 
 
 def _string_list(value: Any) -> Any:
     items = _list(value)
-    if not items or not all(isinstance(item, str) for item in items):
-        raise PydanticCustomError("invalid", "invalid")
+    if not items:
+        raise PydanticCustomError("not_empty", "empty")
+    if not all(isinstance(item, str) for item in items):
+        raise PydanticCustomError("not_text", "not texts")
     return items
 
 
 def _non_empty_string(value: Any) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = str(value)
-    if not isinstance(value, str) or not value.strip():
-        raise PydanticCustomError("invalid", "invalid")
+    if not isinstance(value, str):
+        raise PydanticCustomError("not_text", "not a text")
+    if not value.strip():
+        raise PydanticCustomError("not_empty", "empty")
     return value
 
 
@@ -239,7 +267,7 @@ def _string_or_empty(value: Any) -> Any:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     if not isinstance(value, str):
-        raise PydanticCustomError("invalid", "invalid")
+        raise PydanticCustomError("not_text", "not a text")
     return value
 
 
@@ -298,7 +326,7 @@ def _status(value: Any) -> Any:
     """One of the post statuses, in any letter case (`Publish` is `publish`)."""
     if isinstance(value, str) and value.strip().lower() in STATUSES:
         return value.strip().lower()
-    raise PydanticCustomError("invalid", "invalid")
+    raise PydanticCustomError("not_one_of", "not a status", {"choices": ", ".join(STATUSES)})
 
 
 def _statuses(value: Any) -> Any:
@@ -325,7 +353,44 @@ DATE_SCHEMA: dict[str, Any] = {
     "description": "Y-m-d H:i:s, Y-m-d, ISO 8601 (offset honoured), a Unix timestamp, "
     "or a relative form such as 'tomorrow 9am' or '+5 days'",
 }
-DateInput = Annotated[Any, WithJsonSchema(DATE_SCHEMA)]
+
+
+@lru_cache(maxsize=1024)
+def _readable_date(value: str | int | float) -> bool:
+    """Can this value be read as a date at all (whatever the zone and the time)? Cached:
+    relative forms go through dateparser, and the handler parses the value once more."""
+    try:
+        parse_when(value, UTC)
+    except ValueError:
+        return False
+    return True
+
+
+def _date(value: Any) -> Any:
+    """A date parameter stays as sent (the handler reads it in the right zone and at the
+    right time), but one that is no date is refused here, with the other parameters."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise PydanticCustomError("bad_date", "not a date")
+    if not _readable_date(value):
+        raise PydanticCustomError("bad_date", "not a date")
+    return value
+
+
+def _zone(value: Any) -> Any:
+    """An IANA zone or UTC±H[:MM] (empty: the default zone), kept as sent."""
+    value = _string_or_empty(value)
+    if value.strip():
+        try:
+            parse_zone(value.strip())
+        except ZoneError:
+            raise PydanticCustomError("bad_timezone", "not a time zone") from None
+    return value
+
+
+DateInput = Annotated[Any, BeforeValidator(_date), WithJsonSchema(DATE_SCHEMA)]
+ZoneInput = Annotated[str, BeforeValidator(_zone)]
 ImageInput = Annotated[
     Any,
     WithJsonSchema(
@@ -386,45 +451,68 @@ class Params(BaseModel):
         just as invalid.
         """
         if _has_nul(value):
-            raise PydanticCustomError("invalid", "invalid")
+            raise PydanticCustomError("nul_character", "NUL")
         try:
             return handler(value)
         except (TypeError, ArithmeticError, RecursionError):
             raise PydanticCustomError("invalid", "invalid") from None
 
 
+_QUOTED = re.compile(r"'([^']*)'")
+
+
 def _note(error: Any, name: str) -> Note:
+    """Why a parameter failed its model, as a message of the catalogue (app/core/i18n.py):
+    the custom error types above are message keys, their context the message's values."""
     kind = error["type"]
-    context = error.get("ctx") or {}
-    if kind == "not_of_type":
-        return ("not_of_type", {"name": name, "type": context.get("type", "string")})
+    context = dict(error.get("ctx") or {})
+    if kind == "literal_error":  # Literal[...] choices: Pydantic's "'a', 'b' or 'c'"
+        choices = ", ".join(_QUOTED.findall(str(context.get("expected", ""))))
+        return ("not_one_of", {"name": name, "choices": choices})
     if kind in ("string_too_long", "too_long"):
         return ("too_long", {"name": name, "max": context.get("max_length", "?")})
-    if kind == "too_many_items":
-        return ("too_many_items", {"name": name, "max": context.get("max", MAX_LIST_ITEMS)})
-    if kind == "per_page_too_large":
-        return ("per_page_too_large", {"max": context.get("max")})
+    if kind in MESSAGES:
+        return (kind, {"name": name, **context})
     return INVALID
 
 
-def parse(model: type[M], raw: RawParams, **extra: Any) -> M:
-    """Validate `raw` (plus `extra`, e.g. path values) against `model`, or raise the 400."""
+def _errors(exc: ValidationError) -> tuple[list[str], dict[str, Note]]:
+    """(missing parameters, notes of the invalid ones) of a failed validation."""
+    missing: list[str] = []
+    notes: dict[str, Note] = {}
+    for error in exc.errors():
+        name = str(error["loc"][0]) if error["loc"] else "body"
+        if error["type"] == "missing":
+            missing.append(name)
+        elif name not in notes:
+            notes[name] = _note(error, name)
+    return missing, notes
+
+
+def parse(model: type[M], raw: RawParams, problems: Problems | None = None, **extra: Any) -> M:
+    """Validate `raw` (plus `extra`, e.g. path values) against `model`, or raise the 400.
+
+    With `problems`, invalid parameters are recorded there instead and the model is built
+    without them (their defaults), so that the later checks of the request can add theirs
+    before one 400 names every invalid parameter (`problems.raise_any()`).
+    """
     if isinstance(raw, UnreadableBody):
         raise raw.error
+    values = {**raw, **extra}
     try:
-        return model.model_validate({**raw, **extra})
+        return model.model_validate(values)
     except ValidationError as exc:
-        missing: list[str] = []
-        notes: dict[str, Note] = {}
-        for error in exc.errors():
-            name = str(error["loc"][0]) if error["loc"] else "body"
-            if error["type"] == "missing":
-                missing.append(name)
-            elif name not in notes:
-                notes[name] = _note(error, name)
-        if missing:
-            raise MissingParams(missing) from None
+        missing, notes = _errors(exc)
+    if missing:
+        raise MissingParams(missing) from None
+    if problems is None:
         raise InvalidParams(notes) from None
+    for name, why in notes.items():
+        problems.add(name, why)
+    try:
+        return model.model_validate({k: v for k, v in values.items() if k not in notes})
+    except ValidationError:  # a rule across fields: nothing sensible to go on with
+        raise InvalidParams(problems.notes) from None
 
 
 def check(name: str, ok: bool, note: Note = INVALID) -> None:
@@ -440,8 +528,8 @@ MAX_PER_PAGE = 100
 
 
 def _per_page(value: Any) -> Any:
-    number = as_positive_int(value)
-    if number > MAX_PER_PAGE:
+    number = _int(value)
+    if not 0 < number <= MAX_PER_PAGE:
         raise PydanticCustomError("per_page_too_large", "too large", {"max": MAX_PER_PAGE})
     return number
 
@@ -453,6 +541,9 @@ PerPage = Annotated[
 ]
 
 
+PageNumber = Annotated[int, BeforeValidator(_page_number), WithJsonSchema(ID_SCHEMA)]
+
+
 class PageParams(Params):
-    page: PositiveInt = Field(1, description="Page of the list to return")
+    page: PageNumber = Field(1, description="Page of the list to return")
     per_page: PerPage = Field(DEFAULT_PER_PAGE, description=f"Items per page, 1 to {MAX_PER_PAGE}")

@@ -10,13 +10,15 @@ from typing import Any, Literal, Protocol
 from urllib.parse import unquote, urlsplit
 
 from app.core.constants import MAX_ID
-from app.core.errors import invalid
+from app.core.errors import invalid, note
 from app.http.params import decimal
 from app.posts.repository import ImageRepository
 
 MAX_URL_LENGTH = 2048
 EXTENSION_LENGTH = 20
 CLEARING_VALUES = (None, False, "", 0, "0")
+
+BAD_IMAGE = note("bad_image")
 
 
 class ImageLike(Protocol):
@@ -76,9 +78,9 @@ async def resolve_image(images: ImageRepository, value: Any) -> int | None:
     if isinstance(value, dict):
         value = value.get("id") or value.get("url")
         if value in CLEARING_VALUES:
-            raise invalid("image")
+            raise invalid("image", BAD_IMAGE)
     if value is True or isinstance(value, float):
-        raise invalid("image")
+        raise invalid("image", BAD_IMAGE)
     if value in CLEARING_VALUES:
         return None
     if isinstance(value, str) and decimal(value) is not None:
@@ -86,8 +88,8 @@ async def resolve_image(images: ImageRepository, value: Any) -> int | None:
     if isinstance(value, int):
         if 0 < value <= MAX_ID and await images.exists(value):
             return value
-        raise invalid("image")
+        raise invalid("image", BAD_IMAGE)
     if isinstance(value, str) and is_http_url(value.strip()):
         url = value.strip()
         return await images.record_url(url, url_extension(url))
-    raise invalid("image")
+    raise invalid("image", BAD_IMAGE)

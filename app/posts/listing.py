@@ -2,6 +2,7 @@
 
 from typing import Any, TypeVar
 
+from app.core.errors import note
 from app.core.permissions import User, can_create_posts, can_see_all_statuses
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -32,7 +33,8 @@ async def list_posts(
     params = parse(PostListParams, ctx.raw)
     if params.status is not None:
         # Who cannot create records may only ask for published ones (reference §5.5).
-        check("status", can_create_posts(ctx.user) or params.status == ["publish"])
+        allowed = can_create_posts(ctx.user) or params.status == ["publish"]
+        check("status", allowed, note("status_publish_only"))
     if params.event is not None:
         await check_visible_event(ctx, "event", params.event)
     filters = PostFilters(

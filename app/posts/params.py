@@ -27,7 +27,7 @@ def _url_or_empty(value: Any) -> Any:
         return value.strip()
     if value is None:
         return ""
-    raise PydanticCustomError("invalid", "invalid")
+    raise PydanticCustomError("bad_url", "not an http(s) URL")
 
 
 def _none_is_false(value: Any) -> Any:

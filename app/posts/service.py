@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any, Generic
 
 from app.core.constants import MAX_ID, TRASH
-from app.core.errors import ApiError, NotFound
+from app.core.errors import ApiError, NotFound, note
 from app.core.permissions import may, poster, require
 from app.core.slugs import is_trashed_slug, untrashed_slug
 from app.http.context import RequestContext
@@ -132,4 +132,5 @@ async def check_visible_event(ctx: RequestContext, name: str, event_id: int) -> 
     """400 naming parameter `name` unless the event exists and the caller may read it: an
     event the caller may not read is as unknown as a missing one."""
     owner = await event_ownership(ctx.session, event_id)
-    check(name, owner is not None and may(ctx.user, "read", owner.author_id, owner.status))
+    visible = owner is not None and may(ctx.user, "read", owner.author_id, owner.status)
+    check(name, visible, note("unknown_event", name=name, id=event_id))

@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.dates import parse_when
-from app.core.errors import MissingParams, invalid
+from app.core.errors import MissingParams, Problems, invalid, note
 from app.core.html import Markup
 from app.core.permissions import (
     Principal,
@@ -36,7 +36,7 @@ def publication_date(params: PostFields, zone: tzinfo) -> datetime | None:
             try:
                 return parse_when(value, read_in)
             except ValueError:
-                raise invalid(name) from None
+                raise invalid(name, note("bad_date", name=name)) from None
     return None
 
 
@@ -63,12 +63,17 @@ async def common_columns(
     zone: tzinfo,
     current: Protectable | None,
     current_published: datetime | None = None,
+    problems: Problems | None = None,
 ) -> dict[str, Any]:
     """The columns every kind shares, from what was sent (`current` is None on create).
-    Dates without an offset are read in `zone`."""
+    Dates without an offset are read in `zone`. Invalid parameters go to `problems` when
+    given (else they are raised together)."""
+    found = problems or Problems()
     sent = params.model_fields_set
     columns: dict[str, Any] = {}
-    published = publication_date(params, zone)
+    published = None
+    with found.gather():
+        published = publication_date(params, zone)
     if published is not None:
         columns["published_at"] = published
     if current is None or params.status is not None or published is not None:
@@ -76,16 +81,21 @@ async def common_columns(
         when = published or current_published or datetime.now(UTC)
         columns["status"] = post_status(user, requested, getattr(current, "status", None), when)
     if params.author is not None:
-        check("author", await UserRepository(session).exists(params.author))
+        with found.gather():
+            known = await UserRepository(session).exists(params.author)
+            check("author", known, note("unknown_user", name="author", id=params.author))
         # Giving a record to somebody else is editing others' records: editors and up.
         require(user, params.author == user.id or can_see_all_statuses(user))
         columns["author_id"] = params.author
     elif current is None:
         columns["author_id"] = user.id
     if "image" in sent:
-        columns["image_id"] = await resolve_image(ImageRepository(session), params.image)
+        with found.gather():
+            columns["image_id"] = await resolve_image(ImageRepository(session), params.image)
     if "password" in sent:
         columns["password"] = params.password or None
+    if problems is None:
+        found.raise_any()
     return columns
 
 
@@ -106,7 +116,9 @@ class PostWriter(Generic[R]):
         self.user = user
         self.zone = zone
 
-    def _sent(self, params: PostWriteParams) -> tuple[dict[str, Any], dict[str, str]]:
+    def _sent(
+        self, params: PostWriteParams, problems: Problems
+    ) -> tuple[dict[str, Any], dict[str, str]]:
         """(the kind's own columns, the texts) among what was sent, markup sanitised for
         callers without unfiltered HTML."""
         markup = Markup(can_post_unfiltered_html(self.user))
@@ -114,18 +126,23 @@ class PostWriter(Generic[R]):
         texts = {text: markup.html(sent[text]) for text in TEXTS if text in sent}
         if self.name in sent:
             texts["name"] = markup.inline(sent[self.name]).strip()
-            check(self.name, texts["name"] != "")  # nothing left but markup
+            if texts["name"] == "":  # nothing left but markup
+                problems.add(self.name, note("only_markup", name=self.name))
         common = PostFields.model_fields.keys() | {*TEXTS, "password", self.name}
         own = {k: v for k, v in sent.items() if k not in common}
         return {k: markup.plain(v) if isinstance(v, str) else v for k, v in own.items()}, texts
 
     async def create(self, raw: RawParams) -> int:
-        params = parse(self.params, raw)
-        if self.name not in params.model_fields_set:
+        problems = Problems()
+        params = parse(self.params, raw, problems)
+        if self.name not in params.model_fields_set and self.name not in problems:
             raise MissingParams([self.name])
         session = self.repo.session
-        columns = await common_columns(session, self.user, params, zone=self.zone, current=None)
-        own, texts = self._sent(params)
+        columns = await common_columns(
+            session, self.user, params, zone=self.zone, current=None, problems=problems
+        )
+        own, texts = self._sent(params, problems)
+        problems.raise_any()
         # Duplicate avoidance (reference §9.10): sending what a record already holds gives
         # that record, in a create of its own as in an event's inline venue or organizer.
         existing = await self.repo.find_identical({**own, **texts}, self.user)
@@ -134,7 +151,8 @@ class PostWriter(Generic[R]):
         return await self.repo.create({**columns, **own}, texts, slug=params.slug or texts["name"])
 
     async def update(self, record: R, raw: RawParams) -> None:
-        params = parse(self.params, raw)
+        problems = Problems()
+        params = parse(self.params, raw, problems)
         columns = await common_columns(
             self.repo.session,
             self.user,
@@ -142,6 +160,8 @@ class PostWriter(Generic[R]):
             zone=self.zone,
             current=record,
             current_published=record.published_at,
+            problems=problems,
         )
-        own, texts = self._sent(params)
+        own, texts = self._sent(params, problems)
+        problems.raise_any()
         await self.repo.update(record.id, {**columns, **own}, texts, slug=params.slug)

@@ -307,6 +307,17 @@ class SeedCounts:
     organizers: int = 300
     categories: int = 20
     tags: int = 50
+    # A demo: every record translated, events within the default list window (from today
+    # to three months ahead), so that a first look at the API finds them all.
+    demo: bool = False
+
+    def shares(self, shares: tuple[float, ...]) -> tuple[float, ...]:
+        """Translated shares per other language: all of them in a demo."""
+        return tuple(1.0 for _ in shares) if self.demo else shares
+
+
+DEMO = SeedCounts(events=50, venues=8, organizers=6, categories=6, tags=12, demo=True)
+DEMO_DAYS = (0, 90)
 
 
 @dataclass(slots=True)
@@ -357,6 +368,8 @@ class Plan:
     costs: list[tuple[str, str]] = field(default_factory=list)  # (display, details JSON)
     cost_weights: list[float] = field(default_factory=list)
     slugs: dict[tuple[int, int, int], str] = field(default_factory=dict)
+    days: tuple[int, int] = (-365, 730)  # start days, relative to today
+    translated: tuple[float, ...] = EVENT_TRANSLATED
 
     def __post_init__(self) -> None:
         raws, self.cost_weights = _weighted(COSTS)
@@ -381,7 +394,7 @@ def _pick_count(rng: random.Random, pairs: Sequence[tuple[int, float]], availabl
 
 def _schedule(rng: random.Random, plan: Plan, zone: ZoneInfo) -> tuple[datetime, datetime, bool]:
     """Local start and end (wall time in the event zone) and whether the event is all-day."""
-    day = plan.today + timedelta(days=rng.randint(-365, 730))
+    day = plan.today + timedelta(days=rng.randint(*plan.days))
     if rng.random() < 0.08:
         start = datetime.combine(day, clock.min)
         end = datetime.combine(day + timedelta(days=rng.choice((0, 0, 0, 1, 2))), clock.max)
@@ -472,7 +485,7 @@ def event_chunk(plan: Plan, rng: random.Random, ids: Sequence[int]) -> EventRows
                 venue[0] if venue else None,
             )
         )
-        for other, share in zip(plan.others, EVENT_TRANSLATED, strict=True):
+        for other, share in zip(plan.others, plan.translated, strict=True):
             if rng.random() < share:
                 texts = _event_texts(other, titles, city, line, more)
                 rows.translations.append((event_id, LANGUAGES[other], *texts))
@@ -574,7 +587,7 @@ class Seeder:
                 roots.append(term_id)
             texts = [CATEGORY_TEXT[i].format(name=names3[i]) if category else "" for i in range(3)]
             rows.append((term_id, taxonomy, name, slug, texts[self.language], parent))
-            for other, share in zip(self.others, TAG_TRANSLATED, strict=True):
+            for other, share in zip(self.others, self.counts.shares(TAG_TRANSLATED), strict=True):
                 if category or self.rng.random() < share:
                     translations.append(
                         (term_id, LANGUAGES[other], names3[other], texts[other] or None)
@@ -610,7 +623,7 @@ class Seeder:
                     round(city.lng + self.rng.uniform(-0.05, 0.05), 6),
                 )
             )  # fmt: skip
-            for other, share in zip(self.others, VENUE_TRANSLATED, strict=True):
+            for other, share in zip(self.others, self.counts.shares(VENUE_TRANSLATED), strict=True):
                 if self.rng.random() < share:
                     translations.append(
                         (venue_id, LANGUAGES[other], names[other], texts[other], None)
@@ -641,7 +654,9 @@ class Seeder:
                     f"info@organizer-{organizer_id}.example.org",
                 )
             )  # fmt: skip
-            for other, share in zip(self.others, ORGANIZER_TRANSLATED, strict=True):
+            for other, share in zip(
+                self.others, self.counts.shares(ORGANIZER_TRANSLATED), strict=True
+            ):
                 if self.rng.random() < share:
                     translations.append(
                         (organizer_id, LANGUAGES[other], names[other], texts[other], None)
@@ -677,6 +692,8 @@ class Seeder:
             categories=categories,
             tags=tags,
             images=images,
+            days=DEMO_DAYS if self.counts.demo else (-365, 730),
+            translated=self.counts.shares(EVENT_TRANSLATED),
         )
 
     async def events(self, plan: Plan) -> None:

@@ -3,6 +3,7 @@
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from app.core.constants import MAX_ID
 from app.http.params import (
@@ -26,7 +27,7 @@ def _parent_id(value: Any) -> Any:
     number = decimal(value) if isinstance(value, str) else None
     if number is not None and 0 <= number <= MAX_ID:
         return number
-    raise ValueError("not a term id")
+    raise PydanticCustomError("between", "not a term ID", {"min": 0, "max": MAX_ID})
 
 
 ParentId = Annotated[

@@ -215,8 +215,10 @@ class TermRepository:
                     found.append(match)
         return list(dict.fromkeys(found)), unknown_ids, list(dict.fromkeys(unknown_names))
 
-    async def with_descendants(self, refs: Sequence[int | str]) -> list[int] | None:
-        """The terms named by ID or slug plus all their descendants; None when one is unknown."""
+    async def with_descendants(
+        self, refs: Sequence[int | str]
+    ) -> tuple[list[int], list[int | str]]:
+        """(the terms named by ID or slug plus all their descendants, the unknown refs)."""
         ids = [ref for ref in refs if isinstance(ref, int)]
         slugs = [ref for ref in refs if isinstance(ref, str)]
         rows = await self.session.execute(
@@ -228,11 +230,12 @@ class TermRepository:
         for term_id, slug in rows:
             found_ids.add(term_id)
             found_slugs.add(slug)
-        if not (found_ids.issuperset(ids) and found_slugs.issuperset(slugs)):
-            return None
+        unknown = [ref for ref in refs if ref not in found_ids and ref not in found_slugs]
+        if unknown:
+            return [], unknown
         tree = select(Term.id).where(Term.id.in_(found_ids)).cte("tree", recursive=True)
         tree = tree.union(select(Term.id).join(tree, Term.parent_id == tree.c.id))
-        return list(await self.session.scalars(select(tree.c.id)))
+        return list(await self.session.scalars(select(tree.c.id))), []
 
     async def is_ancestor(self, candidate: int, term_id: int) -> bool:
         """Is `term_id` among `candidate` and its ancestors (a would-be parent loop)?"""

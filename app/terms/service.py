@@ -1,13 +1,14 @@
 """Categories and tags: one service for both kinds, which differ in a few rules (tags have no
 parent; authors may manage categories, only editors tags)."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
 from app.core.constants import MAX_ID
-from app.core.errors import ApiError, MissingParams, NotFound, invalid
+from app.core.errors import ApiError, MissingParams, NotFound, invalid, note, unknown_ids
 from app.core.html import Markup
 from app.core.permissions import TermAction, can_manage_terms, can_post_unfiltered_html, require
 from app.http.context import RequestContext
@@ -69,10 +70,10 @@ class TermService:
         for name in ("include", "exclude"):
             ids = getattr(params, name)
             if ids:
-                check(name, not await self.repo.missing_ids(ids))
+                await self._check_ids(name, ids)
         parent = getattr(params, "parent", None)
         if parent:
-            check("parent", not await self.repo.missing_ids([parent]))
+            await self._check_ids("parent", [parent])
         event = params.event or params.post
         if event is not None:
             await check_visible_event(self.ctx, "event" if params.event else "post", event)
@@ -125,9 +126,13 @@ class TermService:
     async def _check_parent(self, parent: int | None, term_id: int | None) -> None:
         if not parent:
             return
-        check("parent", not await self.repo.missing_ids([parent]))
+        await self._check_ids("parent", [parent])
         if term_id is not None and await self.repo.is_ancestor(parent, term_id):
             raise ApiError(400, "rest_invalid_param", "term_parent_loop")
+
+    async def _check_ids(self, name: str, ids: Sequence[int]) -> None:
+        missing = await self.repo.missing_ids(ids)
+        check(name, not missing, unknown_ids(name, self.kind.singular, missing))
 
     def _duplicate(self, exc: DuplicateName, parent: int | None) -> ApiError:
         key = "term_exists_parent" if self.kind.taxonomy == CATEGORY and parent else "term_exists"
@@ -143,7 +148,8 @@ class TermService:
         )
         if "name" in texts:
             texts["name"] = markup.inline(texts["name"]).strip()
-            check("name", texts["name"] != "")  # nothing left but markup
+            # nothing left but markup
+            check("name", texts["name"] != "", note("only_markup", name="name"))
         if "description" in texts:
             texts["description"] = markup.html(texts["description"])
         return texts
@@ -182,7 +188,7 @@ class TermService:
         try:
             await self.repo.update(term.id, changes)
         except DuplicateSlug:
-            raise invalid("slug") from None
+            raise invalid("slug", note("slug_taken", slug=changes.get("slug", ""))) from None
         return await self.get(term.id)
 
     async def delete(self, term_id: int) -> Body:

@@ -46,10 +46,10 @@ def _credentials(header: str) -> tuple[str | None, str] | None:
         try:
             decoded = base64.b64decode(value, validate=True).decode()
         except (binascii.Error, UnicodeDecodeError):
-            raise ApiError(401, "invalid_username") from None
+            raise ApiError(401, "invalid_username", "malformed_authorization") from None
         login, sep, password = decoded.partition(":")
         if not sep or not login:
-            raise ApiError(401, "invalid_username")
+            raise ApiError(401, "invalid_username", "malformed_authorization")
         return login, password
     return None
 

@@ -1,0 +1,190 @@
+"""What a new user meets in the first hour, with the real command and server: the start-up
+lines (and nothing alarming on start or stop), the users commands, the demo data, and a
+response cache that never answers one language with another."""
+
+import asyncio
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from tests.factories import API
+from tests.live import almanac, free_port, fresh_database, wait_until_serving
+
+HEAD_LINE = "migrations: at head "
+
+
+async def _serve(env: dict[str, str], port: int) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "app.cli", "serve", "--port", str(port)),
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+
+
+async def _stop(process: asyncio.subprocess.Process) -> str:
+    """Ctrl-C, as in a terminal running `make run`; everything the server printed."""
+    process.send_signal(signal.SIGINT)
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    return output.decode()
+
+
+async def test_start_up_lines_with_a_configured_database(database_url: str) -> None:
+    async with fresh_database(database_url, "almanac_start_up") as url:
+        with_password = make_url(url).set(password="s3cret-pw").render_as_string(False)
+        port = free_port()
+        # The password is wrong for this server (it trusts local connections), but shown it
+        # must never be.
+        process = await _serve({**os.environ, "DATABASE_URL": with_password}, port)
+        await wait_until_serving(f"http://127.0.0.1:{port}", process)
+        output = await _stop(process)
+    assert "s3cret-pw" not in output
+    masked = make_url(with_password).render_as_string(hide_password=True)
+    assert f"database: {masked}\n" in output
+    assert "***" in masked
+    assert HEAD_LINE in output
+    base = f"http://127.0.0.1:{port}"
+    assert f"listening on {base}/ (API {base}{API}, docs {base}{API}/doc in a browser)" in output
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """A data directory the embedded server's own system user can reach (not pytest's
+    tmp dir, which is private to root)."""
+    path = Path(tempfile.mkdtemp(prefix="almanac-first-hour-"))
+    path.chmod(0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+async def test_embedded_start_and_stop_are_quiet(data_dir: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
+    env["ALMANAC_DATA_DIR"] = str(data_dir)
+    pgdata = data_dir.resolve() / "pgdata"  # noqa: ASYNC240 (a path, no I/O worth a thread)
+    port = free_port()
+    process = await _serve(env, port)
+    await wait_until_serving(f"http://127.0.0.1:{port}", process, seconds=180)
+    output = await _stop(process)
+    assert process.returncode == 0, output
+    assert f"database: embedded PostgreSQL, data in {pgdata}" in output
+    assert HEAD_LINE in output
+    assert "RuntimeDirWarning" not in output
+    assert "XDG_RUNTIME_DIR" not in output
+    assert "pg_ctl" not in output
+    assert "Finished server process" in output  # it did stop, normally
+
+
+async def test_users_add_says_the_role_and_list_has_a_header(database_url: str) -> None:
+    async with fresh_database(database_url, "almanac_users_cli") as url:
+        await almanac(url, "migrate")
+        bob = await almanac(url, "users", "add", "bob")
+        assert "role subscriber" in bob
+        assert "no --role given: bob is a subscriber" in bob
+        assert "editor" in bob  # the roles to choose from
+        alice = await almanac(url, "users", "add", "alice", "--role", "editor")
+        assert "role editor" in alice
+        assert "no --role given" not in alice
+        lines = (await almanac(url, "users", "list")).splitlines()
+    assert lines[0].split() == ["ID", "LOGIN", "ROLE"]
+    assert [line.split()[1:] for line in lines[1:]] == [["bob", "subscriber"], ["alice", "editor"]]
+
+
+async def test_seed_demo(database_url: str) -> None:
+    async with fresh_database(database_url, "almanac_demo_seed") as url:
+        await almanac(url, "seed", "--demo")
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                counts = {
+                    table: await conn.scalar(text(f"SELECT count(*) FROM {table}"))
+                    for table in (
+                        "events",
+                        "event_translations",
+                        "venues",
+                        "venue_translations",
+                        "organizers",
+                        "organizer_translations",
+                        "terms",
+                        "term_translations",
+                        "event_terms",
+                    )  # fmt: skip
+                }
+                languages = set(
+                    await conn.scalars(text("SELECT DISTINCT language FROM event_translations"))
+                )
+                upcoming = await conn.scalar(
+                    text("SELECT count(*) FROM events WHERE start_at >= now() - interval '1 day'")
+                )
+        finally:
+            await engine.dispose()
+    assert counts["events"] == 50
+    assert counts["event_translations"] == 100  # every event in German and Slovak
+    assert counts["venues"] >= 5
+    assert counts["venue_translations"] == 2 * counts["venues"]
+    assert counts["organizers"] >= 5
+    assert counts["organizer_translations"] == 2 * counts["organizers"]
+    assert counts["terms"] >= 10
+    assert counts["term_translations"] == 2 * counts["terms"]
+    assert counts["event_terms"] >= 50
+    assert languages == {"de", "sk"}
+    assert upcoming == 50  # all of them in the default list window
+
+
+@pytest.fixture
+async def served(database_url: str) -> AsyncIterator[tuple[str, tuple[str, str]]]:
+    async with fresh_database(database_url, "almanac_cache_languages") as url:
+        await almanac(url, "migrate")
+        password = (await almanac(url, "users", "add", "ed", "--role", "editor")).split()[-1]
+        port = free_port()
+        process = await _serve({**os.environ, "DATABASE_URL": url}, port)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            await wait_until_serving(base, process)
+            yield base, ("ed", password)
+        finally:
+            process.kill()
+            await process.wait()
+
+
+async def test_the_response_cache_keeps_languages_apart(
+    served: tuple[str, tuple[str, str]],
+) -> None:
+    base, editor = served
+    async with httpx.AsyncClient(auth=editor) as writer, httpx.AsyncClient() as anonymous:
+        created = await writer.post(f"{base}{API}/categories", json={"name": "Concerts"})
+        url = f"{base}{API}/categories/{created.json()['id']}"
+        german = await writer.post(f"{base}/de{API}/categories/{created.json()['id']}",
+                                   json={"name": "Konzerte"})  # fmt: skip
+        assert german.status_code == 200
+
+        async def read(language: str | None) -> httpx.Response:
+            headers = {"Accept-Language": language} if language else {}
+            return await anonymous.get(url, headers=headers)
+
+        first_de = await read("de-DE,de;q=0.9")
+        first_en = await read("en")
+        none = await read(None)
+        again_de = await read("de")
+        again_en = await read("en-GB, de;q=0.5")
+    assert first_de.headers["x-almanac-cache"] == "miss"
+    assert first_de.json()["name"] == "Konzerte"
+    assert first_en.headers["x-almanac-cache"] == "miss"  # not the German answer
+    assert first_en.json()["name"] == "Concerts"
+    assert none.json()["name"] == "Concerts"
+    assert (again_de.headers["x-almanac-cache"], again_de.json()["name"]) == ("hit", "Konzerte")
+    assert again_de.headers["content-language"] == "de"
+    assert (again_en.headers["x-almanac-cache"], again_en.json()["name"]) == ("hit", "Concerts")
+    for response in (first_de, again_de, first_en, again_en):
+        assert "Accept-Language" in response.headers["vary"]
