@@ -56,8 +56,9 @@ def calendar(info: FeedInfo, items: Sequence[Item], view: View) -> bytes:
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
-    cal.add("x-wr-calname", info.name)
-    cal.add("name", info.name)
+    # TEXT values (RFC 7986 NAME and its older X- form): commas and semicolons escaped.
+    cal.add("x-wr-calname", vText(info.name))
+    cal.add("name", vText(info.name))
     cal.add("x-wr-timezone", info.site_timezone)
     cal.add("refresh-interval", vDuration(REFRESH), parameters={"VALUE": "DURATION"})
     cal.add("x-published-ttl", vDuration(REFRESH))

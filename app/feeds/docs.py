@@ -32,10 +32,15 @@ def feed_doc(query: type[Params], errors: tuple[int, ...]) -> dict[str, Any]:
     """Route options documenting a feed: its parameters (`query`), a text/calendar 200, a
     304 and the errors."""
     options = api_doc(query=query, errors=errors)
+    for response in options["responses"].values():
+        # Errors are the JSON envelope, not the route's text/calendar.
+        model = response.pop("model", None)
+        if model is not None:
+            schema = {"$ref": f"#/components/schemas/{model.__name__}"}
+            response["content"] = {"application/json": {"schema": schema}}
     options["openapi_extra"]["parameters"].append(dict(IF_NONE_MATCH))
     options["responses"][200] = {
         "description": "The feed (iCalendar, RFC 5545)",
-        "content": {"text/calendar": {"schema": {"type": "string"}}},
         "headers": TEXT_HEADERS,
     }
     options["responses"][304] = {

@@ -19,7 +19,14 @@ CALENDAR_MEDIA_TYPE = "text/calendar; charset=utf-8"
 PUBLIC_CACHE = "public, max-age=300"
 PRIVATE_CACHE = "private, no-cache"
 
-router = APIRouter(tags=["feeds"])
+
+class CalendarResponse(Response):
+    """Documents the feeds' bodies in OpenAPI as text/calendar (not FastAPI's JSON)."""
+
+    media_type = CALENDAR_MEDIA_TYPE
+
+
+router = APIRouter(tags=["feeds"], default_response_class=CalendarResponse)
 
 
 def calendar_response(
@@ -35,7 +42,7 @@ def calendar_response(
     if etag_matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     headers["Content-Disposition"] = f'inline; filename="{filename}"'
-    return Response(feed, 200, headers, media_type=CALENDAR_MEDIA_TYPE)
+    return CalendarResponse(feed, 200, headers)
 
 
 @router.get("/events.ics", summary="Calendar feed of an event list", **LIST_DOC)
