@@ -12,6 +12,8 @@ number, so a hit is exact, not eventually consistent:
   cached (no Authorization or Cookie header), only 200 responses, not when a date parameter
   is relative to the current time ("+2 hours"), and not with a cache-busting `_=<n>`
   parameter; the site date is part of the key, since the default event window moves with it.
+  A stored response keeps its headers (content type, ETag); a hit whose ETag the request's
+  If-None-Match names is answered 304 (the calendar feeds' conditional polling).
 - `CountCache`: list totals per normalised filter (an exact count over a large window is too
   slow to repeat on every request). The version is read in the same statement as the page.
 """
