@@ -244,6 +244,8 @@ async def test_utc_instants_across_dst(client: AsyncClient, editor: AuthFor) -> 
         # Right after the spring change in Berlin (02:00 CET became 03:00 CEST).
         ("Europe/Berlin", "2027-03-28 03:30", datetime(2027, 3, 28, 1, 30, tzinfo=UTC)),
         ("UTC", "2027-06-01 12:00", datetime(2027, 6, 1, 12, 0, tzinfo=UTC)),
+        # An offset zone: a VTIMEZONE of one observance.
+        ("UTC+5:30", "2027-06-01 12:00", datetime(2027, 6, 1, 6, 30, tzinfo=UTC)),
     ]
     created = []
     for zone, start, _ in cases:
@@ -256,10 +258,10 @@ async def test_utc_instants_across_dst(client: AsyncClient, editor: AuthFor) -> 
         start, _ = parsed.instants(body["id"])
         assert start == expected, zone
         assert body["utc_start_date"] == expected.strftime("%Y-%m-%d %H:%M:%S")
-    utc_event = parsed.event(created[-1]["id"])[0]
+    utc_event = parsed.event(created[-2]["id"])[0]
     assert "TZID" not in utc_event["DTSTART"].params
     assert b"DTSTART:20270601T120000Z" in parsed.raw
-    assert set(parsed.zones) == {"Europe/Berlin", "America/New_York"}
+    assert set(parsed.zones) == {"Europe/Berlin", "America/New_York", "UTC+5:30"}
 
 
 async def test_vtimezone_onsets_are_the_real_transitions(

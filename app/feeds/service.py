@@ -2,6 +2,7 @@
 order, through app/events/listing.py) or one event (the JSON single read's checks), and the
 calendar's name."""
 
+import asyncio
 from datetime import datetime, time, timedelta, tzinfo
 from typing import Any
 from urllib.parse import urlsplit
@@ -66,7 +67,9 @@ async def list_feed(ctx: RequestContext) -> bytes:
     items = [Item(record, body) for record, body in zip(records, bodies, strict=True)]
     name = await calendar_name(ctx, params, listing)
     source = ctx.urls.rest(FEED_PATH, {k: v for k, v in ctx.raw.items() if k != "password"})
-    return calendar(_info(ctx, name, source), items, view)
+    # About a millisecond per event (icalendar's objects and folding): large feeds are built
+    # off the event loop, which keeps serving other requests meanwhile.
+    return await asyncio.to_thread(calendar, _info(ctx, name, source), items, view)
 
 
 async def event_feed(ctx: RequestContext, key: Key) -> bytes:
