@@ -120,6 +120,14 @@ async def json_ids(client: AsyncClient, path: str = f"{API}/events", **params: A
 # ---- the calendar and every property of an event ----------------------------------------
 
 
+async def test_an_empty_feed_is_a_valid_calendar(client: AsyncClient) -> None:
+    parsed = await feed(client)
+    assert parsed.uids == []
+    # RFC 5545 wants at least one component: the site zone's VTIMEZONE.
+    assert list(parsed.zones) == ["UTC"]
+    assert parsed.name == "testserver \u2013 Events"
+
+
 async def test_calendar_properties(client: AsyncClient, editor: AuthFor) -> None:
     await event(client, editor, "Concert", timezone="Europe/Berlin")
     response = await client.get(FEED, params=WINDOW)

@@ -39,6 +39,7 @@ class FeedInfo:
     host: str  # of the UIDs
     language: str  # of the texts
     source: str  # the feed's own URL
+    built: datetime  # when (only its year shows, in an empty feed's VTIMEZONE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,10 @@ def calendar(info: FeedInfo, items: Sequence[Item], view: View) -> bytes:
         record = item.record
         if not record.all_day and parse_zone(record.timezone) is not UTC:
             zones.setdefault(record.timezone, []).extend((record.start_at, record.end_at))
+    if not items:
+        # A calendar holds at least one component (RFC 5545 §3.6): an empty feed describes
+        # the site's zone, the one X-WR-TIMEZONE names.
+        zones[info.site_timezone] = [info.built]
     for name, instants in sorted(zones.items()):
         cal.add_component(zone_component(name, instants))
     for item in items:

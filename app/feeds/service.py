@@ -3,7 +3,7 @@ order, through app/events/listing.py) or one event (the JSON single read's check
 calendar's name."""
 
 import asyncio
-from datetime import datetime, time, timedelta, tzinfo
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -53,6 +53,7 @@ def _info(ctx: RequestContext, name: str, source: str) -> FeedInfo:
         host=host,
         language=ctx.language,
         source=source,
+        built=datetime.now(UTC),
     )
 
 
