@@ -4,6 +4,7 @@ from fastapi import APIRouter, Depends
 
 from app.discovery.router import router as discovery_router
 from app.events.router import router as events_router
+from app.feeds.router import router as feeds_router
 from app.http.context import get_language
 from app.organizers.router import router as organizers_router
 from app.terms.router import categories_router, tags_router
@@ -12,6 +13,8 @@ from app.venues.router import router as venues_router
 # Every route resolves the language, so an unknown one is refused everywhere.
 api_router = APIRouter(dependencies=[Depends(get_language)])
 api_router.include_router(discovery_router)
+# Before the event routes: `/events/by-slug/{slug}` would take `<slug>.ics` for a slug.
+api_router.include_router(feeds_router)
 api_router.include_router(events_router)
 api_router.include_router(categories_router)
 api_router.include_router(tags_router)

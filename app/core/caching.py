@@ -12,6 +12,8 @@ number, so a hit is exact, not eventually consistent:
   cached (no Authorization or Cookie header), only 200 responses, not when a date parameter
   is relative to the current time ("+2 hours"), and not with a cache-busting `_=<n>`
   parameter; the site date is part of the key, since the default event window moves with it.
+  A stored response keeps its headers (content type, ETag); a hit whose ETag the request's
+  If-None-Match names is answered 304 (the calendar feeds' conditional polling).
 - `CountCache`: list totals per normalised filter (an exact count over a large window is too
   slow to repeat on every request). The version is read in the same statement as the page.
 """
@@ -31,6 +33,7 @@ from sqlalchemy import Label, column, func, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.conditional import etag_matches
 from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
 from app.core.language import scope_accepted_language
 from app.core.permissions import Principal
@@ -211,6 +214,19 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     return (scope["scheme"], host, scope.get("root_path", ""), path, query, today, language)
 
 
+# What describes a body, left out of a 304 (RFC 9110 §15.4.5).
+BODY_HEADERS = frozenset({b"content-type", b"content-length", b"content-disposition"})
+
+
+def _not_modified(scope: Scope, headers: list[tuple[bytes, bytes]]) -> bool:
+    """Does the request's If-None-Match name the ETag of a stored response?"""
+    etag = next((v for k, v in headers if k.lower() == b"etag"), None)
+    if etag is None:
+        return False
+    wanted = next((v for k, v in scope["headers"] if k == b"if-none-match"), None)
+    return wanted is not None and etag_matches(wanted.decode("latin-1"), etag.decode("latin-1"))
+
+
 class ResponseCacheMiddleware:
     # How long a request waits for an identical one already being answered before it gives
     # up and does the work itself.
@@ -241,7 +257,7 @@ class ResponseCacheMiddleware:
                 await asyncio.wait_for(filling.wait(), self.WAIT_SECONDS)
         hit = self.cache.get(key, version)
         if hit is not None:
-            await self._replay(send, hit)
+            await self._replay(scope, send, hit)
             return
         if flight in self._filling:  # the first one took too long: do it here too
             await self.app(scope, receive, send)
@@ -254,8 +270,13 @@ class ResponseCacheMiddleware:
             done.set()
 
     @staticmethod
-    async def _replay(send: Send, entry: Entry) -> None:
+    async def _replay(scope: Scope, send: Send, entry: Entry) -> None:
+        """The stored response; 304 without a body when the request's If-None-Match names
+        its ETag (the feeds' conditional GETs, answered without the app)."""
         _, status, headers, body = entry
+        if _not_modified(scope, headers):
+            status, body = 304, b""
+            headers = [(k, v) for k, v in headers if k.lower() not in BODY_HEADERS]
         await send({"type": "http.response.start", "status": status,
                     "headers": [*headers, (CACHE_HEADER, b"hit")]})  # fmt: skip
         await send({"type": "http.response.body", "body": body})

@@ -7,6 +7,8 @@ no markup. Scripts, `on*` handlers, `javascript:` and other unknown URL schemes 
 The sanitiser is nh3 (ammonia), an HTML5 parser, not a pattern match.
 """
 
+import html
+import re
 from typing import Final
 
 import nh3
@@ -233,6 +235,26 @@ def inline_text(text: str) -> str:
 def plain_text(text: str) -> str:
     """An address, phone, cost...: no markup at all."""
     return _as_text(_PLAIN.clean(text))
+
+
+# Where a line or paragraph ends when markup becomes text (calendar descriptions).
+_LINE_BREAK = re.compile(r"<br\s*/?>|<(?:li|tr|dt|dd)\b[^>]*>", re.IGNORECASE)
+_PARAGRAPH = re.compile(
+    r"</?(?:p|div|h[1-6]|ul|ol|dl|table|blockquote|pre|section|article|header|footer|figure)"
+    r"\b[^>]*>|<hr\b[^>]*>",
+    re.IGNORECASE,
+)
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
+_SPACES = re.compile(r"[ \t\r\f\v]+")
+
+
+def html_to_text(text: str) -> str:
+    """Readable plain text of markup (a calendar's DESCRIPTION): blocks become paragraphs,
+    `<br>` and list items lines, tags and code go, entities become their characters."""
+    marked = _PARAGRAPH.sub("\n\n", _LINE_BREAK.sub("\n", text))
+    plain = html.unescape(_PLAIN.clean(marked)).replace("\xa0", " ")
+    lines = "\n".join(_SPACES.sub(" ", line).strip() for line in plain.split("\n"))
+    return _BLANK_LINES.sub("\n\n", lines).strip()
 
 
 class Markup:

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     )
     default_language: str = Field(default="en", description="Language of the base texts")
     public_site_url: str | None = Field(default=None, description="Base of public page URLs")
+    site_name: str | None = Field(
+        default=None, max_length=200, description="Name of the site (calendar feeds); unset: host"
+    )
     root_path: str = Field(default="", description="Path prefix the app is served under")
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(

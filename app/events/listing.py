@@ -2,6 +2,7 @@
 widening, strict dates, relations and status visibility; docs/design.md, Event list), then
 the page and its total."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
@@ -13,7 +14,7 @@ from app.core.constants import DATE_PARAMS, END_OF_DAY, STATUSES, TRASH, TRUE_WO
 from app.core.dates import DATETIME_FORMAT, parse_when
 from app.core.errors import Problems, invalid, note, unknown_ids
 from app.core.permissions import User, can_create_posts, can_see_all_statuses
-from app.events.params import EventListParams
+from app.events.params import EventFilterParams, EventListParams
 from app.events.repository import EventListFilters, EventListQuery, EventRepository
 from app.events.search import search_query
 from app.events.serializer import render_events
@@ -30,12 +31,17 @@ from app.terms.repository import TermRepository
 from app.venues.kind import VENUES
 
 RELATIVE_PARAMS = DATE_PARAMS[2:]
+FEED_PATH = "/events.ics"  # the calendar feed of the list (app/feeds)
 MAX_SEARCH_WORDS = 32
 ECHO_ORDER = (
     *("start_date", "end_date", "search", "status", "post_parent", "include"),
     *RELATIVE_PARAMS,
     *("venue", "organizer", "featured", "categories", "tags", "strict_dates", "orderby", "order"),
 )
+
+
+# A default window: (site zone, now, strict) -> (start, end), naive site wall times.
+Window = Callable[[tzinfo, datetime, bool], tuple[datetime, datetime]]
 
 
 def default_window(zone: tzinfo, now: datetime, strict: bool = False) -> tuple[datetime, datetime]:
@@ -93,7 +99,12 @@ class ListRequest:
 
 
 def _window(
-    listing: ListRequest, params: EventListParams, zone: tzinfo, utc: bool, now: datetime
+    listing: ListRequest,
+    params: EventFilterParams,
+    zone: tzinfo,
+    utc: bool,
+    now: datetime,
+    window: Window,
 ) -> None:
     """The date bounds; the default window unless a date or `include` says otherwise. With
     `utc` the bounds are the UTC instants of the site wall times, compared with the events'
@@ -111,7 +122,7 @@ def _window(
         if getattr(params, name) is not None
     }
     if not any(name in values for name in RELATIVE_PARAMS):
-        for name, local in zip(DATE_PARAMS[:2], default_window(zone, now, strict), strict=True):
+        for name, local in zip(DATE_PARAMS[:2], window(zone, now, strict), strict=True):
             values.setdefault(name, (local, _instant(local, zone)))
     listing.filters.utc = utc
     targets = {"start_date": "start_min", "end_date": "end_max"}
@@ -137,7 +148,7 @@ def _statuses(filters: EventListFilters, asked: list[str] | None, user: User) ->
 
 
 async def _relations(
-    listing: ListRequest, params: EventListParams, ctx: RequestContext, problems: Problems
+    listing: ListRequest, params: EventFilterParams, ctx: RequestContext, problems: Problems
 ) -> None:
     """Venue, organizer and term filters; unknown IDs or slugs are a 400 naming them."""
     linked: tuple[tuple[PostKind[Any], list[int] | None], ...] = (
@@ -165,19 +176,21 @@ async def _relations(
 
 
 async def list_request(
-    params: EventListParams,
+    params: EventFilterParams,
     ctx: RequestContext,
     now: datetime | None = None,
     problems: Problems | None = None,
+    window: Window = default_window,
 ) -> ListRequest:
     """The filter (and echo) of a list request, every parameter checked: one 400 names all
-    the invalid ones (with those `problems` the parameter model already found)."""
+    the invalid ones (with those `problems` the parameter model already found). `window`
+    gives the dates when none are asked for (the calendar feed has its own)."""
     problems = problems or Problems()
     listing = ListRequest()
     settings = ctx.settings
     with problems.gather():
         moment = now or datetime.now(UTC)
-        _window(listing, params, settings.site_zone, settings.list_dates_in_utc, moment)
+        _window(listing, params, settings.site_zone, settings.list_dates_in_utc, moment, window)
     if params.search:
         words = params.search.split()[:MAX_SEARCH_WORDS]
         repo = EventRepository(ctx.session, ctx.language, settings.default_language)
@@ -218,3 +231,15 @@ async def list_events(
     )
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
     return render_events(records, view, False), total, listing.ordered_echo()
+
+
+def feed_link(ctx: RequestContext, echo: dict[str, Any]) -> str:
+    """The list's calendar feed as a `Link` value: the filters the caller gave, normalised,
+    in the same language. Not the default window (the feed has its own, so that a
+    subscription keeps moving with the days), no paging, `status` only when asked for (an
+    editor's list must not link a feed that anonymous calendar apps are refused), never the
+    password."""
+    query = {name: value for name, value in echo.items() if name in ctx.raw}
+    if "i18n_language" in ctx.raw:
+        query["i18n_language"] = ctx.language
+    return f'<{ctx.urls.rest(FEED_PATH, query)}>; rel="alternate"; type="text/calendar"'

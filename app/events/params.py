@@ -110,7 +110,9 @@ Coordinate = Annotated[float, BeforeValidator(_float)]
 OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id"]
 
 
-class EventListParams(PageParams):
+class EventFilterParams(Params):
+    """What selects the events of a list: shared by the JSON list and the calendar feed."""
+
     start_date: DateInput = Field(
         None, description="Events that start on or after this date (default: 00:00 yesterday)"
     )
@@ -159,3 +161,7 @@ class EventListParams(PageParams):
     password: str | None = Field(
         None, description="Password of protected events, to see them unredacted"
     )
+
+
+class EventListParams(EventFilterParams, PageParams):
+    """The JSON list: the filters, paged (`page` and `per_page` come first, as documented)."""

@@ -99,6 +99,7 @@ class EventRecord:
     image_id: int | None
     venue_id: int | None
     parent_id: int | None
+    revision: int = 0
     venue: VenueRecord | None = None
     organizers: list[OrganizerRecord] = field(default_factory=list)
     image: ImageRecord | None = None
@@ -132,6 +133,7 @@ _PLAIN_COLUMNS = (
     Event.image_id,
     Event.venue_id,
     Event.parent_id,
+    Event.revision,
 )
 
 
@@ -575,6 +577,12 @@ class EventListQuery:
         """The count's statement with its values (e.g. to EXPLAIN it)."""
         _, count = self._statements()
         return count.params(**self.parameters())
+
+    async def records(self, offset: int, limit: int) -> list[EventRecord]:
+        """Events of the list without their total (the calendar feeds have no pages)."""
+        page_stmt, _ = self._statements()
+        values = {**self.parameters(), "offset": offset, "limit": limit}
+        return await self.repo.fetch(page_stmt, values, {"data_version": None})
 
     async def page(
         self, offset: int, limit: int, totals: CountCache | None = None

@@ -6,7 +6,7 @@ from starlette.responses import Response
 
 from app.core.caching import CountCache
 from app.events.kind import EVENTS
-from app.events.listing import list_events
+from app.events.listing import feed_link, list_events
 from app.events.params import EventListParams
 from app.events.schemas import EventList
 from app.http.context import ContextDep
@@ -36,6 +36,7 @@ async def list_events_route(request: Request, page: PageDep, ctx: ContextDep) ->
         total=total,
         page=page,
         filters=echoed,
+        alternates=[feed_link(ctx, echoed)],
     )
 
 

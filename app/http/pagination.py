@@ -54,8 +54,10 @@ def list_response(
     page: Page,
     filters: dict[str, Any],
     layout: Layout = "posts",
+    alternates: Sequence[str] = (),
 ) -> Response:
     """The list body with `rest_url`, next/previous links and totals, plus paging headers.
+    `alternates` are more `Link` values (other representations of the list).
 
     `filters` are the request's effective filters; every one of them is kept in the links.
     A page past the end (page > 1 without rows) is a 404 `<kind>-archive-page-not-found`.
@@ -95,6 +97,7 @@ def list_response(
         if has_next:
             rels.append(f'<{links["next_rest_url"]}>; rel="next"')
         rels.append(f'<{link(total_pages)}>; rel="last"')
+    rels.extend(alternates)
     headers = {
         "X-TEC-Total": str(total),
         "X-TEC-TotalPages": str(total_pages),

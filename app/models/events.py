@@ -93,6 +93,8 @@ class Event(PostMixin, Base):
     parent_id: Mapped[int | None] = mapped_column(
         BigInteger, ForeignKey("events.id", ondelete="SET NULL"), index=True
     )
+    # Counted up by a trigger on every change of the row (the feeds' iCalendar SEQUENCE).
+    revision: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class EventTranslation(Base):

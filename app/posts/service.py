@@ -92,10 +92,16 @@ class PostService(Generic[R]):
 
     # ---- what the routes do ---------------------------------------------------------
 
-    async def read(self, key: Key) -> Body:
+    async def readable(self, key: Key) -> tuple[R, str | None]:
+        """The record if the caller may read it (else the error the reference gives), and
+        the password the caller sent."""
         record = await self.find(key)
         password = parse(ReadParams, self.ctx.raw).password
         self._check_readable(record, password)
+        return record, password
+
+    async def read(self, key: Key) -> Body:
+        record, password = await self.readable(key)
         return self.body(record, json_ld=True, password=password)
 
     async def create(self) -> tuple[int, Body]:

@@ -26,9 +26,14 @@ class VenueRecord(PostRecord):
     stateprovince: str
     show_map: bool
     show_map_link: bool
+    # Not in the venue object (the reference has none): the calendar feeds' GEO.
+    geo_lat: float | None
+    geo_lng: float | None
 
 
-OWN_FIELDS = (*ADDRESS_FIELDS, "website", "stateprovince", "show_map", "show_map_link")
+OWN_FIELDS = (
+    *ADDRESS_FIELDS, "website", "stateprovince", "show_map", "show_map_link", "geo_lat", "geo_lng",
+)  # fmt: skip
 
 
 class VenueRepository(PostRepository[VenueRecord]):

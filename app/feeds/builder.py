@@ -1,0 +1,161 @@
+"""The iCalendar text of a feed, built with the icalendar library from the events' records
+and their JSON bodies.
+
+The bodies are the ones the JSON routes answer with (app/events/serializer.py), so a feed
+shows exactly what the caller may see there: a protected event's body is already redacted
+(no description, venue, organizers, categories or image), a draft venue is already left out.
+The records add what the bodies only have as text: instants, zones, the revision.
+
+Every value comes from the data, none from the clock (DTSTAMP is the event's last change):
+the same data gives the same bytes, hence the same ETag.
+"""
+
+import mimetypes
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from icalendar import Calendar, Event, vCalAddress, vDuration, vText
+
+from app.core.dates import parse_zone
+from app.core.html import html_to_text
+from app.events.repository import EventRecord
+from app.feeds.timezones import zone_component
+from app.posts.serializer import View
+
+PRODID = "-//almanac//Calendar feeds//EN"
+REFRESH = timedelta(hours=1)  # REFRESH-INTERVAL and X-PUBLISHED-TTL: how often to poll
+STATUS = {"publish": "CONFIRMED", "private": "CONFIRMED", "trash": "CANCELLED"}  # else TENTATIVE
+ADDRESS_PARTS = ("address", "city", "stateprovince", "zip", "country")
+
+
+@dataclass(frozen=True, slots=True)
+class FeedInfo:
+    """What the calendar says about itself."""
+
+    name: str  # X-WR-CALNAME
+    site_timezone: str  # X-WR-TIMEZONE
+    host: str  # of the UIDs
+    language: str  # of the texts
+    source: str  # the feed's own URL
+    built: datetime  # when (only its year shows, in an empty feed's VTIMEZONE)
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One event as the caller may see it."""
+
+    record: EventRecord
+    body: dict[str, Any]
+
+
+def calendar(info: FeedInfo, items: Sequence[Item], view: View) -> bytes:
+    """The feed: VCALENDAR with a VTIMEZONE per zone used and a VEVENT per event."""
+    cal = Calendar()
+    cal.add("prodid", PRODID)
+    cal.add("version", "2.0")
+    cal.add("calscale", "GREGORIAN")
+    cal.add("method", "PUBLISH")
+    # TEXT values (RFC 7986 NAME and its older X- form): commas and semicolons escaped.
+    cal.add("x-wr-calname", vText(info.name))
+    cal.add("name", vText(info.name))
+    cal.add("x-wr-timezone", info.site_timezone)
+    cal.add("refresh-interval", vDuration(REFRESH), parameters={"VALUE": "DURATION"})
+    cal.add("x-published-ttl", vDuration(REFRESH))
+    cal.add("source", info.source, parameters={"VALUE": "URI"})
+    zones: dict[str, list[datetime]] = {}
+    for item in items:
+        record = item.record
+        if not record.all_day and parse_zone(record.timezone) is not UTC:
+            zones.setdefault(record.timezone, []).extend((record.start_at, record.end_at))
+    if not items:
+        # A calendar holds at least one component (RFC 5545 §3.6): an empty feed describes
+        # the site's zone, the one X-WR-TIMEZONE names.
+        zones[info.site_timezone] = [info.built]
+    for name, instants in sorted(zones.items()):
+        cal.add_component(zone_component(name, instants))
+    for item in items:
+        cal.add_component(vevent(item, info, view))
+    return bytes(cal.to_ical())
+
+
+def _when(record: EventRecord) -> tuple[date | datetime, date | datetime, dict[str, str]]:
+    """DTSTART, DTEND and their parameters: whole days for all-day events (the end date is
+    exclusive, RFC 5545 §3.6.1), UTC for UTC events, else wall times with their TZID."""
+    if record.all_day:
+        return record.start_local.date(), record.end_local.date() + timedelta(days=1), {}
+    zone = parse_zone(record.timezone)
+    if zone is UTC:
+        return record.start_at.astimezone(UTC), record.end_at.astimezone(UTC), {}
+    start = record.start_at.astimezone(zone).replace(tzinfo=None)
+    end = record.end_at.astimezone(zone).replace(tzinfo=None)
+    return start, end, {"TZID": record.timezone}
+
+
+def vevent(item: Item, info: FeedInfo, view: View) -> Event:
+    record, body = item.record, item.body
+    texts = {"LANGUAGE": info.language}
+    event = Event()
+    event.add("uid", f"{record.id}@{info.host}")
+    event.add("dtstamp", record.modified_at.astimezone(UTC))
+    event.add("created", record.published_at.astimezone(UTC))
+    event.add("last-modified", record.modified_at.astimezone(UTC))
+    event.add("sequence", record.revision)
+    start, end, zone = _when(record)
+    event.add("dtstart", start, parameters=zone)
+    event.add("dtend", end, parameters=zone)
+    event.add("summary", html_to_text(body["title"]), parameters=texts)
+    if body["description"]:
+        event.add("description", html_to_text(body["description"]), parameters=texts)
+        event.add("x-alt-desc", vText(body["description"]), parameters={"FMTTYPE": "text/html"})
+    event.add("url", body["url"], parameters={"VALUE": "URI"})
+    _location(event, item, texts, view)
+    _organizers(event, body["organizer"])
+    categories = [html_to_text(term["name"]) for term in body["categories"]]
+    if categories:
+        event.add("categories", categories)
+    image = body["image"]
+    if image:
+        kind = mimetypes.guess_type(image["url"])[0]
+        event.add("attach", image["url"], parameters={"FMTTYPE": kind} if kind else {})
+    event.add("status", STATUS.get(record.status, "TENTATIVE"))
+    event.add("class", _classification(record))
+    return event
+
+
+def _classification(record: EventRecord) -> str:
+    if record.status == "private":
+        return "PRIVATE"
+    return "CONFIDENTIAL" if record.password else "PUBLIC"
+
+
+def _location(event: Event, item: Item, texts: dict[str, str], view: View) -> None:
+    """LOCATION (name and address) and GEO, when the body shows the venue."""
+    venue = item.body["venue"]
+    if not isinstance(venue, dict) or not venue:
+        return
+    parts = [html_to_text(venue["venue"]), *(venue[name] for name in ADDRESS_PARTS)]
+    event.add("location", ", ".join(part for part in parts if part), parameters=texts)
+    record = item.record.venue
+    if (
+        record is not None
+        and record.geo_lat is not None
+        and record.geo_lng is not None
+        and not view.hides(record)
+    ):
+        event.add("geo", (record.geo_lat, record.geo_lng))
+
+
+def _organizers(event: Event, organizers: list[dict[str, Any]]) -> None:
+    """ORGANIZER (one is allowed) with its name and, where the e-mail is public, mailto;
+    without one, the organizer's page. Further organizers become CONTACTs."""
+    for position, organizer in enumerate(organizers):
+        name = html_to_text(organizer["organizer"])
+        email = organizer["email"].strip()
+        if position == 0:
+            address = vCalAddress(f"mailto:{email}" if email else organizer["url"])
+            address.params["CN"] = vText(name)
+            event.add("organizer", address)
+        else:
+            event.add("contact", f"{name} <{email}>" if email else name)

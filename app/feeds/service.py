@@ -1,0 +1,137 @@
+"""What a feed holds: the events of a list request (the JSON list's filters, visibility and
+order, through app/events/listing.py) or one event (the JSON single read's checks), and the
+calendar's name."""
+
+import asyncio
+from datetime import UTC, datetime, time, timedelta, tzinfo
+from typing import Any
+from urllib.parse import urlsplit
+
+from dateutil.relativedelta import relativedelta
+
+from app.core.constants import END_OF_DAY
+from app.core.html import html_to_text
+from app.core.permissions import may
+from app.events.kind import EVENTS
+from app.events.listing import FEED_PATH, ListRequest, list_request
+from app.events.repository import EventListQuery, EventRepository
+from app.events.serializer import render_events
+from app.feeds.builder import FeedInfo, Item, calendar
+from app.feeds.params import FeedParams
+from app.feeds.texts import label, quoted
+from app.http.context import RequestContext
+from app.http.params import parse
+from app.models import CATEGORY, TAG
+from app.organizers.kind import ORGANIZERS
+from app.posts.kind import PostKind
+from app.posts.serializer import View
+from app.posts.service import Key, PostService
+from app.terms.repository import TermRepository
+from app.venues.kind import VENUES
+
+PAST_DAYS = 30  # the default window: from 00:00 thirty days ago...
+AHEAD = relativedelta(years=1)  # ...to the end of the day one year ahead
+NAMED_AT_MOST = 5  # terms, venues or organizers named in the calendar's name
+
+
+def feed_window(zone: tzinfo, now: datetime, strict: bool = False) -> tuple[datetime, datetime]:
+    """The feed's default window in site wall time (strict: to the second, else whole days)."""
+    local_now = now.astimezone(zone).replace(tzinfo=None).replace(microsecond=0)
+    start, end = local_now - timedelta(days=PAST_DAYS), local_now + AHEAD
+    if strict:
+        return start, end
+    return datetime.combine(start.date(), time.min), datetime.combine(end.date(), END_OF_DAY)
+
+
+def _info(ctx: RequestContext, name: str, source: str) -> FeedInfo:
+    settings = ctx.settings
+    host = urlsplit(ctx.urls.site).hostname or "localhost"
+    site = settings.site_name or host
+    return FeedInfo(
+        name=f"{site} \u2013 {name}",
+        site_timezone=settings.site_timezone,
+        host=host,
+        language=ctx.language,
+        source=source,
+        built=datetime.now(UTC),
+    )
+
+
+async def list_feed(ctx: RequestContext) -> bytes:
+    """The feed of a list request: its filters, no pages, at most `limit` events."""
+    params = parse(FeedParams, ctx.raw)
+    listing = await list_request(params, ctx, window=feed_window)
+    repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
+    records = await EventListQuery(repo, listing.filters).records(0, params.limit)
+    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
+    bodies = render_events(records, view, False)
+    items = [Item(record, body) for record, body in zip(records, bodies, strict=True)]
+    name = await calendar_name(ctx, params, listing)
+    source = ctx.urls.rest(FEED_PATH, {k: v for k, v in ctx.raw.items() if k != "password"})
+    # About a millisecond per event (icalendar's objects and folding): large feeds are built
+    # off the event loop, which keeps serving other requests meanwhile.
+    return await asyncio.to_thread(calendar, _info(ctx, name, source), items, view)
+
+
+async def event_feed(ctx: RequestContext, key: Key) -> bytes:
+    """The feed of one event, readable as its JSON route decides (a protected event needs
+    its password, as there)."""
+    service = PostService(EVENTS, ctx)
+    record, password = await service.readable(key)
+    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, password)
+    body = render_events([record], view, False)[0]
+    source = ctx.urls.rest(f"/events/{record.id}.ics")
+    return calendar(_info(ctx, html_to_text(body["title"]), source), [Item(record, body)], view)
+
+
+async def calendar_name(ctx: RequestContext, params: FeedParams, listing: ListRequest) -> str:
+    """ "Events", then what the filters select: category and tag names, venues and
+    organizers the caller may see, featured or not, the search words, the dates asked for."""
+    language = ctx.language
+    parts: list[str] = []
+    for refs, taxonomy in ((params.categories, CATEGORY), (params.tags, TAG)):
+        if refs:
+            parts.extend(await _term_names(ctx, taxonomy, refs))
+    linked: tuple[tuple[PostKind[Any], list[int] | None], ...] = (
+        (VENUES, params.venue),
+        (ORGANIZERS, params.organizer),
+    )
+    for kind, ids in linked:
+        names = await _post_names(ctx, kind, ids or [])
+        if names:
+            parts.append(f"{label(kind.name, language)}: {', '.join(names)}")
+    if params.featured is not None:
+        parts.append(label("featured" if params.featured else "not_featured", language))
+    if params.search:
+        parts.append(quoted(params.search, language))
+    strict = "strict_dates" in listing.echo
+    for name, key in (("start_date", "from"), ("end_date", "until")):
+        if name in ctx.raw and name in listing.echo:
+            value = str(listing.echo[name])
+            parts.append(label(key, language, date=value if strict else value[:10]))
+    events = label("events", language)
+    return f"{events}: {', '.join(parts)}" if parts else events
+
+
+async def _term_names(ctx: RequestContext, taxonomy: str, refs: list[int | str]) -> list[str]:
+    terms = TermRepository(ctx.session, taxonomy, ctx.language, ctx.settings.default_language)
+    found, _, _ = await terms.resolve(refs[:NAMED_AT_MOST])
+    names = []
+    for term_id in found:
+        term = await terms.get(term_id)
+        if term is not None:
+            names.append(term.name if taxonomy == CATEGORY else f"#{term.name}")
+    return names
+
+
+async def _post_names(ctx: RequestContext, kind: PostKind[Any], ids: list[int]) -> list[str]:
+    """Names of the venues or organizers the caller may read (others stay unnamed)."""
+    if kind.posts is None:
+        return []
+    store = kind.posts(ctx)
+    names = []
+    for record_id in ids[:NAMED_AT_MOST]:
+        record = await store.get(record_id)
+        if record is not None and may(ctx.user, "read", record.author_id, record.status):
+            names.append(record.name)
+    return names
