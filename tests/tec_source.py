@@ -15,6 +15,7 @@ import base64
 import copy
 import json
 import math
+from collections import Counter
 from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,7 @@ class FakeTEC:
         self.next_id = 100
         self.now = datetime(2026, 11, 21, 21, 44, tzinfo=UTC)
         self.host = HOST
+        self._counts = None
 
     @property
     def rest(self) -> str:
@@ -181,11 +183,16 @@ class FakeTEC:
     # ---- answering like the reference ----------------------------------------------------
 
     def _term_count(self, taxonomy: str, term_id: int) -> int:
-        return sum(
-            1
-            for e in self.events.values()
-            if e["status"] == "publish" and term_id in e["links"][taxonomy]
-        )
+        """Published events with the term (counted once per request)."""
+        if self._counts is None:
+            self._counts = Counter(
+                (name, linked)
+                for e in self.events.values()
+                if e["status"] == "publish"
+                for name in ("categories", "tags")
+                for linked in e["links"][name]
+            )
+        return self._counts[(taxonomy, term_id)]
 
     def _embedded_term(self, term: dict[str, Any], taxonomy: str) -> dict[str, Any]:
         return {
@@ -241,6 +248,7 @@ class FakeTEC:
 
     async def handle(self, request: Request) -> Response:
         path = request.url.path
+        self._counts: Counter[tuple[str, int]] | None = None
         self.requests.append(f"{path}?{request.url.query}")
         for fragment, left in list(self.failures.items()):
             if fragment in f"{path}?{request.url.query}" and left > 0:

@@ -569,3 +569,27 @@ def test_since_is_read_as_utc() -> None:
 
     assert since_date("2026-11-01") == datetime(2026, 11, 1, tzinfo=UTC)
     assert since_date("2026-11-01 10:00+02:00") == datetime(2026, 11, 1, 8, tzinfo=UTC)
+
+
+async def test_slugs_are_kept_as_the_source_has_them(
+    site: Site,
+    maker: async_sessionmaker[AsyncSession],
+    db: AsyncSession,
+    client: AsyncClient,
+    admin: AuthFor,
+) -> None:
+    tec = site.tec
+    cafe = tec.add_event("Café Night", SOON, slug="caf%c3%a9-night")
+    local = await client.post(
+        f"{API}/venues", json={"venue": "Our Park", "slug": "park"}, headers=admin.basic
+    )
+    assert local.status_code == 201
+    summary = await run(maker, tec)
+    assert summary.exit_status == 0
+    event = await get(client, "events/by-slug/caf%25c3%25a9-night", None)
+    assert event["id"] == (await mapping(db, "event"))[cafe]
+    assert event["modified_utc"] == tec.events[cafe]["modified_utc"]  # not moved by the rename
+    # A slug a local record already has: the next free one, as WordPress would give.
+    park = await get(client, f"venues/{(await mapping(db, 'venue'))[site.park]}", None)
+    assert park["slug"] == "park-2"
+    assert (await get(client, "venues/by-slug/park", None))["id"] == local.json()["id"]

@@ -115,17 +115,23 @@ class ImportRepository:
         published: datetime | None,
         modified: datetime | None,
     ) -> str:
-        """The source's slug (the next free `-N` only when another local record has it) and
-        dates, after the repository's write set its own; the slug the record got."""
+        """The source's dates and slug, after the repository's write set its own; the slug
+        the record got (the next free `-N` only when another local record has the source's).
+        One statement when the slug is already the source's, as it is for most records."""
         table = TABLES[kind]
-        given = slug
-        if slug:
-            given = await rename_to_unique_slug(
-                self.session, table, local_id, slug, f"{table.__tablename__}_slug_key"
-            )
         dates = {"published_at": published, "modified_at": modified}
         values = {name: value for name, value in dates.items() if value is not None}
-        if values:
+        statement = update(table).where(table.id == local_id).returning(table.slug)
+        # Without new dates, an UPDATE setting the slug to itself still answers with it.
+        current: str = (
+            await self.session.execute(statement.values(**(values or {"slug": table.slug})))
+        ).scalar_one()
+        if not slug or slug == current:
+            return current
+        given = await rename_to_unique_slug(
+            self.session, table, local_id, slug, f"{table.__tablename__}_slug_key"
+        )
+        if values:  # the rename's UPDATE moved `modified_at` (its onupdate) again
             await self.session.execute(update(table).where(table.id == local_id).values(**values))
         return given
 

@@ -81,6 +81,7 @@ class Importer:
         self.mapped: dict[str, dict[int, Mapped]] = {}
         self.ids: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}
         self.written = False
+        self.session: AsyncSession
 
     async def run(self) -> Summary:
         started = time.monotonic()
@@ -99,8 +100,10 @@ class Importer:
         self.source = self.summary.source = site_key(self.client.base)
         run_id = await self._start()
         listing = await collect(self.client, KINDS, self.summary)
-        for kind in KINDS:
-            await self._import_kind(kind, listing.records[kind])
+        # One session for every record's transaction (one connection, not one per record).
+        async with self.maker() as self.session:
+            for kind in KINDS:
+                await self._import_kind(kind, listing.records[kind])
         if self.options.prune:
             await self._prune(listing)
         await self._finish(run_id)
@@ -224,9 +227,9 @@ class Importer:
         source_id: int = record.id
         modified = record.modified if isinstance(record, SourcePost) else None
         try:
-            async with self.maker() as session, session.begin():
+            async with self.session.begin():
                 writer = RecordWriter(
-                    session,
+                    self.session,
                     self.source,
                     self.owner,
                     self.options.language,
