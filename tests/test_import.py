@@ -593,3 +593,21 @@ async def test_slugs_are_kept_as_the_source_has_them(
     park = await get(client, f"venues/{(await mapping(db, 'venue'))[site.park]}", None)
     assert park["slug"] == "park-2"
     assert (await get(client, "venues/by-slug/park", None))["id"] == local.json()["id"]
+
+
+def test_rich_progress_bars() -> None:
+    from rich.console import Console
+
+    from app.importer.summary import RichProgress
+
+    out = io.StringIO()
+    progress = RichProgress(Console(file=out, force_terminal=True, width=80))
+    progress.start("venue", 2)
+    progress.advance("venue")
+    progress.advance("venue")
+    progress.finish("venue")
+    progress.note("a note")
+    progress.close()
+    assert "venues" in out.getvalue()
+    assert "2/2" in out.getvalue()
+    assert "a note" in out.getvalue()

@@ -5,6 +5,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as Bars
+
 KINDS = ("category", "tag", "venue", "organizer", "event")
 PLURALS = {
     "category": "categories",
@@ -136,15 +140,13 @@ class PlainProgress:
 class RichProgress:
     """A progress bar per kind, on a terminal."""
 
-    def __init__(self) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-        from rich.progress import Progress as Bars
-
+    def __init__(self, console: Console | None = None) -> None:
         self.bars = Bars(
             TextColumn("{task.description:<11}"),
             BarColumn(),
             MofNCompleteColumn(),
             TimeElapsedColumn(),
+            console=console,
         )
         self.tasks: dict[str, Any] = {}
         self.bars.start()
