@@ -611,3 +611,70 @@ def test_rich_progress_bars() -> None:
     assert "venues" in out.getvalue()
     assert "2/2" in out.getvalue()
     assert "a note" in out.getvalue()
+
+
+async def test_terms_merge_into_local_ones_and_keep_taken_slugs(
+    site: Site,
+    maker: async_sessionmaker[AsyncSession],
+    db: AsyncSession,
+    client: AsyncClient,
+    admin: AuthFor,
+) -> None:
+    food = await client.post(
+        f"{API}/categories", json={"name": "Food & Drink"}, headers=admin.basic
+    )
+    jazz = await client.post(f"{API}/categories", json={"name": "Jazz"}, headers=admin.basic)
+    other = await client.post(
+        f"{API}/tags", json={"name": "Local", "slug": "outdoors"}, headers=admin.basic
+    )
+    assert (food.status_code, jazz.status_code, other.status_code) == (201, 201, 201)
+    await run(maker, site.tec)
+    ids = await mapping(db, "category")
+    # A local term of the same name under the same parent is that term; under another
+    # parent (the source's Jazz is under Music) it is another term.
+    assert ids[site.food] == food.json()["id"]
+    assert ids[site.jazz] != jazz.json()["id"]
+    tag = await get(client, f"tags/{(await mapping(db, 'tag'))[site.outdoor]}", None)
+    assert tag["slug"] == "outdoors-2"
+    site.tec.tags[site.outdoor]["name"] = "outside"
+    second = await run(maker, site.tec)
+    assert second.kinds["tag"].updated == 1
+    tag = await get(client, f"tags/{(await mapping(db, 'tag'))[site.outdoor]}", None)
+    assert (tag["name"], tag["slug"]) == ("outside", "outdoors-2")
+
+
+class TimesOut(httpx.AsyncBaseTransport):
+    """The fake site, but the first `count` requests for `fragment` time out."""
+
+    def __init__(self, tec: FakeTEC, fragment: str, count: int) -> None:
+        self.inner = httpx.ASGITransport(app=tec.app())
+        self.fragment = fragment
+        self.count = count
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.fragment in str(request.url) and self.count > 0:
+            self.count -= 1
+            raise httpx.ReadTimeout("timed out", request=request)
+        return await self.inner.handle_async_request(request)
+
+
+async def test_timeouts_are_retried(
+    site: Site, maker: async_sessionmaker[AsyncSession], db: AsyncSession
+) -> None:
+    transport = TimesOut(site.tec, "/organizers", 2)
+    async with SourceClient(
+        "http://tec.test", transport=transport, retry=RetryPolicy(attempts=3, backoff=0)
+    ) as client:
+        summary = await Importer(maker, client, ImportOptions(), PlainProgress(io.StringIO())).run()
+    assert summary.failures == []
+    assert len(await mapping(db, "organizer")) == 2
+    transport = TimesOut(site.tec, "/organizers", 3)
+    async with SourceClient(
+        "http://tec.test", transport=transport, retry=RetryPolicy(attempts=3, backoff=0)
+    ) as client:
+        summary = await Importer(maker, client, ImportOptions(), PlainProgress(io.StringIO())).run()
+    assert summary.failures == [
+        "listing organizers: http://tec.test/wp-json/tribe/events/v1/organizers: "
+        "timed out (3 attempts)"
+    ]
+    assert summary.exit_status == 1

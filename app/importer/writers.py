@@ -32,7 +32,7 @@ from app.models import CATEGORY, TAG
 from app.organizers.repository import OrganizerRepository
 from app.posts.images import url_extension
 from app.posts.repository import ImageRepository, PostRepository
-from app.terms.repository import DuplicateName, TermRepository
+from app.terms.repository import DuplicateName, DuplicateSlug, TermRepository
 from app.venues.repository import VenueRepository
 
 TAXONOMIES = {"category": CATEGORY, "tag": TAG}
@@ -85,8 +85,11 @@ class RecordWriter:
                 if exc.term_id is None:
                     raise
                 local_id = exc.term_id
-        changes = {"name": name, "description": description, "slug": term.slug}
-        await repo.update(local_id, {**changes, "parent_id": parent_id})
+        changes = {"name": name, "description": description, "parent_id": parent_id}
+        try:
+            await repo.update(local_id, {**changes, "slug": term.slug})
+        except DuplicateSlug:  # another local term has the slug: this one keeps its own
+            await repo.update(local_id, changes)
         return local_id
 
     # ---- venues and organizers ------------------------------------------------------
