@@ -2,6 +2,7 @@
 
 import argparse
 import asyncio
+import os
 import sys
 from datetime import UTC, datetime
 from typing import TextIO
@@ -15,6 +16,8 @@ from app.importer.client import RetryPolicy, SourceClient
 from app.importer.service import Importer, ImportFailed, ImportOptions
 from app.importer.summary import Progress, Summary, progress_for
 
+PASSWORD_VARIABLE = "ALMANAC_IMPORT_PASSWORD"
+
 
 def since_date(value: str) -> datetime:
     """`--since`: a date or date and time (UTC unless it carries an offset)."""
@@ -27,7 +30,10 @@ def since_date(value: str) -> datetime:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="the site's URL, or its …/wp-json/tribe/events/v1 base URL")
     parser.add_argument("--user", help="login on the source (with --password)")
-    parser.add_argument("--password", help="a WordPress application password of --user")
+    parser.add_argument(
+        "--password",
+        help=f"a WordPress application password of --user (or ${PASSWORD_VARIABLE})",
+    )
     parser.add_argument(
         "--owner", help="local user owning the records (default: first administrator)"
     )
@@ -71,8 +77,13 @@ async def run_import(
 
 
 def cmd_import(url: str, settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+    if args.user is not None and args.password is None:
+        # Kept out of the process list and the shell history when it comes from there.
+        args.password = os.environ.get(PASSWORD_VARIABLE)
     if (args.user is None) != (args.password is None):
-        print("error: --user and --password go together", file=sys.stderr)
+        print(
+            f"error: --user and --password (or ${PASSWORD_VARIABLE}) go together", file=sys.stderr
+        )
         return 2
     try:
         summary = asyncio.run(run_import(url, settings, args))
