@@ -1,4 +1,4 @@
-"""The `almanac` command: serve, migrate, users, seed."""
+"""The `almanac` command: serve, migrate, users, seed, import."""
 
 import argparse
 import asyncio
@@ -16,6 +16,7 @@ from app.core.migrate import head_revision, upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.core.urls import NAMESPACE
+from app.importer import command as importer
 from app.seed.seeder import DEMO, SeedCounts, seed
 from app.users.service import Accounts, UserError
 
@@ -177,6 +178,12 @@ def cmd_seed(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    url = _database_url()
+    upgrade(url)
+    return importer.cmd_import(url, get_settings(), args, sys.stdout)
+
+
 def _count(value: str) -> int:
     number = int(value)
     if number < 0:
@@ -236,6 +243,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--random-seed", type=int, default=None, help="repeatable data (IDs still differ)"
     )
     seeding.set_defaults(func=cmd_seed)
+
+    importing = commands.add_parser(
+        "import", help="bring a The Events Calendar site over, through its REST API"
+    )
+    importer.add_arguments(importing)
+    importing.set_defaults(func=cmd_import)
     return parser
 
 

@@ -3,6 +3,7 @@
 from app.models.base import Base
 from app.models.events import Event, EventTranslation, event_organizers, event_terms
 from app.models.images import Image
+from app.models.imports import ImportMapping, ImportRun
 from app.models.organizers import Organizer, OrganizerTranslation
 from app.models.terms import CATEGORY, TAG, Term, TermTranslation
 from app.models.users import AppPassword, User
@@ -16,6 +17,8 @@ __all__ = [
     "Event",
     "EventTranslation",
     "Image",
+    "ImportMapping",
+    "ImportRun",
     "Organizer",
     "OrganizerTranslation",
     "Term",

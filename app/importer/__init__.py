@@ -1,0 +1,1 @@
+"""`almanac import`: bring a The Events Calendar site over through its REST API."""

@@ -1,0 +1,98 @@
+"""The `almanac import` command: options in, summary out (app/cli.py registers it)."""
+
+import argparse
+import asyncio
+import os
+import sys
+from datetime import UTC, datetime
+from typing import TextIO
+
+import httpx
+
+from app.core.database import make_engine, make_sessionmaker
+from app.core.dates import parse_when
+from app.core.settings import Settings
+from app.importer.client import RetryPolicy, SourceClient
+from app.importer.service import Importer, ImportFailed, ImportOptions
+from app.importer.summary import Progress, Summary, progress_for
+
+PASSWORD_VARIABLE = "ALMANAC_IMPORT_PASSWORD"
+
+
+def since_date(value: str) -> datetime:
+    """`--since`: a date or date and time (UTC unless it carries an offset)."""
+    try:
+        return parse_when(value, UTC)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date: {value!r}") from None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="the site's URL, or its …/wp-json/tribe/events/v1 base URL")
+    parser.add_argument("--user", help="login on the source (with --password)")
+    parser.add_argument(
+        "--password",
+        help=f"a WordPress application password of --user (or ${PASSWORD_VARIABLE})",
+    )
+    parser.add_argument(
+        "--owner", help="local user owning the records (default: first administrator)"
+    )
+    parser.add_argument("--dry-run", action="store_true", help="read and decide, write nothing")
+    parser.add_argument(
+        "--since", type=since_date, help="only records modified since this date (UTC)"
+    )
+    parser.add_argument(
+        "--prune", action="store_true", help="trash local records gone from the source"
+    )
+
+
+async def run_import(
+    url: str,
+    settings: Settings,
+    args: argparse.Namespace,
+    *,
+    transport: httpx.AsyncBaseTransport | None = None,
+    retry: RetryPolicy | None = None,
+    progress: Progress | None = None,
+) -> Summary:
+    options = ImportOptions(
+        owner=args.owner,
+        dry_run=args.dry_run,
+        since=args.since,
+        prune=args.prune,
+        language=settings.default_language,
+        site_timezone=settings.site_timezone,
+    )
+    engine = make_engine(url, settings)
+    shown = progress or progress_for(sys.stdout)
+    try:
+        async with SourceClient(
+            args.source, login=args.user, password=args.password, transport=transport, retry=retry
+        ) as client:
+            importer = Importer(make_sessionmaker(engine), client, options, shown)
+            return await importer.run()
+    finally:
+        shown.close()
+        await engine.dispose()
+
+
+def cmd_import(url: str, settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+    if args.user is not None and args.password is None:
+        # Kept out of the process list and the shell history when it comes from there.
+        args.password = os.environ.get(PASSWORD_VARIABLE)
+    if (args.user is None) != (args.password is None):
+        print(
+            f"error: --user and --password (or ${PASSWORD_VARIABLE}) go together", file=sys.stderr
+        )
+        return 2
+    try:
+        summary = asyncio.run(run_import(url, settings, args))
+    except ImportFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: run the same command again to continue", file=sys.stderr)
+        return 130
+    for line in summary.lines():
+        print(line, file=out)
+    return summary.exit_status

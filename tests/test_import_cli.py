@@ -1,0 +1,99 @@
+"""`almanac import` as an operator runs it: a real command, over real HTTP, against the fake
+The Events Calendar site served by uvicorn (tests/tec_source.py), into a fresh database."""
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from datetime import datetime
+
+import uvicorn
+
+from tests.live import free_port, fresh_database, wait_until_listening
+from tests.tec_source import FakeTEC
+
+
+def almanac(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        env={**os.environ, "DATABASE_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@contextlib.asynccontextmanager
+async def served(tec: FakeTEC) -> AsyncIterator[str]:
+    port = free_port()
+    tec.host = f"http://127.0.0.1:{port}"
+    config = uvicorn.Config(tec.app(), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        await wait_until_listening(port)
+        yield tec.host
+    finally:
+        server.should_exit = True
+        await task
+
+
+async def test_import_command(database_url: str) -> None:
+    tec = FakeTEC()
+    music = tec.add_category("Music")
+    hall = tec.add_venue("Hall")
+    tec.add_event(
+        "Opening &amp; Party", datetime(2027, 1, 5, 18, 0), venue=hall, categories=[music]
+    )
+    tec.add_event("Drafted", datetime(2027, 1, 6, 18, 0), status="draft")
+    async with (
+        fresh_database(database_url, "almanac_import_cli") as url,
+        served(tec) as site,
+    ):
+        no_owner = await asyncio.to_thread(almanac, url, "import", site)
+        assert no_owner.returncode == 1
+        assert "no administrator" in no_owner.stderr
+        added = await asyncio.to_thread(
+            almanac, url, "users", "add", "boss", "--role", "administrator"
+        )
+        assert added.returncode == 0, added.stderr
+
+        half = await asyncio.to_thread(almanac, url, "import", site, "--user", "admin")
+        assert half.returncode == 2
+        assert "--user and --password" in half.stderr
+
+        dry = await asyncio.to_thread(almanac, url, "import", site, "--dry-run")
+        assert dry.returncode == 0, dry.stderr
+        assert "events: 1 would be created" in dry.stdout
+
+        password = tec.users["admin"]
+        os.environ["ALMANAC_IMPORT_PASSWORD"] = password  # kept off the command line
+        try:
+            first = await asyncio.to_thread(almanac, url, "import", site, "--user", "admin")
+        finally:
+            del os.environ["ALMANAC_IMPORT_PASSWORD"]
+        assert first.returncode == 0, first.stderr
+        lines = first.stdout.splitlines()
+        # Not a terminal: plain progress lines, then the summary.
+        assert "events: 2 to go through" in lines
+        assert "  events: 2 created, 0 updated, 0 unchanged, 0 skipped" in lines
+
+        tec.events[next(iter(tec.events))]["end_date"] = "not a date at all"
+        tec.touch(tec.events[next(iter(tec.events))])
+        second = await asyncio.to_thread(
+            almanac, url, "import", f"{site}/wp-json/tribe/events/v1", "--user", "admin",
+            "--password", password,
+        )  # fmt: skip
+        assert second.returncode == 1
+        assert "invalid end_date" in second.stdout
+        assert (
+            "  venues: 0 created, 0 updated, 1 unchanged, 0 skipped" in second.stdout.splitlines()
+        )
+
+    unreachable = await asyncio.to_thread(
+        almanac, database_url, "import", f"http://127.0.0.1:{free_port()}/"
+    )
+    assert unreachable.returncode == 1
+    assert "error:" in unreachable.stderr
