@@ -206,9 +206,9 @@ async def test_database_outage_is_503_and_the_service_recovers(private_server: A
     await admin.dispose()
     url = make_url(server_url).set(database="almanac_outage").render_as_string(hide_password=False)
     await asyncio.to_thread(upgrade, url)
-    settings = get_settings().model_copy(update={"db_connect_timeout": 2.0})
+    settings = get_settings().model_copy(update={"db_connect_timeout": 2.0, "database_url": url})
     engine = make_engine(url, settings)
-    app = create_app()
+    app = create_app(settings)
     app.dependency_overrides[get_sessionmaker] = lambda: make_sessionmaker(engine)
     try:
         async with asgi_client(app, timeout=30) as client:
@@ -234,6 +234,7 @@ async def test_database_outage_is_503_and_the_service_recovers(private_server: A
             assert statuses[-1] == 200
             assert set(statuses) <= {200, 503}
     finally:
+        await app.state.failed_logins.close()
         await engine.dispose()
 
 

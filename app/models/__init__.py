@@ -5,6 +5,7 @@ from app.models.events import Event, EventTranslation, event_organizers, event_t
 from app.models.images import Image
 from app.models.organizers import Organizer, OrganizerTranslation
 from app.models.terms import CATEGORY, TAG, Term, TermTranslation
+from app.models.throttle import LoginFailure
 from app.models.users import AppPassword, User
 from app.models.venues import Venue, VenueTranslation
 
@@ -16,6 +17,7 @@ __all__ = [
     "Event",
     "EventTranslation",
     "Image",
+    "LoginFailure",
     "Organizer",
     "OrganizerTranslation",
     "Term",
