@@ -15,9 +15,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-# Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`), from
+# Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`,
+# PgBouncer in transaction mode), from
 # Debian's packages when missing; the package lists are refreshed only if the install fails.
-SYSTEM_TOOLS := nginx docker-compose openssl
+SYSTEM_TOOLS := nginx docker-compose openssl pgbouncer
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 

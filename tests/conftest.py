@@ -43,6 +43,7 @@ SLOW_FILES = (
     "test_fuzz.py",
     "test_live_server.py",
     "test_instances.py",
+    "test_pgbouncer.py",
     "test_cli.py",
     "test_reliability.py",
     "test_bench.py",

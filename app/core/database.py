@@ -107,12 +107,15 @@ async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]
 
 
 def read_engine(engine: AsyncEngine, settings: Settings) -> AsyncEngine:
-    """The engine for reads: the replica's when DATABASE_READ_URL is set, in autocommit."""
+    """The engine for reads: the replica's when DATABASE_READ_URL is set, in autocommit
+    (unless behind a transaction pooler: see `PinnedReader`)."""
     base = (
         make_engine(asyncpg_url(settings.database_read_url), settings)
         if settings.database_read_url
         else engine
     )
+    if not settings.db_prepared_statements:
+        return base
     return base.execution_options(isolation_level="AUTOCOMMIT")
 
 
@@ -150,9 +153,47 @@ def raw_dsn(url: str) -> str:
     return urlunsplit(urlsplit(asyncpg_url(url))._replace(scheme="postgresql"))
 
 
-async def version_pool(url: str, settings: Settings) -> asyncpg.Pool:
+class PinnedReader:
+    """The raw pool's reads, each in a transaction of its own.
+
+    asyncpg prepares a statement and then executes it in two exchanges; outside a
+    transaction a pooler in transaction mode (PgBouncer before 1.21) may send them to two
+    server connections, the second of which does not know the statement. Inside a
+    transaction both go to one. Used with DB_PREPARED_STATEMENTS=false only (it costs the
+    BEGIN and COMMIT); the engine's read sessions then run in transactions for the same
+    reason (`read_engine`)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def _run(self, method: str, query: str, *args: Any, **options: Any) -> Any:
+        async with self.pool.acquire() as connection, connection.transaction():
+            return await getattr(connection, method)(query, *args, **options)
+
+    async def fetchval(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("fetchval", query, *args, **options)
+
+    async def fetchrow(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("fetchrow", query, *args, **options)
+
+    async def fetch(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("fetch", query, *args, **options)
+
+    async def execute(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("execute", query, *args, **options)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+async def version_pool(url: str, settings: Settings) -> Any:
     """A few raw connections for the one-row reads that validate cached responses and
-    cached callers, and for the failed-login throttle."""
+    cached callers, for the failed-login throttle and for readiness."""
+    pool = await _raw_pool(url, settings)
+    return pool if settings.db_prepared_statements else PinnedReader(pool)
+
+
+async def _raw_pool(url: str, settings: Settings) -> asyncpg.Pool:
     return await asyncpg.create_pool(
         raw_dsn(url),
         min_size=1,
