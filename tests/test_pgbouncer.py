@@ -110,7 +110,9 @@ async def test_the_app_behind_pgbouncer_in_transaction_mode(
             *(http.get(f"{base}/categories", auth=editor) for _ in range(6)),
         )
         errors = [line for line in instance.lines() if line["level"] == "ERROR"]
-        assert [r.status_code for r in reads] == [200] * len(reads), [e.get("exc_info") for e in errors[:1]]
+        assert [r.status_code for r in reads] == [200] * len(reads), [
+            e.get("exc_info") for e in errors[:1]
+        ]
         assert {r.json()["total"] for r in reads[:20]} == {8}
         wrong = await http.get(f"{base}/tags", auth=("bounced", "wrong"))
         assert wrong.status_code == 401
