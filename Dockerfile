@@ -23,16 +23,18 @@ ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PORT=8000 \
-    WEB_CONCURRENCY=2
+    WEB_CONCURRENCY=2 \
+    LOG_FORMAT=json
 RUN useradd --system --uid 10001 --user-group --no-create-home --home-dir /nonexistent almanac
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /app /app
 WORKDIR /app
 USER almanac
 EXPOSE 8000
-# Liveness: the API index answers without touching the database.
+# Readiness: the database answers within a second and the schema is the one this code expects
+# (urlopen raises on the 503 otherwise). /healthz is the liveness probe (no database).
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(f\"http://127.0.0.1:{os.environ['PORT']}/\", timeout=4)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(f\"http://127.0.0.1:{os.environ['PORT']}/readyz\", timeout=4)"]
 # `almanac serve` applies pending migrations (under an advisory lock), then runs uvicorn with
 # WEB_CONCURRENCY worker processes. `exec`: the shell gives way, so SIGTERM reaches uvicorn,
 # which stops accepting, finishes the requests in flight (up to 30 s) and exits.

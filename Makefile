@@ -18,9 +18,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`, a
-# headless Chromium for the docs page), from Debian's packages when missing; the package lists
-# are refreshed only if the install fails. chromedriver comes in the package chromium-driver.
-SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver
+# headless Chromium for the docs page, PgBouncer in transaction mode), from Debian's packages
+# when missing; the package lists are refreshed only if the install fails. chromedriver comes in
+# the package chromium-driver.
+SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 

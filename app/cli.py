@@ -3,6 +3,7 @@
 import argparse
 import asyncio
 import os
+import shutil
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -12,6 +13,8 @@ from sqlalchemy.engine import make_url
 from app.core.caching import after_write
 from app.core.database import make_engine, make_sessionmaker, resolve_database_url
 from app.core.embedded import pgdata_dir
+from app.core.logs import logging_config
+from app.core.metrics import prepare_multiprocess_dir
 from app.core.migrate import head_revision, upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
@@ -75,8 +78,6 @@ def _start_up_lines(url: str, host: str, port: int) -> list[str]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     url = _database_url()
     upgrade(url)
     for line in _start_up_lines(url, args.host, args.port):
@@ -85,6 +86,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # (possibly embedded) server instead of starting their own.
     os.environ["DATABASE_URL"] = url
     get_settings.cache_clear()
+    settings = get_settings()
+    # Before any worker starts: they find the metrics directory in their environment.
+    metrics_dir = prepare_multiprocess_dir() if settings.metrics_enabled else None
+    try:
+        _run_uvicorn(args)
+    finally:
+        if metrics_dir is not None and metrics_dir[1]:
+            shutil.rmtree(metrics_dir[0], ignore_errors=True)
+    return 0
+
+
+def _run_uvicorn(args: argparse.Namespace) -> None:
+    import uvicorn
+
+    settings = get_settings()
     uvicorn.run(
         "app.main:create_app",
         factory=True,
@@ -93,12 +109,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         proxy_headers=False,  # app.core.middleware.TrustedProxyMiddleware handles X-Forwarded-*
         server_header=False,
-        log_level=get_settings().log_level,
+        log_level=settings.log_level,
+        # Every worker logs as configured; one access line per request comes from the app.
+        log_config=logging_config(settings.log_format, settings.log_level),
+        access_log=False,
         timeout_graceful_shutdown=30,
         loop="auto",
         http="auto",
     )
-    return 0
 
 
 ROLE_RIGHTS = {

@@ -1,6 +1,5 @@
 """Application factory."""
 
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -9,26 +8,31 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api import api_router
+from app.core.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
 from app.core.caching import CountCache, PrincipalCache, ResponseCache, ResponseCacheMiddleware
 from app.core.database import (
     make_engine,
     make_sessionmaker,
+    raw_dsn,
     read_engine,
     resolve_database_url,
     version_pool,
 )
 from app.core.errors import register_error_handlers
-from app.core.logs import install_secret_filters
+from app.core.logs import configure_logging
+from app.core.metrics import Metrics
 from app.core.middleware import (
     BodySizeLimitMiddleware,
     ResponseHeadersMiddleware,
     TrailingSlashMiddleware,
+    TrustedPeers,
     TrustedProxyMiddleware,
 )
 from app.core.ratelimit import FailedLogins
 from app.core.settings import LANGUAGES, Settings, get_settings
 from app.core.urls import NAMESPACE
 from app.discovery.router import api_index, namespace_router
+from app.ops.health import add_operations_routes
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
 
@@ -39,6 +43,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     url = resolve_database_url(settings)
     engine = make_engine(url, settings)
     reads = read_engine(engine, settings)
+    metrics: Metrics = app.state.metrics
+    metrics.watch_pool(engine.sync_engine.pool, "primary")
+    if settings.database_read_url:
+        metrics.watch_pool(reads.sync_engine.pool, "replica")
     version_reader = await version_pool(url, settings)
     yield {
         "sessionmaker": make_sessionmaker(engine),
@@ -46,16 +54,17 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         "version_reader": version_reader,
     }
     await version_reader.close()
+    await app.state.failed_logins.close()
     await reads.dispose()
     await engine.dispose()
+    metrics.process_exit()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app; `settings` default to the environment's (read here, once, and injected into
     everything else through `app.state.settings`)."""
     settings = settings or get_settings()
-    logging.basicConfig(level=settings.log_level.upper())
-    install_secret_filters()
+    configure_logging(settings.log_format, settings.log_level)
     app = FastAPI(
         title="almanac",
         summary="Events calendar API compatible with The Events Calendar REST v1",
@@ -67,13 +76,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redirect_slashes=False,
     )
     app.state.settings = settings
-    app.state.event_totals = CountCache()
+    app.state.metrics = metrics = Metrics(settings.metrics_enabled)
+    app.state.event_totals = CountCache(observe=metrics.totals_lookup)
     app.state.response_cache = ResponseCache()
     app.state.principals = PrincipalCache()
     app.state.failed_logins = FailedLogins(
-        settings.login_failures_limit, settings.login_failures_window
+        settings.login_failures_limit,
+        settings.login_failures_window,
+        # Its own pool only where the app runs without its lifespan (the in-process tests).
+        dsn=settings.database_url and raw_dsn(settings.database_url),
+        statement_cache_size=100 if settings.db_prepared_statements else 0,
     )
     register_error_handlers(app)
+    add_operations_routes(app, metrics)
     for index_path in ("/", *(f"/{language}" for language in LANGUAGES)):
         app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
     for language_prefix in ("", "/{lang}"):
@@ -97,8 +112,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         expose_headers=PAGING_HEADERS,
     )
     app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
+    # Sees the path the router sees, and the cache hits that never reach the router.
+    app.add_middleware(RouteTemplateMiddleware, templates=RouteTemplates(app))
     app.add_middleware(TrailingSlashMiddleware)
     app.add_middleware(
         TrustedProxyMiddleware, trusted=settings.forwarded_allow_ips, root_path=settings.root_path
     )
+    # Outermost: the request id and the access line cover everything inside.
+    peers = TrustedPeers(settings.forwarded_allow_ips)
+    app.add_middleware(AccessMiddleware, peers=peers, metrics=metrics)
     return app

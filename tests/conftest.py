@@ -42,6 +42,8 @@ TEST_DATABASE = per_worker("almanac_test")
 SLOW_FILES = (
     "test_fuzz.py",
     "test_live_server.py",
+    "test_instances.py",
+    "test_pgbouncer.py",
     "test_cli.py",
     "test_reliability.py",
     "test_bench.py",
@@ -117,9 +119,14 @@ async def maker(engine: AsyncEngine) -> AsyncIterator[async_sessionmaker[AsyncSe
 
 
 @pytest.fixture(scope="session")
-def app() -> FastAPI:
+async def app(database_url: str) -> AsyncIterator[FastAPI]:
+    """The app without its lifespan: requests get the test's session maker (`client`); the
+    failed-login throttle, which commits outside the request's transaction, gets the test
+    database's URL for a pool of its own."""
     get_settings.cache_clear()
-    return create_app()
+    app = create_app(get_settings().model_copy(update={"database_url": database_url}))
+    yield app
+    await app.state.failed_logins.close()
 
 
 @pytest.fixture
@@ -129,7 +136,7 @@ async def client(
     app.dependency_overrides[get_sessionmaker] = lambda: maker
     # Every test starts with no throttled clients and no cached totals (a test's rolled-back
     # writes draw no new data version, so totals from an earlier test could look current).
-    app.state.failed_logins.clear()
+    await app.state.failed_logins.clear()
     app.state.event_totals.clear()
     async with asgi_client(app) as c:
         yield c

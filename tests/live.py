@@ -7,12 +7,15 @@ database, a listening port - must not be what another worker creates at the same
 import asyncio
 import os
 import random
+import shutil
 import socket
 import sys
+import tempfile
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 from sqlalchemy import text
@@ -148,3 +151,26 @@ async def wait_until_refused(port: int, seconds: float = 30) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"port {port} still accepts connections")
         await asyncio.sleep(POLL)
+
+
+@contextmanager
+def private_postgres(name: str) -> Iterator[Any]:
+    """An embedded PostgreSQL of the caller's own (pgserver), so that it can be stopped and
+    started again (`stop_postgres`, `server.ensure_postgres_running()`); removed afterwards."""
+    from pgserver import get_server
+
+    base = Path(tempfile.gettempdir()) / f"almanac-{name}-{os.getpid()}"
+    base.mkdir(mode=0o755, exist_ok=True)
+    base.chmod(0o755)
+    server = get_server(base / "pgdata", cleanup_mode="stop")
+    try:
+        yield server
+    finally:
+        server.cleanup()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def stop_postgres(server: Any) -> None:
+    from pgserver._commands import pg_ctl
+
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)

@@ -34,7 +34,10 @@ def test_compose_file_is_valid(tmp_path: Path) -> None:
     result = compose(tmp_path, "config", "-q", **SECRETS)
     assert result.returncode == 0, result.stderr
     services = compose(tmp_path, "config", "--services", **SECRETS)
-    assert sorted(services.stdout.split()) == ["app", "nginx", "postgres"]
+    # The scraper is in the "monitoring" profile (Compose v1 lists it anyway, v2 does not).
+    assert set(services.stdout.split()) - {"prometheus"} == {"app", "nginx", "postgres"}
+    monitored = compose(tmp_path, "--profile", "monitoring", "config", "--services", **SECRETS)
+    assert "prometheus" in monitored.stdout.split()
 
 
 def test_compose_wires_the_services_together(tmp_path: Path) -> None:
@@ -58,3 +61,24 @@ def test_compose_refuses_to_start_without_secrets(tmp_path: Path) -> None:
     result = compose(tmp_path, "config", "-q", POSTGRES_PASSWORD="s3cret")
     assert result.returncode != 0
     assert "set APP_PASSWORD_PEPPER" in result.stderr
+
+
+def test_compose_checks_readiness_logs_json_and_scrapes_metrics_inside(tmp_path: Path) -> None:
+    result = compose(tmp_path, "--profile", "monitoring", "config", **SECRETS)
+    assert result.returncode == 0, result.stderr
+    config = result.stdout
+    # nginx waits for the app's readiness (database reachable, schema current).
+    assert "http://127.0.0.1:8000/readyz" in config
+    assert "LOG_FORMAT: json" in config
+    assert "METRICS_ENABLED: 'true'" in config or 'METRICS_ENABLED: "true"' in config
+    # The scraper reads its targets from deploy/prometheus.yml: the app replicas, directly.
+    assert "deploy/prometheus.yml:/etc/prometheus/prometheus.yml:ro" in config
+    assert "127.0.0.1:9090:9090" in config
+    scrape = (ROOT / "deploy" / "prometheus.yml").read_text()
+    assert "names: [app]" in scrape
+    assert "port: 8000" in scrape
+    # The image's own health check is the same readiness probe.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    healthcheck = dockerfile[dockerfile.index("HEALTHCHECK") :].split("\n# ", 1)[0]
+    assert "/readyz" in healthcheck
+    assert "LOG_FORMAT=json" in dockerfile

@@ -1,13 +1,9 @@
 """Concurrency with real commits and separate connections, and a database outage."""
 
 import asyncio
-import os
-import shutil
-import tempfile
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +20,7 @@ from app.core.settings import get_settings
 from app.main import create_app
 from app.users.service import Accounts
 from tests.factories import API, AuthFor, asgi_client
+from tests.live import private_postgres, stop_postgres
 
 TABLES = "events, venues, organizers, terms, images, users"
 
@@ -177,24 +174,8 @@ async def test_parallel_events_creating_the_same_new_terms(
 
 @pytest.fixture(scope="module")
 def private_server() -> Iterator[Any]:
-    """A PostgreSQL of this test's own, so that it can be stopped and started again."""
-    from pgserver import get_server
-
-    base = Path(tempfile.gettempdir()) / f"almanac-outage-{os.getpid()}"
-    base.mkdir(mode=0o755, exist_ok=True)
-    base.chmod(0o755)
-    server = get_server(base / "pgdata", cleanup_mode="stop")
-    try:
+    with private_postgres("outage") as server:
         yield server
-    finally:
-        server.cleanup()
-        shutil.rmtree(base, ignore_errors=True)
-
-
-def _stop(server: Any) -> None:
-    from pgserver._commands import pg_ctl
-
-    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
 
 
 async def test_database_outage_is_503_and_the_service_recovers(private_server: Any) -> None:
@@ -206,14 +187,14 @@ async def test_database_outage_is_503_and_the_service_recovers(private_server: A
     await admin.dispose()
     url = make_url(server_url).set(database="almanac_outage").render_as_string(hide_password=False)
     await asyncio.to_thread(upgrade, url)
-    settings = get_settings().model_copy(update={"db_connect_timeout": 2.0})
+    settings = get_settings().model_copy(update={"db_connect_timeout": 2.0, "database_url": url})
     engine = make_engine(url, settings)
-    app = create_app()
+    app = create_app(settings)
     app.dependency_overrides[get_sessionmaker] = lambda: make_sessionmaker(engine)
     try:
         async with asgi_client(app, timeout=30) as client:
             assert (await client.get(f"{API}/categories")).status_code == 200
-            await asyncio.to_thread(_stop, private_server)
+            await asyncio.to_thread(stop_postgres, private_server)
             for method, path in (
                 ("GET", f"{API}/categories"),
                 ("GET", f"{API}/events/1"),
@@ -234,6 +215,7 @@ async def test_database_outage_is_503_and_the_service_recovers(private_server: A
             assert statuses[-1] == 200
             assert set(statuses) <= {200, 503}
     finally:
+        await app.state.failed_logins.close()
         await engine.dispose()
 
 

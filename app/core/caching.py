@@ -24,7 +24,7 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import parse_qsl
@@ -62,12 +62,24 @@ async def after_write(session: AsyncSession) -> None:
 
 
 class CountCache:
-    def __init__(self, max_entries: int = TOTAL_ENTRIES, ttl: float = TTL_SECONDS) -> None:
+    def __init__(
+        self,
+        max_entries: int = TOTAL_ENTRIES,
+        ttl: float = TTL_SECONDS,
+        observe: Callable[[bool], None] | None = None,
+    ) -> None:
         self.max_entries = max_entries
         self.ttl = ttl
+        self.observe = observe  # told of every lookup: hit or not (the metrics)
         self._entries: OrderedDict[Hashable, tuple[int, float, int]] = OrderedDict()
 
     def get(self, key: Hashable, version: int) -> int | None:
+        total = self._lookup(key, version)
+        if self.observe is not None:
+            self.observe(total is not None)
+        return total
+
+    def _lookup(self, key: Hashable, version: int) -> int | None:
         entry = self._entries.get(key)
         if entry is None:
             return None

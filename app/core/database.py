@@ -1,8 +1,10 @@
 """Engine and session: one session per request, committed before the response is sent."""
 
-from collections.abc import AsyncIterator
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -14,6 +16,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry
 
 from app.core.caching import after_write
 from app.core.embedded import embedded_url
@@ -35,9 +38,40 @@ def resolve_database_url(settings: Settings) -> str:
     return asyncpg_url(embedded_url(settings.almanac_data_dir))
 
 
+class MeteredPool(AsyncAdaptedQueuePool):
+    """The engine's pool, timing the checkouts that have to wait for a connection (no idle
+    one, no overflow left): the metrics' pool waits (app/core/metrics.py sets `on_wait`)."""
+
+    on_wait: Callable[[float], None] | None = None
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        # The condition under which QueuePool._do_get blocks, read from the same attributes.
+        if self.on_wait is None or self.checkedin() or self._overflow < self._max_overflow:
+            return super()._do_get()
+        started = time.perf_counter()
+        try:
+            return super()._do_get()
+        finally:
+            self.on_wait(time.perf_counter() - started)
+
+
+def _statement_options(settings: Settings) -> dict[str, Any]:
+    """asyncpg's connect arguments for prepared statements. Behind PgBouncer in transaction
+    mode a connection's statements may run on different server connections: no cache, and
+    names that never collide (DB_PREPARED_STATEMENTS=false)."""
+    if settings.db_prepared_statements:
+        return {}
+    return {
+        "statement_cache_size": 0,
+        "prepared_statement_cache_size": 0,
+        "prepared_statement_name_func": lambda: f"__asyncpg_{uuid.uuid4().hex}__",
+    }
+
+
 def make_engine(url: str, settings: Settings) -> AsyncEngine:
     return create_async_engine(
         asyncpg_url(url),
+        poolclass=MeteredPool,
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
         pool_recycle=1800,
@@ -45,6 +79,7 @@ def make_engine(url: str, settings: Settings) -> AsyncEngine:
         json_deserializer=orjson.loads,
         json_serializer=lambda value: orjson.dumps(value).decode(),
         connect_args={
+            **_statement_options(settings),
             "timeout": settings.db_connect_timeout,
             "command_timeout": settings.db_statement_timeout_ms / 1000 or None,
             "server_settings": {
@@ -72,12 +107,15 @@ async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]
 
 
 def read_engine(engine: AsyncEngine, settings: Settings) -> AsyncEngine:
-    """The engine for reads: the replica's when DATABASE_READ_URL is set, in autocommit."""
+    """The engine for reads: the replica's when DATABASE_READ_URL is set, in autocommit
+    (unless behind a transaction pooler: see `PinnedReader`)."""
     base = (
         make_engine(asyncpg_url(settings.database_read_url), settings)
         if settings.database_read_url
         else engine
     )
+    if not settings.db_prepared_statements:
+        return base
     return base.execution_options(isolation_level="AUTOCOMMIT")
 
 
@@ -110,15 +148,58 @@ class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]
         return ""
 
 
-async def version_pool(url: str, settings: Settings) -> asyncpg.Pool:
+def raw_dsn(url: str) -> str:
+    """The URL as asyncpg's own connect functions take it."""
+    return urlunsplit(urlsplit(asyncpg_url(url))._replace(scheme="postgresql"))
+
+
+class PinnedReader:
+    """The raw pool's reads, each in a transaction of its own.
+
+    asyncpg prepares a statement and then executes it in two exchanges; outside a
+    transaction a pooler in transaction mode (PgBouncer before 1.21) may send them to two
+    server connections, the second of which does not know the statement. Inside a
+    transaction both go to one. Used with DB_PREPARED_STATEMENTS=false only (it costs the
+    BEGIN and COMMIT); the engine's read sessions then run in transactions for the same
+    reason (`read_engine`)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def _run(self, method: str, query: str, *args: Any, **options: Any) -> Any:
+        async with self.pool.acquire() as connection, connection.transaction():
+            return await getattr(connection, method)(query, *args, **options)
+
+    async def fetchval(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("fetchval", query, *args, **options)
+
+    async def fetchrow(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("fetchrow", query, *args, **options)
+
+    async def fetch(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("fetch", query, *args, **options)
+
+    async def execute(self, query: str, *args: Any, **options: Any) -> Any:
+        return await self._run("execute", query, *args, **options)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+
+async def version_pool(url: str, settings: Settings) -> Any:
     """A few raw connections for the one-row reads that validate cached responses and
-    cached callers."""
-    dsn = urlunsplit(urlsplit(asyncpg_url(url))._replace(scheme="postgresql"))
+    cached callers, for the failed-login throttle and for readiness."""
+    pool = await _raw_pool(url, settings)
+    return pool if settings.db_prepared_statements else PinnedReader(pool)
+
+
+async def _raw_pool(url: str, settings: Settings) -> asyncpg.Pool:
     return await asyncpg.create_pool(
-        dsn,
+        raw_dsn(url),
         min_size=1,
         max_size=2,
         timeout=settings.db_connect_timeout,
         command_timeout=5,
         connection_class=_StatelessConnection,
+        statement_cache_size=100 if settings.db_prepared_statements else 0,
     )

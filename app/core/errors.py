@@ -3,7 +3,6 @@
 
 import logging
 import socket
-import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -19,6 +18,9 @@ from starlette.routing import Match
 
 from app.core.i18n import translate
 from app.core.language import language_of
+from app.core.request_id import NONE as NO_REQUEST_ID
+from app.core.request_id import STATE_KEY as REQUEST_ID_KEY
+from app.core.request_id import current_request_id, new_request_id
 from app.core.responses import json_response
 
 log = logging.getLogger("almanac.errors")
@@ -245,11 +247,20 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     if _is_unavailable(exc):
         log.warning("database unavailable: %s: %s", type(exc).__name__, exc)
         return _error_response(request, _unavailable())
-    request_id = uuid.uuid4().hex[:12]
+    # The request's id (app/core/access.py): in the message, on the response and on the log
+    # line with the traceback, so that a user's report leads to it.
+    request_id = request.scope.get("state", {}).get(REQUEST_ID_KEY) or current_request_id()
+    if request_id == NO_REQUEST_ID:
+        request_id = new_request_id()
     log.exception(
         "unhandled error, request id %s, %s %s", request_id, request.method, request.url.path
     )
-    error = ApiError(500, "rest_internal_error", values={"request_id": request_id})
+    error = ApiError(
+        500,
+        "rest_internal_error",
+        values={"request_id": request_id},
+        headers={"X-Request-ID": request_id},
+    )
     return _error_response(request, error)
 
 

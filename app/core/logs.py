@@ -5,7 +5,11 @@ The access log prints request paths with their query strings, which may carry an
 """
 
 import logging
+import logging.config
 import re
+from typing import Any
+
+from pythonjsonlogger.core import RESERVED_ATTRS
 
 SECRET_PARAMS = re.compile(r"((?:^|[?&])(?:password|pwd|token)=)[^&\s]*", re.IGNORECASE)
 
@@ -24,7 +28,64 @@ class SecretsFilter(logging.Filter):
 
 
 def install_secret_filters() -> None:
-    for name in ("uvicorn.access", "uvicorn.error", "almanac.errors"):
+    for name in ("uvicorn.access", "uvicorn.error", "almanac.errors", "almanac.access"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, SecretsFilter) for f in logger.filters):
             logger.addFilter(SecretsFilter())
+
+
+# Every line carries the request id (`-` outside a request). Text for a terminal; JSON (one
+# object per line, the extra fields of the access line as keys) for log collectors.
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
+JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s"
+DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
+
+
+def logging_config(log_format: str, level: str) -> dict[str, Any]:
+    """A `logging.config.dictConfig` for the app and uvicorn (whose own access log is off:
+    app/core/access.py writes one line per request instead)."""
+    formatter: dict[str, Any] = (
+        {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": JSON_FIELDS,
+            "datefmt": DATE_FORMAT,
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+            # uvicorn's copy of each message with terminal colours in it.
+            "reserved_attrs": [*RESERVED_ATTRS, "color_message"],
+        }
+        if log_format == "json"
+        else {"format": TEXT_FORMAT, "datefmt": DATE_FORMAT}
+    )
+    level = level.upper()
+    handler = ["almanac"]
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {
+            "request_id": {"()": "app.core.request_id.RequestIdFilter"},
+            "secrets": {"()": "app.core.logs.SecretsFilter"},
+        },
+        "formatters": {"almanac": formatter},
+        "handlers": {
+            "almanac": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "formatter": "almanac",
+                "filters": ["request_id", "secrets"],
+            }
+        },
+        "root": {"handlers": handler, "level": level},
+        "loggers": {
+            "uvicorn": {"handlers": handler, "level": level, "propagate": False},
+            "uvicorn.error": {"level": level},
+            "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+        },
+    }
+
+
+def configure_logging(log_format: str, level: str) -> None:
+    """Set up logging unless something already did (`almanac serve` passes the same
+    configuration to uvicorn, which applies it in every worker; a test runner has its own)."""
+    if not logging.getLogger().handlers:
+        logging.config.dictConfig(logging_config(log_format, level))
+    install_secret_filters()

@@ -12,34 +12,43 @@ from app.core.responses import JSON_MEDIA_TYPE, dumps
 from app.core.settings import LANGUAGES
 
 
+class TrustedPeers:
+    """The proxies of FORWARDED_ALLOW_IPS: whose X-Forwarded-* and X-Request-ID are believed."""
+
+    def __init__(self, trusted: Iterable[str]) -> None:
+        self.trust_all = "*" in trusted
+        self.networks = [ipaddress.ip_network(t, strict=False) for t in trusted if t != "*"]
+
+    def peer(self, scope: Scope) -> bool:
+        """Whether the connection's peer is one of them."""
+        if self.trust_all:
+            return True
+        client = scope.get("client")
+        return self.address(client[0]) if client else False
+
+    def address(self, text: str) -> bool:
+        try:
+            address = ipaddress.ip_address(text)
+        except ValueError:
+            return False
+        return self.trust_all or any(address in network for network in self.networks)
+
+
 class TrustedProxyMiddleware:
     """Honour X-Forwarded-Proto/Host/Prefix/For from the proxies in FORWARDED_ALLOW_IPS, so
     that every URL the app builds is the public one."""
 
     def __init__(self, app: ASGIApp, trusted: Iterable[str], root_path: str = "") -> None:
         self.app = app
-        self.trust_all = "*" in trusted
-        self.networks = [ipaddress.ip_network(t, strict=False) for t in trusted if t != "*"]
+        self.peers = TrustedPeers(trusted)
+        self.trust_all = self.peers.trust_all
         self.root_path = root_path
 
     def _trusted(self, scope: Scope) -> bool:
-        if self.trust_all:
-            return True
-        client = scope.get("client")
-        if not client:
-            return False
-        try:
-            address = ipaddress.ip_address(client[0])
-        except ValueError:
-            return False
-        return any(address in network for network in self.networks)
+        return self.peers.peer(scope)
 
     def _is_trusted_address(self, text: str) -> bool:
-        try:
-            address = ipaddress.ip_address(text)
-        except ValueError:
-            return False
-        return self.trust_all or any(address in network for network in self.networks)
+        return self.peers.address(text)
 
     def _forwarded_client(self, header: str) -> str | None:
         """The rightmost address that is not one of our proxies: what a client prepends

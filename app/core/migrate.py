@@ -1,5 +1,6 @@
 """Running the Alembic migrations from code (serve, migrate, tests)."""
 
+from functools import lru_cache
 from pathlib import Path
 
 from alembic import command
@@ -30,3 +31,11 @@ def head_revision() -> str:
 def upgrade(url: str, revision: str = "head") -> None:
     """Apply migrations; an advisory lock in env.py serialises concurrent callers."""
     command.upgrade(alembic_config(url), revision)
+
+
+@lru_cache(maxsize=1)
+def head_revisions() -> frozenset[str]:
+    """The revisions the code's migrations end in (read from migrations/ once)."""
+    from alembic.script import ScriptDirectory
+
+    return frozenset(ScriptDirectory.from_config(alembic_config("")).get_heads())

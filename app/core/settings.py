@@ -63,13 +63,22 @@ class Settings(BaseSettings):
     login_failures_window: float = Field(default=60.0, gt=0)
     app_password_pepper: str = Field(default="almanac-app-passwords")
     log_level: str = Field(default="info")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="Log lines as readable text or one JSON object per line"
+    )
+    metrics_enabled: bool = Field(default=True, description="Serve Prometheus metrics at /metrics")
+    db_prepared_statements: bool = Field(
+        default=True,
+        description="Cache prepared statements per connection; off behind PgBouncer's "
+        "transaction pooling",
+    )
 
     @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
     @classmethod
     def _csv(cls, value: object) -> object:
         return _split_csv(value)
 
-    @field_validator("timezone_mode", "currency_position", mode="before")
+    @field_validator("timezone_mode", "currency_position", "log_format", mode="before")
     @classmethod
     def _choice(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value

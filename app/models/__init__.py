@@ -6,6 +6,7 @@ from app.models.images import Image
 from app.models.imports import ImportMapping, ImportRun
 from app.models.organizers import Organizer, OrganizerTranslation
 from app.models.terms import CATEGORY, TAG, Term, TermTranslation
+from app.models.throttle import LoginFailure
 from app.models.users import AppPassword, User
 from app.models.venues import Venue, VenueTranslation
 
@@ -19,6 +20,7 @@ __all__ = [
     "Image",
     "ImportMapping",
     "ImportRun",
+    "LoginFailure",
     "Organizer",
     "OrganizerTranslation",
     "Term",

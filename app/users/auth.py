@@ -14,8 +14,9 @@ import secrets
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.caching import PrincipalCache, current_version
+from app.core.caching import PrincipalCache
 from app.core.errors import ApiError
+from app.core.metrics import Metrics
 from app.core.permissions import Principal
 from app.core.ratelimit import FailedLogins
 from app.core.settings import Settings
@@ -65,36 +66,36 @@ async def authenticate(
     principal = None
     if header:
         limiter: FailedLogins = request.app.state.failed_logins
+        metrics: Metrics = request.app.state.metrics
         client = request.client.host if request.client else "unknown"
-        wait = limiter.retry_after(client)
-        if wait:
-            raise ApiError(429, "rest_too_many_requests", headers={"Retry-After": str(wait)})
         reader = getattr(request.state, "version_reader", None)  # none in in-process tests
-        version = await current_version(reader) if reader is not None else None
+        # The throttle and the data version (which validates cached callers) in one read.
+        wait, version = await limiter.check(client, reader)
+        if wait:
+            metrics.throttled()
+            raise ApiError(429, "rest_too_many_requests", headers={"Retry-After": str(wait)})
         principals: PrincipalCache = request.app.state.principals
         principal = principals.get(header, version) if version is not None else None
         pepper = settings.app_password_pepper
         if principal is None:
-            principal = await _caller(header, session, pepper, limiter, client)
+            try:
+                principal = await _caller(header, session, pepper)
+            except ApiError:
+                metrics.failed_signin()
+                await limiter.record(client, reader)
+                raise
             if principal is not None and version is not None:
                 principals.put(header, version, principal)
     request.state.user = principal
     return principal
 
 
-async def _caller(
-    header: str, session: AsyncSession, pepper: str, limiter: FailedLogins, client: str
-) -> Principal | None:
-    """The caller an Authorization header names (None: not a scheme of ours); a failure is
-    counted for the client's throttle."""
-    try:
-        credentials = _credentials(header)
-        if credentials is None:
-            return None
-        return await _principal(UserRepository(session), pepper, *credentials)
-    except ApiError:
-        limiter.record(client)
-        raise
+async def _caller(header: str, session: AsyncSession, pepper: str) -> Principal | None:
+    """The caller an Authorization header names (None: not a scheme of ours)."""
+    credentials = _credentials(header)
+    if credentials is None:
+        return None
+    return await _principal(UserRepository(session), pepper, *credentials)
 
 
 async def _principal(

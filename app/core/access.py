@@ -1,0 +1,166 @@
+"""One access-log line and one metrics observation per request, tagged with its request id.
+
+`AccessMiddleware` is the outermost middleware: it gives the request its id (a trusted
+proxy's `X-Request-ID`, or a new one), puts it on the response and, through a context
+variable, on every log line written meanwhile; when the response is done it writes the
+access line (id, method, path with secrets masked, route template, status, duration, user id,
+cache hit or miss) and counts the request.
+
+`RouteTemplateMiddleware` sits inside the proxy and trailing-slash middlewares (it sees the
+path the router sees) and outside the response cache (it sees cache hits, which never reach
+the router): it names the route the request is for, remembered per path.
+"""
+
+import logging
+import re
+import time
+from typing import Any
+
+import fastapi.routing
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.logs import mask_secrets
+from app.core.metrics import Metrics
+from app.core.middleware import TrustedPeers
+from app.core.request_id import HEADER, REQUEST_ID, STATE_KEY, accepted, new_request_id
+
+ACCESS = logging.getLogger("almanac.access")
+ROUTE_KEY = "almanac.route"
+USER_KEY = "user"  # where app.users.auth keeps the caller in the request state
+CACHE_HEADER = b"x-almanac-cache"
+UNMATCHED = "unmatched"
+MAX_REMEMBERED_PATHS = 4096
+
+
+class RouteTemplates:
+    """The template of the route a path belongs to (`/calendar/events/v1/events/{id}`)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app  # the FastAPI app: routes may be added after the middleware is built
+        self._patterns: list[tuple[re.Pattern[str], str]] = []
+        self._route_count = -1
+        self._known: dict[tuple[str, str], str] = {}
+
+    def of(self, scope: Scope) -> str:
+        key = (scope.get("root_path", ""), scope.get("path", ""))
+        template = self._known.get(key)
+        if template is None:
+            template = self._match(*key)
+            if len(self._known) >= MAX_REMEMBERED_PATHS:
+                self._known.clear()
+            self._known[key] = template
+        return template
+
+    def _match(self, root_path: str, path: str) -> str:
+        if root_path and path.startswith(root_path):
+            path = path[len(root_path) :]
+        for pattern, template in self._routes():
+            if pattern.match(path):
+                return template
+        return UNMATCHED
+
+    def _routes(self) -> list[tuple[re.Pattern[str], str]]:
+        """(pattern, template) of every route, in the router's order, with the prefixes of
+        included routers (FastAPI's route contexts carry them; plain routes their own)."""
+        routes = self.app.routes
+        if len(routes) != self._route_count:
+            contexts = getattr(fastapi.routing, "iter_route_contexts", None)
+            found = []
+            for route in contexts(routes) if contexts is not None else routes:
+                pattern = getattr(route, "path_regex", None)
+                template = getattr(route, "path_format", None) or getattr(route, "path", None)
+                if pattern is not None and template:
+                    found.append((pattern, str(template)))
+            self._patterns, self._route_count = found, len(routes)
+            self._known.clear()
+        return self._patterns
+
+
+class RouteTemplateMiddleware:
+    def __init__(self, app: ASGIApp, templates: RouteTemplates) -> None:
+        self.app = app
+        self.templates = templates
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        state = scope.get("state")
+        if scope["type"] == "http" and state is not None:
+            state[ROUTE_KEY] = self.templates.of(scope)
+        await self.app(scope, receive, send)
+
+
+class AccessMiddleware:
+    def __init__(self, app: ASGIApp, peers: TrustedPeers, metrics: Metrics) -> None:
+        self.app = app
+        self.peers = peers
+        self.metrics = metrics
+
+    def _request_id(self, scope: Scope) -> str:
+        if self.peers.peer(scope):
+            sent = next((v for k, v in scope["headers"] if k.lower() == HEADER), None)
+            proxied = accepted(sent)
+            if proxied:
+                return proxied
+        return new_request_id()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        # In place: the server's error middleware, outside this one, answers with this scope.
+        state = scope.setdefault("state", {})
+        request_id = state[STATE_KEY] = self._request_id(scope)
+        # Not reset afterwards: a 500 answered outside this middleware still logs the id, and
+        # the server runs every request in a task (a context) of its own.
+        REQUEST_ID.set(request_id)
+        outcome: dict[str, Any] = {"status": 500, "cache": "-"}  # 500: failed before answering
+
+        async def send_with_id(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                if HEADER not in names:
+                    headers.append((HEADER, request_id.encode()))
+                    message = {**message, "headers": headers}
+                outcome["status"] = message["status"]
+                cache = next((v for k, v in headers if k.lower() == CACHE_HEADER), None)
+                outcome["cache"] = cache.decode() if cache else "-"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            self._done(scope, state, int(outcome["status"]), str(outcome["cache"]), started)
+
+    def _done(
+        self, scope: Scope, state: dict[str, Any], status: int, cache: str, started: float
+    ) -> None:
+        seconds = time.perf_counter() - started
+        route = state.get(ROUTE_KEY, UNMATCHED)
+        method = scope["method"]
+        self.metrics.request(route, method, status, seconds)
+        if cache in ("hit", "miss"):
+            self.metrics.cache_lookup("response", cache == "hit")
+        user = state.get(USER_KEY)
+        user_id = getattr(user, "id", None)
+        query = scope.get("query_string", b"").decode("latin-1")
+        path = mask_secrets(scope.get("path", "") + (f"?{query}" if query else ""))
+        ACCESS.info(
+            "%s %s %d %.1fms route=%s user=%s cache=%s",
+            method,
+            path,
+            status,
+            seconds * 1000,
+            route,
+            user_id if user_id is not None else "-",
+            cache,
+            extra={
+                "method": method,
+                "path": path,
+                "route": route,
+                "status": status,
+                "duration_ms": round(seconds * 1000, 2),
+                "user_id": user_id,
+                "cache": cache,
+            },
+        )

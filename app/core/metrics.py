@@ -1,0 +1,177 @@
+"""Prometheus metrics (prometheus-client), correct across uvicorn's worker processes.
+
+`almanac serve` points PROMETHEUS_MULTIPROC_DIR at an empty directory before its workers
+start: every process then writes its values to files there, and `/metrics`, whichever worker
+answers it, adds up all of them (prometheus-client's multiprocess mode). Without that variable
+(one process, e.g. the app under a plain uvicorn or in tests) each app keeps its own registry.
+
+prometheus-client chooses between the two when it is first imported, so nothing imports it
+before `Metrics` is built (by create_app, after `almanac serve` has set the variable): the
+import is inside `_Collectors`, and only types are imported at the top.
+
+Labels are bounded: the route is the template (`/calendar/events/v1/events/{id}`, or
+`unmatched`), never the raw path.
+"""
+
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sqlalchemy.pool import Pool
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0)
+
+
+def multiprocess_dir() -> str | None:
+    return os.environ.get(MULTIPROC_ENV) or None
+
+
+class _Collectors:
+    def __init__(self) -> None:
+        from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+        self.registry: CollectorRegistry = CollectorRegistry()
+        registry = self.registry
+        self.requests: Counter = Counter(
+            "almanac_http_requests",
+            "HTTP requests answered, by route template, method and status",
+            ["route", "method", "status"],
+            registry=registry,
+        )
+        self.latency: Histogram = Histogram(
+            "almanac_http_request_duration_seconds",
+            "Time from the request's arrival to the end of its response",
+            ["route", "method"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.cache: Counter = Counter(
+            "almanac_cache_lookups",
+            "Cache lookups: the response cache (anonymous reads) and the list totals cache",
+            ["cache", "result"],
+            registry=registry,
+        )
+        # livesum: the sum over the processes alive now (a stopped worker's value is dropped).
+        self.in_use: Gauge = Gauge(
+            "almanac_db_pool_connections_in_use",
+            "Database connections checked out of the pool",
+            ["pool"],
+            multiprocess_mode="livesum",
+            registry=registry,
+        )
+        self.capacity: Gauge = Gauge(
+            "almanac_db_pool_connections_max",
+            "Most connections the pool may open (size plus overflow)",
+            ["pool"],
+            multiprocess_mode="livesum",
+            registry=registry,
+        )
+        self.waits: Histogram = Histogram(
+            "almanac_db_pool_wait_seconds",
+            "Time requests waited for a connection when the pool had none free",
+            ["pool"],
+            buckets=WAIT_BUCKETS,
+            registry=registry,
+        )
+        self.failed_signins: Counter = Counter(
+            "almanac_failed_signins", "Sign-ins refused for wrong credentials", registry=registry
+        )
+        self.throttled: Counter = Counter(
+            "almanac_throttled_requests",
+            "Requests refused with 429: too many failed sign-ins from the client's address",
+            registry=registry,
+        )
+
+
+class Metrics:
+    """The app's metrics; every method does nothing when they are switched off."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.multiprocess = enabled and multiprocess_dir() is not None
+        self._c = _Collectors() if enabled else None
+
+    def request(self, route: str, method: str, status: int, seconds: float) -> None:
+        if self._c is not None:
+            self._c.requests.labels(route, method, str(status)).inc()
+            self._c.latency.labels(route, method).observe(seconds)
+
+    def cache_lookup(self, cache: str, hit: bool) -> None:
+        if self._c is not None:
+            self._c.cache.labels(cache, "hit" if hit else "miss").inc()
+
+    def totals_lookup(self, hit: bool) -> None:
+        self.cache_lookup("totals", hit)
+
+    def failed_signin(self) -> None:
+        if self._c is not None:
+            self._c.failed_signins.inc()
+
+    def throttled(self) -> None:
+        if self._c is not None:
+            self._c.throttled.inc()
+
+    def watch_pool(self, pool: "Pool", name: str) -> None:
+        """Connections in use (after every checkout and checkin) and waits of a pool."""
+        from sqlalchemy import event
+        from sqlalchemy.pool import QueuePool
+
+        collectors = self._c
+        if collectors is None or not isinstance(pool, QueuePool):
+            return
+
+        in_use = collectors.in_use.labels(name)
+        collectors.capacity.labels(name).set(pool.size() + max(0, pool._max_overflow))
+        checked_out = pool.checkedout
+
+        def on_checkout(*_: object) -> None:
+            in_use.set(checked_out())
+
+        def on_checkin(*_: object) -> None:
+            # Fired before the connection is back in the pool: it still counts as out.
+            in_use.set(max(0, checked_out() - 1))
+
+        event.listen(pool, "checkout", on_checkout)
+        event.listen(pool, "checkin", on_checkin)
+        if hasattr(pool, "on_wait"):
+            pool.on_wait = collectors.waits.labels(name).observe
+
+    def exposition(self) -> tuple[bytes, str]:
+        """The text format of every metric (of every worker in multiprocess mode)."""
+        from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+        from prometheus_client.multiprocess import MultiProcessCollector
+
+        assert self._c is not None
+        registry = self._c.registry
+        if self.multiprocess:
+            registry = CollectorRegistry()
+            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+
+    def process_exit(self) -> None:
+        """A worker stopping: its live gauges no longer count."""
+        if self.multiprocess:
+            from prometheus_client import multiprocess
+
+            multiprocess.mark_process_dead(os.getpid())  # type: ignore[no-untyped-call]
+
+
+def prepare_multiprocess_dir() -> tuple[str, bool]:
+    """Before the workers start: the directory they write their metrics to, emptied (files
+    of an earlier run would add to this one's counts), and whether it was made here (a
+    private temporary one, removed afterwards) rather than named by PROMETHEUS_MULTIPROC_DIR
+    (one such directory per `almanac serve`)."""
+    named = multiprocess_dir()
+    if named is None:
+        path = tempfile.mkdtemp(prefix="almanac-metrics-")
+        os.environ[MULTIPROC_ENV] = path
+        return path, True
+    directory = Path(named)
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.db"):
+        stale.unlink()
+    return named, False

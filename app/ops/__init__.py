@@ -1,0 +1,1 @@
+"""Operations: liveness, readiness and metrics, outside the API's namespace."""
