@@ -148,3 +148,24 @@ async def wait_until_refused(port: int, seconds: float = 30) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"port {port} still accepts connections")
         await asyncio.sleep(POLL)
+
+
+@asynccontextmanager
+async def almanac_server(url: str, **env: str) -> AsyncIterator[str]:
+    """`almanac serve` (one worker) on a free port for the database `url`, with extra
+    environment `env`; yields its base URL and kills it afterwards."""
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),
+        env={**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning", **env},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        await wait_until_serving(base, process)
+        yield base
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
+from app.core.etags import header, matches, not_modified_start
 from app.core.permissions import Principal
 from app.core.urls import NAMESPACE
 
@@ -229,29 +230,46 @@ class ResponseCacheMiddleware:
         if filling is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(filling.wait(), self.WAIT_SECONDS)
+        condition = header(scope, b"if-none-match")
         hit = self.cache.get(key, version)
         if hit is not None:
-            await self._replay(send, hit)
+            await self._replay(send, hit, condition)
             return
         if flight in self._filling:  # the first one took too long: do it here too
             await self.app(scope, receive, send)
             return
         done = self._filling[flight] = asyncio.Event()
         try:
-            await self._fill(scope, receive, send, key, version)
+            await self._fill(scope, receive, send, key, version, condition)
         finally:
             del self._filling[flight]
             done.set()
 
     @staticmethod
-    async def _replay(send: Send, entry: Entry) -> None:
+    async def _replay(
+        send: Send, entry: Entry, condition: str | None, mark: bytes = b"hit"
+    ) -> None:
+        """A stored response, or a 304 when the request's If-None-Match names its ETag (the
+        ETag is stored among the headers: no body is built or hashed for a revalidation)."""
         _, status, headers, body = entry
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [*headers, (CACHE_HEADER, b"hit")]})  # fmt: skip
+        start = {"type": "http.response.start", "status": status,
+                 "headers": [*headers, (CACHE_HEADER, mark)]}  # fmt: skip
+        stored = next((v.decode("latin-1") for k, v in headers if k == b"etag"), None)
+        if matches(condition, stored):
+            await send(not_modified_start(start))
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await send(start)
         await send({"type": "http.response.body", "body": body})
 
     async def _fill(
-        self, scope: Scope, receive: Receive, send: Send, key: tuple[Any, ...], version: int
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        key: tuple[Any, ...],
+        version: int,
+        condition: str | None,
     ) -> None:
         start: Message | None = None
         chunks: list[bytes] = []
@@ -265,6 +283,8 @@ class ResponseCacheMiddleware:
                     **message,
                     "headers": [*message.get("headers", []), (CACHE_HEADER, b"miss")],
                 }
+                if condition is not None and message["status"] == 200:
+                    return  # held: a 304 if the body's ETag matches (below)
             elif message["type"] == "http.response.body" and start is not None:
                 size += len(message.get("body", b""))
                 chunks.append(message.get("body", b""))
@@ -275,8 +295,17 @@ class ResponseCacheMiddleware:
                 ):
                     headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"date"]
                     self.cache.put(key, (version, 200, headers, b"".join(chunks)))
+                if condition is not None and start["status"] == 200:
+                    if message.get("more_body"):
+                        return
+                    entry = (version, 200, list(start.get("headers", [])), b"".join(chunks))
+                    await self._replay(send, entry, condition, b"miss")
+                    return
             await send(message)
 
+        # The inner app answers without the condition, so that the whole 200 can be stored;
+        # the client then gets the 304 or the body from here.
+        inner = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"if-none-match"]}
         started = time.monotonic()
-        await self.app(scope, receive, capture)
+        await self.app(inner, receive, capture)
         log.debug("response cache miss filled in %.1f ms", (time.monotonic() - started) * 1000)

@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     login_failures_window: float = Field(default=60.0, gt=0)
     app_password_pepper: str = Field(default="almanac-app-passwords")
     log_level: str = Field(default="info")
+    changes_retention_days: float = Field(
+        default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
+    )
 
     @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
     @classmethod
