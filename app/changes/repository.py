@@ -37,10 +37,12 @@ SCAN_SQL = text(
         SELECT seq, kind, record_id, changed_at, true AS forward FROM change_log
         WHERE seq > :cursor ORDER BY seq LIMIT :limit
     ),
+    -- (the text cast first: asyncpg would otherwise want the snapshot as a tuple)
+    since AS (SELECT CAST(CAST(:snapshot AS text) AS pg_snapshot) AS snapshot),
     late AS (
-        SELECT seq, kind, record_id, changed_at, false AS forward FROM change_log
-        WHERE seq <= :cursor AND xid >= pg_snapshot_xmin(CAST(:snapshot AS pg_snapshot))
-          AND NOT pg_visible_in_snapshot(xid, CAST(:snapshot AS pg_snapshot))
+        SELECT seq, kind, record_id, changed_at, false AS forward FROM change_log, since
+        WHERE seq <= :cursor AND xid >= pg_snapshot_xmin(since.snapshot)
+          AND NOT pg_visible_in_snapshot(xid, since.snapshot)
     )
     SELECT state.*, logged.* FROM state
     LEFT JOIN (SELECT * FROM forward UNION ALL SELECT * FROM late) AS logged ON true

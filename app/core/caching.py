@@ -8,10 +8,12 @@ number, so a hit is exact, not eventually consistent:
 
 - `ResponseCache` (with its middleware): whole responses to anonymous reads, per URL. A hit
   costs one indexless read of the sequence over a small pool of raw connections and skips
-  routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc) are
-  cached (no Authorization or Cookie header), only 200 responses, not when a date parameter
-  is relative to the current time ("+2 hours"), and not with a cache-busting `_=<n>`
-  parameter; the site date is part of the key, since the default event window moves with it.
+  routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc or the
+  changes feed) are cached (no Authorization or Cookie header), only 200 responses, not
+  when a date parameter is relative to the current time ("+2 hours"), and not with a
+  cache-busting `_=<n>` parameter; the site date is part of the key, since the default
+  event window moves with it. Entries keep their ETag: a revalidation that hits is a 304
+  without a body built or hashed.
 - `CountCache`: list totals per normalised filter (an exact count over a large window is too
   slow to repeat on every request). The version is read in the same statement as the page.
 """
@@ -130,6 +132,10 @@ RESPONSE_ENTRIES = 2048
 MAX_BYTES = 64 * 1024 * 1024
 MAX_RESPONSE_BYTES = 1024 * 1024
 CACHE_HEADER = b"x-almanac-cache"
+# /doc, and the changes feed: its answer depends on which transactions are still in flight,
+# which the data version does not tell (a commit by another writer than the API draws no
+# new one), and its revalidations are answered by the ETag middleware.
+UNCACHED_PATHS = ("/doc", "/changes")
 CACHE_BUSTER = "_"  # what jQuery's `cache: false` and many JavaScript clients add: `_=<time>`
 
 Entry = tuple[int, int, list[tuple[bytes, bytes]], bytes]  # version, status, headers, body
@@ -181,7 +187,7 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     if scope["type"] != "http" or scope["method"] != "GET":
         return None
     path: str = scope["path"]
-    if f"/{NAMESPACE}" not in path or path.endswith("/doc"):
+    if f"/{NAMESPACE}" not in path or path.endswith(UNCACHED_PATHS):
         return None
     host = b""
     for name, value in scope["headers"]:
