@@ -42,6 +42,7 @@ TEST_DATABASE = per_worker("almanac_test")
 SLOW_FILES = (
     "test_fuzz.py",
     "test_live_server.py",
+    "test_sync_live.py",
     "test_cli.py",
     "test_reliability.py",
     "test_bench.py",
