@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter, Depends
 
+from app.changes.router import router as changes_router
 from app.discovery.router import router as discovery_router
 from app.events.router import router as events_router
 from app.feeds.router import router as feeds_router
@@ -20,3 +21,4 @@ api_router.include_router(categories_router)
 api_router.include_router(tags_router)
 api_router.include_router(venues_router)
 api_router.include_router(organizers_router)
+api_router.include_router(changes_router)

@@ -10,6 +10,7 @@ from starlette.middleware.cors import CORSMiddleware
 from app.api import api_router
 from app.core.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
 from app.core.caching import CountCache, PrincipalCache, ResponseCache, ResponseCacheMiddleware
+from app.core.changelog import ChangePruner
 from app.core.database import (
     make_engine,
     make_sessionmaker,
@@ -19,6 +20,7 @@ from app.core.database import (
     version_pool,
 )
 from app.core.errors import register_error_handlers
+from app.core.etags import ETagMiddleware
 from app.core.logs import configure_logging
 from app.core.metrics import Metrics
 from app.core.middleware import (
@@ -35,6 +37,8 @@ from app.discovery.router import api_index, namespace_router
 from app.ops.health import add_operations_routes
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
+EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag"]
+CONDITIONAL_HEADERS = ["If-Match", "If-None-Match"]
 
 
 @asynccontextmanager
@@ -80,6 +84,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.event_totals = CountCache(observe=metrics.totals_lookup)
     app.state.response_cache = ResponseCache()
     app.state.principals = PrincipalCache()
+    app.state.change_pruner = ChangePruner(settings.changes_retention_days)
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,
@@ -96,6 +101,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
 
     # Added innermost first: the proxy middleware must see the request before anything else.
+    # ETags inside the response cache: cached entries keep theirs (a hit's 304 hashes nothing).
+    app.add_middleware(ETagMiddleware)
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_bytes=settings.max_body_bytes,
@@ -108,8 +115,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         CORSMiddleware,
         allow_origins=settings.cors_origins,
         allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-        allow_headers=["Authorization", "Content-Type", "Content-Disposition", "Content-MD5"],
-        expose_headers=PAGING_HEADERS,
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Content-Disposition",
+            "Content-MD5",
+            *CONDITIONAL_HEADERS,
+        ],  # fmt: skip
+        expose_headers=EXPOSED_HEADERS,
     )
     app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
     # Sees the path the router sees, and the cache hits that never reach the router.

@@ -44,6 +44,7 @@ SLOW_FILES = (
     "test_live_server.py",
     "test_instances.py",
     "test_pgbouncer.py",
+    "test_sync_live.py",
     "test_cli.py",
     "test_reliability.py",
     "test_bench.py",

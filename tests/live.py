@@ -174,3 +174,24 @@ def stop_postgres(server: Any) -> None:
     from pgserver._commands import pg_ctl
 
     pg_ctl(["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user)
+
+
+@asynccontextmanager
+async def almanac_server(url: str, **env: str) -> AsyncIterator[str]:
+    """`almanac serve` (one worker) on a free port for the database `url`, with extra
+    environment `env`; yields its base URL and kills it afterwards."""
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),
+        env={**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning", **env},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        await wait_until_serving(base, process)
+        yield base
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()

@@ -32,6 +32,7 @@ INTERFACE = {
     "/categories/{id}": {"get", "delete", "post", "put", "patch"},
     "/tags": {"get", "post"},
     "/tags/{id}": {"get", "delete", "post", "put", "patch"},
+    "/changes": {"get"},
 }
 
 
@@ -212,3 +213,24 @@ async def test_namespace_description(client: AsyncClient) -> None:
     assert german.json()["routes"]["/calendar/events/v1/events"]["_links"]["self"] == [
         {"href": f"http://testserver/de{API}/events"}
     ]
+
+
+async def test_conditional_requests_and_the_feed_are_documented(doc: dict[str, Any]) -> None:
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            headers = {p["name"] for p in operation["parameters"] if p["in"] == "header"}
+            responses = operation["responses"]
+            if method == "get":
+                assert "If-None-Match" in headers, path
+                assert "304" in responses, path
+                assert {"ETag", "Cache-Control"} <= set(responses["200"]["headers"]), path
+            elif "{" in path:  # a record's update or delete
+                assert "If-Match" in headers, (method, path)
+                assert "412" in responses, (method, path)
+                assert "ETag" in responses["200"]["headers"], (method, path)
+            else:
+                assert "If-Match" not in headers, (method, path)
+    feed = doc["paths"]["/changes"]["get"]
+    assert {p["name"] for p in feed["parameters"]} >= {"since", "per_page"}
+    assert "rest_sync_token_expired" in feed["responses"]["410"]["description"]
+    assert "/changes" in doc["info"]["description"]

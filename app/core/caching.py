@@ -8,12 +8,12 @@ number, so a hit is exact, not eventually consistent:
 
 - `ResponseCache` (with its middleware): whole responses to anonymous reads, per URL. A hit
   costs one indexless read of the sequence over a small pool of raw connections and skips
-  routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc) are
-  cached (no Authorization or Cookie header), only 200 responses, not when a date parameter
-  is relative to the current time ("+2 hours"), and not with a cache-busting `_=<n>`
-  parameter; the site date is part of the key, since the default event window moves with it.
-  A stored response keeps its headers (content type, ETag); a hit whose ETag the request's
-  If-None-Match names is answered 304 (the calendar feeds' conditional polling).
+  routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc or the
+  changes feed) are cached (no Authorization or Cookie header), only 200 responses, not
+  when a date parameter is relative to the current time ("+2 hours"), and not with a
+  cache-busting `_=<n>` parameter; the site date is part of the key, since the default
+  event window moves with it. Entries keep their ETag: a revalidation that hits is a 304
+  without a body built or hashed.
 - `CountCache`: list totals per normalised filter (an exact count over a large window is too
   slow to repeat on every request). The version is read in the same statement as the page.
 """
@@ -33,8 +33,8 @@ from sqlalchemy import Label, column, func, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.conditional import etag_matches
 from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
+from app.core.etags import header, matches, not_modified_start
 from app.core.language import scope_accepted_language
 from app.core.permissions import Principal
 from app.core.urls import NAMESPACE
@@ -151,6 +151,10 @@ RESPONSE_ENTRIES = 2048
 MAX_BYTES = 64 * 1024 * 1024
 MAX_RESPONSE_BYTES = 1024 * 1024
 CACHE_HEADER = b"x-almanac-cache"
+# /doc, and the changes feed: its answer depends on which transactions are still in flight,
+# which the data version does not tell (a commit by another writer than the API draws no
+# new one), and its revalidations are answered by the ETag middleware.
+UNCACHED_PATHS = ("/doc", "/changes")
 CACHE_BUSTER = "_"  # what jQuery's `cache: false` and many JavaScript clients add: `_=<time>`
 
 Entry = tuple[int, int, list[tuple[bytes, bytes]], bytes]  # version, status, headers, body
@@ -202,7 +206,7 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     if scope["type"] != "http" or scope["method"] != "GET":
         return None
     path: str = scope["path"]
-    if f"/{NAMESPACE}" not in path or path.endswith("/doc") or "/doc/assets/" in path:
+    if f"/{NAMESPACE}" not in path or path.endswith(UNCACHED_PATHS) or "/doc/assets/" in path:
         return None  # the docs page and its files (their own Cache-Control) are not stored
     host = b""
     for name, value in scope["headers"]:
@@ -224,19 +228,6 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     # path segment overrides it): a German answer is never served to an English reader.
     language = scope_accepted_language(scope)
     return (scope["scheme"], host, scope.get("root_path", ""), path, query, today, language)
-
-
-# What describes a body, left out of a 304 (RFC 9110 §15.4.5).
-BODY_HEADERS = frozenset({b"content-type", b"content-length", b"content-disposition"})
-
-
-def _not_modified(scope: Scope, headers: list[tuple[bytes, bytes]]) -> bool:
-    """Does the request's If-None-Match name the ETag of a stored response?"""
-    etag = next((v for k, v in headers if k.lower() == b"etag"), None)
-    if etag is None:
-        return False
-    wanted = next((v for k, v in scope["headers"] if k == b"if-none-match"), None)
-    return wanted is not None and etag_matches(wanted.decode("latin-1"), etag.decode("latin-1"))
 
 
 class ResponseCacheMiddleware:
@@ -267,34 +258,46 @@ class ResponseCacheMiddleware:
         if filling is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(filling.wait(), self.WAIT_SECONDS)
+        condition = header(scope, b"if-none-match")
         hit = self.cache.get(key, version)
         if hit is not None:
-            await self._replay(scope, send, hit)
+            await self._replay(send, hit, condition)
             return
         if flight in self._filling:  # the first one took too long: do it here too
             await self.app(scope, receive, send)
             return
         done = self._filling[flight] = asyncio.Event()
         try:
-            await self._fill(scope, receive, send, key, version)
+            await self._fill(scope, receive, send, key, version, condition)
         finally:
             del self._filling[flight]
             done.set()
 
     @staticmethod
-    async def _replay(scope: Scope, send: Send, entry: Entry) -> None:
-        """The stored response; 304 without a body when the request's If-None-Match names
-        its ETag (the feeds' conditional GETs, answered without the app)."""
+    async def _replay(
+        send: Send, entry: Entry, condition: str | None, mark: bytes = b"hit"
+    ) -> None:
+        """A stored response, or a 304 when the request's If-None-Match names its ETag (the
+        ETag is stored among the headers: no body is built or hashed for a revalidation)."""
         _, status, headers, body = entry
-        if _not_modified(scope, headers):
-            status, body = 304, b""
-            headers = [(k, v) for k, v in headers if k.lower() not in BODY_HEADERS]
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [*headers, (CACHE_HEADER, b"hit")]})  # fmt: skip
+        start = {"type": "http.response.start", "status": status,
+                 "headers": [*headers, (CACHE_HEADER, mark)]}  # fmt: skip
+        stored = next((v.decode("latin-1") for k, v in headers if k == b"etag"), None)
+        if matches(condition, stored):
+            await send(not_modified_start(start))
+            await send({"type": "http.response.body", "body": b""})
+            return
+        await send(start)
         await send({"type": "http.response.body", "body": body})
 
     async def _fill(
-        self, scope: Scope, receive: Receive, send: Send, key: tuple[Any, ...], version: int
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        key: tuple[Any, ...],
+        version: int,
+        condition: str | None,
     ) -> None:
         start: Message | None = None
         chunks: list[bytes] = []
@@ -308,6 +311,8 @@ class ResponseCacheMiddleware:
                     **message,
                     "headers": [*message.get("headers", []), (CACHE_HEADER, b"miss")],
                 }
+                if condition is not None and message["status"] == 200:
+                    return  # held: a 304 if the body's ETag matches (below)
             elif message["type"] == "http.response.body" and start is not None:
                 size += len(message.get("body", b""))
                 chunks.append(message.get("body", b""))
@@ -318,8 +323,17 @@ class ResponseCacheMiddleware:
                 ):
                     headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"date"]
                     self.cache.put(key, (version, 200, headers, b"".join(chunks)))
+                if condition is not None and start["status"] == 200:
+                    if message.get("more_body"):
+                        return
+                    entry = (version, 200, list(start.get("headers", [])), b"".join(chunks))
+                    await self._replay(send, entry, condition, b"miss")
+                    return
             await send(message)
 
+        # The inner app answers without the condition, so that the whole 200 can be stored;
+        # the client then gets the 304 or the body from here.
+        inner = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"if-none-match"]}
         started = time.monotonic()
-        await self.app(scope, receive, capture)
+        await self.app(inner, receive, capture)
         log.debug("response cache miss filled in %.1f ms", (time.monotonic() - started) * 1000)

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry
 
 from app.core.caching import after_write
+from app.core.changelog import ChangePruner
 from app.core.embedded import embedded_url
 from app.core.settings import Settings
 
@@ -137,6 +138,9 @@ async def session_scope(
         await session.commit()
         if request.method not in SAFE_METHODS:
             await after_write(session)
+            pruner: ChangePruner | None = getattr(request.app.state, "change_pruner", None)
+            if pruner is not None:
+                await pruner.after_write(session)
 
 
 class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]

@@ -158,6 +158,16 @@ def no_route() -> ApiError:
     return ApiError(404, "rest_no_route")
 
 
+def precondition_failed() -> ApiError:
+    """412: the record changed since the client read it (its `If-Match` no longer holds)."""
+    return ApiError(412, "rest_precondition_failed")
+
+
+def sync_token_expired() -> ApiError:
+    """410: a changes-feed token older than the kept history; download everything again."""
+    return ApiError(410, "rest_sync_token_expired")
+
+
 def _error_response(request: Request, error: ApiError) -> Response:
     headers = dict(error.headers)
     return json_response(error.body(language_of(request)), error.status, headers)

@@ -356,6 +356,19 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Der angegebene Namensraum wurde nicht gefunden.",
         "sk": "Zadaný menný priestor sa nenašiel.",
     },
+    "rest_precondition_failed": {
+        "en": "The record has changed since it was read (If-Match does not hold). Read it again.",
+        "de": "Der Datensatz wurde seit dem Lesen geändert (If-Match trifft nicht zu). "
+        "Bitte erneut lesen.",
+        "sk": "Záznam sa od prečítania zmenil (If-Match neplatí). Načítajte ho znova.",
+    },
+    "rest_sync_token_expired": {
+        "en": "The sync token is older than the kept change history. Download everything again.",
+        "de": "Das Sync-Token ist älter als der aufbewahrte Änderungsverlauf. "
+        "Bitte alles neu herunterladen.",
+        "sk": "Synchronizačný token je starší ako uchovaná história zmien. "
+        "Stiahnite si všetko znova.",
+    },
     "rest_too_many_requests": {
         "en": "Too many failed login attempts. Try again later.",
         "de": "Zu viele fehlgeschlagene Anmeldeversuche. Bitte später erneut versuchen.",

@@ -72,6 +72,9 @@ class Settings(BaseSettings):
         description="Cache prepared statements per connection; off behind PgBouncer's "
         "transaction pooling",
     )
+    changes_retention_days: float = Field(
+        default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
+    )
 
     @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
     @classmethod

@@ -7,7 +7,7 @@ import hashlib
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.conditional import etag_matches
+from app.core.etags import matches
 from app.feeds.docs import EVENT_DOC, LIST_DOC
 from app.feeds.service import event_feed, list_feed
 from app.http.context import ContextDep, RequestContext
@@ -39,7 +39,7 @@ def calendar_response(
         "ETag": etag,
         "Cache-Control": PRIVATE_CACHE if ctx.user is not None else PUBLIC_CACHE,
     }
-    if etag_matches(request.headers.get("if-none-match"), etag):
+    if matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return CalendarResponse(feed, 200, headers)

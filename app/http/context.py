@@ -53,6 +53,8 @@ class RequestContext:
     session: AsyncSession
     urls: Urls
     settings: Settings
+    # The request's `If-Match` header: writes check it under the record's row lock.
+    if_match: str | None = None
 
     @property
     def translated(self) -> bool:
@@ -69,7 +71,9 @@ async def request_context(
     settings: Settings = request.app.state.settings
     async with session_scope(request, maker) as session:
         user = await authenticate(request, session, settings)
-        yield RequestContext(raw, language, user, session, urls_of(request, settings), settings)
+        urls = urls_of(request, settings)
+        if_match = request.headers.get("if-match")
+        yield RequestContext(raw, language, user, session, urls, settings, if_match)
 
 
 # scope="function": the session commits before the response goes out, so a failed commit

@@ -24,7 +24,9 @@ ERROR_TEXTS = {
     403: "Not allowed for this user, or not accessible (rest_forbidden, *-not-accessible)",
     404: "No such record, page or route (rest-*-not-found, *-archive-page-not-found, rest_no_route)",
     405: "Method not allowed on this route (rest_no_route, with Allow)",
-    410: "Already in the trash (*-is-in-trash)",
+    410: "Already in the trash (*-is-in-trash); on /changes, a token older than the kept "
+    "history (rest_sync_token_expired): download everything again",
+    412: "If-Match does not hold: the record changed since it was read (rest_precondition_failed)",
     413: "Request body too large",
     429: "Too many failed sign-ins from this address (rest_too_many_requests, with Retry-After)",
     500: "Unexpected error (rest_internal_error)",
@@ -180,6 +182,64 @@ def api_doc(
     return {"openapi_extra": extra, "responses": responses}
 
 
+ETAG_HEADERS = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": "Strong tag of the body a GET of this URL returns to this caller in "
+        "this language (a digest of its bytes)",
+    },
+}
+READ_HEADERS = {
+    **ETAG_HEADERS,
+    "Cache-Control": {
+        "schema": {"type": "string"},
+        "description": "`public, no-cache` anonymously (shared caches may store the answer but "
+        "must revalidate it), `private, no-cache` signed in",
+    },
+}
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "ETags of a stored copy (or *): 304 without a body when one is current",
+}
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The ETag the record's GET returned (or * for any existing record): the "
+    "write happens only if the record has not changed since, else 412 and nothing is written",
+}
+NOT_MODIFIED = {"description": "Not modified: the stored copy named by If-None-Match is current"}
+
+
+def _conditional(operations: dict[str, Any], has_key: bool) -> None:
+    """Document the ETag headers, 304 on reads and If-Match/412 on record writes
+    (app/core/etags.py)."""
+    for method, operation in operations.items():
+        responses = operation.setdefault("responses", {})
+        if method == "get":
+            operation["parameters"].append(dict(IF_NONE_MATCH))
+            if "200" in responses:
+                responses["200"].setdefault("headers", {}).update(copy.deepcopy(READ_HEADERS))
+            responses["304"] = dict(NOT_MODIFIED)
+            continue
+        for status in ("200", "201"):
+            if status in responses:
+                responses[status].setdefault("headers", {}).update(copy.deepcopy(ETAG_HEADERS))
+        if has_key:  # updates and deletes of one record
+            operation["parameters"].append(dict(IF_MATCH))
+            responses["412"] = {
+                "description": ERROR_TEXTS[412],
+                "content": {"application/json": {"schema": {"$ref": ERROR_REF}}},
+            }
+
+
+ERROR_REF = "#/components/schemas/ErrorEnvelope"
+
+
 def _public_operations(schema: dict[str, Any]) -> dict[str, Any]:
     """Namespace paths without the language segment, relative to the namespace URL."""
     prefix = f"/{NAMESPACE}"
@@ -195,6 +255,7 @@ def _public_operations(schema: dict[str, Any]) -> dict[str, Any]:
                 for p in operation.get("parameters", [])
                 if p.get("in") != "query" or p["name"] != "lang"
             ]
+        _conditional(item, "{" in relative)
         paths[relative] = item
     return paths
 
@@ -213,7 +274,14 @@ def base_document(app: FastAPI) -> dict[str, Any]:
             "Events calendar API compatible with The Events Calendar REST API (tribe/events/v1). "
             "Paths are relative to the namespace URL (servers[0]); the same routes are served "
             "under a language segment (servers[1]). Errors always use the envelope "
-            "{code, message, data: {status}}."
+            "{code, message, data: {status}}. Every GET answers with a strong ETag (send it "
+            "back as If-None-Match: 304 while nothing changed) and Cache-Control; updates and "
+            "deletes honour If-Match (412 rest_precondition_failed when the record changed, "
+            "nothing written) and answer the record's new ETag. GET /changes is the sync feed: "
+            "without `since`, a token to start from after a full download; with it, the "
+            "records changed since, as upserts (the body a GET returns to the caller) or "
+            "deletes (gone or no longer visible to the caller), a new token and has_more; "
+            "410 rest_sync_token_expired for a token older than the kept history."
         ),
         routes=app.routes,
     )

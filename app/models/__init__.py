@@ -1,6 +1,7 @@
 """Every model, imported so that Base.metadata is complete (Alembic reads it)."""
 
 from app.models.base import Base
+from app.models.changes import Change, ChangeHorizon
 from app.models.events import Event, EventTranslation, event_organizers, event_terms
 from app.models.images import Image
 from app.models.imports import ImportMapping, ImportRun
@@ -15,6 +16,8 @@ __all__ = [
     "TAG",
     "AppPassword",
     "Base",
+    "Change",
+    "ChangeHorizon",
     "Event",
     "EventTranslation",
     "Image",

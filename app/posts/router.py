@@ -8,6 +8,7 @@ from typing import Any, Generic
 from fastapi import APIRouter
 from starlette.responses import Response
 
+from app.core.etags import etag_headers
 from app.core.responses import json_response
 from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
@@ -16,7 +17,7 @@ from app.http.routing import RecordId, RecordSlug, update_route
 from app.posts.kind import PostKind, R
 from app.posts.listing import list_posts
 from app.posts.params import DeleteParams, PostListParams, ReadParams
-from app.posts.service import Key, PostService
+from app.posts.service import Answer, Key, PostService
 
 
 class PostRoutes(Generic[R]):
@@ -47,9 +48,9 @@ class PostRoutes(Generic[R]):
         )
 
     async def create_record(self, ctx: ContextDep) -> Response:
-        record_id, body = await self.service(ctx).create()
+        record_id, answer = await self.service(ctx).create()
         location = ctx.urls.rest(f"/{self.kind.plural}/{record_id}")
-        return json_response(body, 201, {"Location": location})
+        return json_response(answer.body, 201, {"Location": location, **etag_headers(answer.etag)})
 
     async def _read(self, ctx: RequestContext, key: Key) -> Response:
         return json_response(await self.service(ctx).read(key))
@@ -60,17 +61,21 @@ class PostRoutes(Generic[R]):
     async def read_by_slug(self, slug: RecordSlug, ctx: ContextDep) -> Response:
         return await self._read(ctx, slug)
 
+    @staticmethod
+    def _written(answer: Answer) -> Response:
+        return json_response(answer.body, 200, etag_headers(answer.etag))
+
     async def update_by_id(self, id: RecordId, ctx: ContextDep) -> Response:
-        return json_response(await self.service(ctx).update(id))
+        return self._written(await self.service(ctx).update(id))
 
     async def update_by_slug(self, slug: RecordSlug, ctx: ContextDep) -> Response:
-        return json_response(await self.service(ctx).update(slug))
+        return self._written(await self.service(ctx).update(slug))
 
     async def delete_by_id(self, id: RecordId, ctx: ContextDep) -> Response:
-        return json_response(await self.service(ctx).remove(id))
+        return self._written(await self.service(ctx).remove(id))
 
     async def delete_by_slug(self, slug: RecordSlug, ctx: ContextDep) -> Response:
-        return json_response(await self.service(ctx).remove(slug))
+        return self._written(await self.service(ctx).remove(slug))
 
     # ---- registration ---------------------------------------------------------------
 

@@ -3,11 +3,13 @@ ID or slug, locking it for a write, deciding who may read, change or remove it, 
 deleting, and answering with its body."""
 
 import dataclasses
-from typing import Any, Generic
+from typing import Any, Generic, NamedTuple
 
 from app.core.constants import MAX_ID, TRASH
-from app.core.errors import ApiError, NotFound, note
-from app.core.permissions import may, poster, require
+from app.core.errors import ApiError, NotFound, note, precondition_failed
+from app.core.etags import etag_of, if_match_holds
+from app.core.permissions import Action, may, poster, require
+from app.core.responses import dumps
 from app.core.slugs import is_trashed_slug, untrashed_slug
 from app.http.context import RequestContext
 from app.http.params import check, parse
@@ -19,6 +21,14 @@ from app.posts.serializer import View
 Body = dict[str, Any]
 # A record's key in a route: its ID (`/{id}`) or its slug (`/by-slug/{slug}`).
 Key = int | str
+
+
+class Answer(NamedTuple):
+    """A write's body and the ETag a GET of the record returns right after (None when such
+    a GET would not answer 200: a trashed event, a deleted record)."""
+
+    body: Body
+    etag: str | None
 
 
 class PostService(Generic[R]):
@@ -54,18 +64,41 @@ class PostService(Generic[R]):
             raise ApiError(404, f"rest-{name}-not-found", key, values={"slug": slug})
         return record
 
-    async def _for_writing(self, key: Key) -> R:
-        """The record, locked for this transaction and read again (see core.sql.lock_row)."""
+    async def _for_writing(self, key: Key, action: Action) -> R:
+        """The record, locked for this transaction and read again (see core.sql.lock_row),
+        once the caller may `action` it and the request's `If-Match` holds: checked under
+        the lock, so of two writers sending the same ETag only the first passes."""
+        user = poster(self.ctx.user)
         record = await self.find(key)
         if not await self.store.lock(record.id):
             raise NotFound(self.kind.name, record.id)
-        return await self.by_id(record.id)
+        record = await self.by_id(record.id)
+        require(user, may(user, action, record.author_id, record.status))
+        if not if_match_holds(self.ctx.if_match, self.read_etag(record)):
+            raise precondition_failed()
+        return record
 
     # ---- answering ------------------------------------------------------------------
 
     def body(self, record: R, *, json_ld: bool = False, password: str | None = None) -> Body:
         view = dataclasses.replace(self.view, password=password) if password else self.view
         return self.kind.render([record], view, json_ld)[0]
+
+    def visible_body(self, record: R) -> Body | None:
+        """The body a GET (without a password) returns to this caller, None if it refuses."""
+        try:
+            self._check_readable(record, None)
+        except ApiError:
+            return None
+        return self.body(record, json_ld=True)
+
+    def read_etag(self, record: R) -> str | None:
+        """The ETag of a GET of `record` by this caller (app.core.etags: the body's digest)."""
+        body = self.visible_body(record)
+        return None if body is None else etag_of(dumps(body))
+
+    def answer(self, record: R) -> Answer:
+        return Answer(self.body(record), self.read_etag(record))
 
     def _check_readable(self, record: R, password: str | None) -> None:
         user, name = self.ctx.user, self.kind.name
@@ -104,34 +137,31 @@ class PostService(Generic[R]):
         record, password = await self.readable(key)
         return self.body(record, json_ld=True, password=password)
 
-    async def create(self) -> tuple[int, Body]:
-        """A new record from the request (its ID and body); the caller is checked first."""
+    async def create(self) -> tuple[int, Answer]:
+        """A new record from the request (its ID and answer); the caller is checked first."""
         user = poster(self.ctx.user)
         record_id = await self.kind.writer(self.ctx, user).create(self.ctx.raw)
-        return record_id, self.body(await self._trash_slug(await self.by_id(record_id)))
+        return record_id, self.answer(await self._trash_slug(await self.by_id(record_id)))
 
-    async def update(self, key: Key) -> Body:
+    async def update(self, key: Key) -> Answer:
         """Change what the request sends. The caller is checked before the parameters are
         read (an anonymous write is a 401 whatever it sends), then its right on the record."""
         user = poster(self.ctx.user)
-        record = await self._for_writing(key)
-        require(user, may(user, "edit", record.author_id, record.status))
+        record = await self._for_writing(key, "edit")
         await self.kind.writer(self.ctx, user).update(record, self.ctx.raw)
-        return self.body(await self._trash_slug(await self.by_id(record.id)))
+        return self.answer(await self._trash_slug(await self.by_id(record.id)))
 
-    async def remove(self, key: Key) -> Body:
+    async def remove(self, key: Key) -> Answer:
         """Trash the record (again: 410); `force=true` deletes it (answering its last state)."""
-        user = poster(self.ctx.user)
-        record = await self._for_writing(key)
-        require(user, may(user, "delete", record.author_id, record.status))
+        record = await self._for_writing(key, "delete")
         if parse(DeleteParams, self.ctx.raw).force:
             body = self.body(record)
             await self.store.delete(record.id)
-            return body
+            return Answer(body, None)
         if record.status == TRASH:
             raise ApiError(410, f"{self.kind.name}-is-in-trash")
         await self.store.trash(record.id)
-        return self.body(await self.by_id(record.id))
+        return self.answer(await self.by_id(record.id))
 
 
 async def check_visible_event(ctx: RequestContext, name: str, event_id: int) -> None:

@@ -3,7 +3,8 @@
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from app.core.responses import json_response
+from app.core.etags import etag_headers, etag_of
+from app.core.responses import dumps, json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
@@ -35,13 +36,16 @@ class TermRoutes:
 
     async def create_term(self, ctx: ContextDep) -> Response:
         body = await TermService(self.kind, ctx).create()
-        return json_response(body, 201, {"Location": body["urls"]["self"]})
+        headers = {"Location": body["urls"]["self"], "ETag": etag_of(dumps(body))}
+        return json_response(body, 201, headers)
 
     async def update_term(self, id: RecordId, ctx: ContextDep) -> Response:
-        return json_response(await TermService(self.kind, ctx).update(id))
+        answer = await TermService(self.kind, ctx).update(id)
+        return json_response(answer.body, 200, etag_headers(answer.etag))
 
     async def delete_term(self, id: RecordId, ctx: ContextDep) -> Response:
-        return json_response(await TermService(self.kind, ctx).delete(id))
+        answer = await TermService(self.kind, ctx).delete(id)
+        return json_response(answer.body, 200, etag_headers(answer.etag))
 
     def register(self) -> APIRouter:
         kind = self.kind

@@ -8,14 +8,24 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.core.constants import MAX_ID
-from app.core.errors import ApiError, MissingParams, NotFound, invalid, note, unknown_ids
+from app.core.errors import (
+    ApiError,
+    MissingParams,
+    NotFound,
+    invalid,
+    note,
+    precondition_failed,
+    unknown_ids,
+)
+from app.core.etags import etag_of, if_match_holds
 from app.core.html import Markup
 from app.core.permissions import TermAction, can_manage_terms, can_post_unfiltered_html, require
+from app.core.responses import dumps
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import check, parse
 from app.models import CATEGORY, TAG
-from app.posts.service import check_visible_event
+from app.posts.service import Answer, check_visible_event
 from app.terms.params import (
     CategoryListParams,
     CategoryWriteParams,
@@ -97,6 +107,11 @@ class TermService:
     async def get(self, term_id: int) -> Body:
         return term_body(await self._load(term_id), self.ctx.urls, with_links=True)
 
+    async def visible_body(self, term_id: int) -> Body | None:
+        """What a GET of the term answers (terms are public), None if there is none."""
+        term = await self.repo.get(term_id) if term_id <= MAX_ID else None
+        return None if term is None else term_body(term, self.ctx.urls, with_links=True)
+
     async def _load(self, term_id: int) -> TermRecord:
         term = await self.repo.get(term_id) if term_id <= MAX_ID else None
         if term is None:
@@ -104,10 +119,15 @@ class TermService:
         return term
 
     async def _for_writing(self, term_id: int) -> TermRecord:
-        """The term, locked for this transaction (concurrent writers go one at a time)."""
+        """The term, locked for this transaction (concurrent writers go one at a time), once
+        the request's `If-Match` holds (checked under the lock: see app/core/etags.py)."""
         if term_id <= MAX_ID:
             await self.repo.lock(term_id)
-        return await self._load(term_id)
+        term = await self._load(term_id)
+        current = etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
+        if not if_match_holds(self.ctx.if_match, current):
+            raise precondition_failed()
+        return term
 
     # ---- writes ---------------------------------------------------------------------
 
@@ -173,7 +193,7 @@ class TermService:
             raise self._duplicate(exc, parent) from None
         return await self.get(term_id)
 
-    async def update(self, term_id: int) -> Body:
+    async def update(self, term_id: int) -> Answer:
         """Change what was sent. Any name is allowed, as in WordPress (only a create refuses
         a taken one); a taken slug is 400 on `slug` (terms keep WordPress's refusal; posts
         get the next free `-N` instead)."""
@@ -189,11 +209,12 @@ class TermService:
             await self.repo.update(term.id, changes)
         except DuplicateSlug:
             raise invalid("slug", note("slug_taken", slug=changes.get("slug", ""))) from None
-        return await self.get(term.id)
+        body = await self.get(term.id)  # what a GET answers: the ETag's body too
+        return Answer(body, etag_of(dumps(body)))
 
-    async def delete(self, term_id: int) -> Body:
+    async def delete(self, term_id: int) -> Answer:
         """Delete permanently (terms have no trash); children move up to its parent."""
         self._authorize()
         term = await self._for_writing(term_id)
         await self.repo.delete(term)
-        return term_body(term, self.ctx.urls)
+        return Answer(term_body(term, self.ctx.urls), None)

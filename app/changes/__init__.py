@@ -1,0 +1,1 @@
+"""The changes feed: what changed since a token, per caller (GET /changes)."""

@@ -1,0 +1,129 @@
+"""Reading the change log (app/models/changes.py) in the order of a token.
+
+A token is a position in the log and the snapshot it was read under: (cursor, snapshot).
+Its meaning: every log row with `seq <= cursor` that the snapshot could see has been handed
+out. Sequence numbers are drawn at the write, not at the commit, so a row below the cursor
+can still commit later: it belongs to a transaction the snapshot saw in flight. The next
+read therefore takes the rows after the cursor *and* the rows at or below it that the old
+snapshot could not see (`pg_visible_in_snapshot`), which are exactly the late commits: no
+row is skipped, and none handed out twice. Both parts, the new snapshot and the sequence's
+last value are read in one statement, so they agree with each other.
+"""
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+# `cursor:xmin:xmax:xip,xip,...` (PostgreSQL's pg_snapshot text after the cursor).
+TOKEN_TEXT = re.compile(r"(\d{1,19}):(\d{1,20}:\d{1,20}:(?:\d{1,20}(?:,\d{1,20})*)?)")
+MAX_TOKEN_LENGTH = 16_384
+
+STATE = """
+    SELECT pg_current_snapshot()::text AS snapshot,
+           (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_seq) AS last_seq,
+           (SELECT pruned_through FROM change_log_horizon WHERE id = 1) AS pruned
+"""
+START_SQL = text(STATE)
+SCAN_SQL = text(
+    f"""
+    WITH state AS ({STATE}),
+    forward AS (
+        SELECT seq, kind, record_id, changed_at, true AS forward FROM change_log
+        WHERE seq > :cursor ORDER BY seq LIMIT :limit
+    ),
+    -- (the text cast first: asyncpg would otherwise want the snapshot as a tuple)
+    since AS (SELECT CAST(CAST(:snapshot AS text) AS pg_snapshot) AS snapshot),
+    late AS (
+        SELECT seq, kind, record_id, changed_at, false AS forward FROM change_log, since
+        WHERE seq <= :cursor AND xid >= pg_snapshot_xmin(since.snapshot)
+          AND NOT pg_visible_in_snapshot(xid, since.snapshot)
+    )
+    SELECT state.*, logged.* FROM state
+    LEFT JOIN (SELECT * FROM forward UNION ALL SELECT * FROM late) AS logged ON true
+    ORDER BY logged.seq
+    """
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    cursor: int
+    snapshot: str
+
+    def encode(self) -> str:
+        raw = f"{self.cursor}:{self.snapshot}".encode()
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    @staticmethod
+    def decode(value: str) -> "Token | None":
+        """The token a client sent back, None if it is not one."""
+        if len(value) > MAX_TOKEN_LENGTH:
+            return None
+        try:
+            raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            return None
+        match = TOKEN_TEXT.fullmatch(raw)
+        if match is None:
+            return None
+        return Token(int(match[1]), match[2])
+
+
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """A record that changed: its latest log row among those read."""
+
+    kind: str
+    record_id: int
+    seq: int
+    changed_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    changes: list[Logged]  # one per record, in the order of their latest change
+    next: Token
+    has_more: bool
+
+
+class ChangeRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def start(self) -> Token:
+        """The token of now: everything visible has been handed out (by a full download)."""
+        row = (await self.session.execute(START_SQL)).one()
+        return Token(row.last_seq, row.snapshot)
+
+    async def scan(self, since: Token, limit: int) -> Scan | None:
+        """Changes after `since`, at most `limit` log rows after its cursor (plus the late
+        commits below it); None when `since` points into the pruned past (or is not from
+        this database: ahead of its sequence)."""
+        values = {"cursor": since.cursor, "snapshot": since.snapshot, "limit": limit + 1}
+        rows = (await self.session.execute(SCAN_SQL, values)).all()
+        state = rows[0]
+        if since.cursor < state.pruned or since.cursor > state.last_seq:
+            return None
+        logged = [row for row in rows if row.seq is not None]
+        forward = [row for row in logged if row.forward]
+        has_more = len(forward) > limit
+        if has_more:
+            cut = forward[limit - 1].seq
+            logged = [row for row in logged if not row.forward or row.seq <= cut]
+        cursor = cut if has_more else max(since.cursor, state.last_seq)
+        return Scan(_latest(logged), Token(cursor, state.snapshot), has_more)
+
+
+def _latest(rows: list[Any]) -> list[Logged]:
+    """One entry per record (its latest row), oldest first."""
+    latest: dict[tuple[str, int], Any] = {}
+    for row in rows:  # in seq order
+        latest.pop((row.kind, row.record_id), None)
+        latest[row.kind, row.record_id] = row
+    return [Logged(r.kind, r.record_id, r.seq, r.changed_at) for r in latest.values()]

@@ -1,0 +1,63 @@
+"""The changes feed for one caller: the log's changed records, each as the caller sees it
+now. A record the caller may read is an `upsert` with the body its GET returns; one that
+is gone or that the caller may no longer read (trashed, deleted, unpublished, made
+private) is a `delete`. The feed reports current states, not history: a record changed
+three times since the token appears once, as it is now."""
+
+from datetime import UTC
+from typing import Any
+
+from app.changes.params import ChangesParams
+from app.changes.repository import ChangeRepository, Logged, Token
+from app.core.dates import format_datetime
+from app.core.errors import invalid, sync_token_expired
+from app.events.kind import EVENTS
+from app.http.context import RequestContext
+from app.http.params import parse
+from app.organizers.kind import ORGANIZERS
+from app.posts.kind import PostKind
+from app.posts.service import PostService
+from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
+from app.venues.kind import VENUES
+
+Body = dict[str, Any]
+POST_KINDS: dict[str, PostKind[Any]] = {"event": EVENTS, "venue": VENUES, "organizer": ORGANIZERS}
+TERM_KINDS: dict[str, TermKind] = {"category": CATEGORIES, "tag": TAGS}
+
+
+class ChangeFeed:
+    def __init__(self, ctx: RequestContext) -> None:
+        self.ctx = ctx
+        self.repo = ChangeRepository(ctx.session)
+
+    async def read(self) -> Body:
+        params = parse(ChangesParams, self.ctx.raw)
+        if params.since is None:
+            token = await self.repo.start()
+            return {"changes": [], "next_since": token.encode(), "has_more": False}
+        since = Token.decode(params.since)
+        if since is None:
+            raise invalid("since")
+        scan = await self.repo.scan(since, params.per_page)
+        if scan is None:
+            raise sync_token_expired()
+        changes = [await self._change(logged) for logged in scan.changes]
+        return {"changes": changes, "next_since": scan.next.encode(), "has_more": scan.has_more}
+
+    async def _change(self, logged: Logged) -> Body:
+        record = await self._visible(logged.kind, logged.record_id)
+        return {
+            "kind": logged.kind,
+            "id": logged.record_id,
+            "action": "delete" if record is None else "upsert",
+            "modified_utc": format_datetime(logged.changed_at, UTC),
+            "record": record,
+        }
+
+    async def _visible(self, kind: str, record_id: int) -> Body | None:
+        """The body of the record's GET for this caller, None if that GET would refuse."""
+        if kind in TERM_KINDS:
+            return await TermService(TERM_KINDS[kind], self.ctx).visible_body(record_id)
+        service = PostService(POST_KINDS[kind], self.ctx)
+        found = await service.store.get(record_id)
+        return None if found is None else service.visible_body(found)
