@@ -2,6 +2,8 @@
 
 import argparse
 import asyncio
+import logging
+import logging.config
 import os
 import shutil
 import sys
@@ -24,6 +26,7 @@ from app.seed.seeder import DEMO, SeedCounts, seed
 from app.users.service import Accounts, UserError
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def _database_url() -> str:
@@ -80,8 +83,11 @@ def _start_up_lines(url: str, host: str, port: int) -> list[str]:
 def cmd_serve(args: argparse.Namespace) -> int:
     url = _database_url()
     upgrade(url)
+    # Logged, not printed: with LOG_FORMAT=json every line of the output is a JSON object.
+    settings = get_settings()
+    logging.config.dictConfig(logging_config(settings.log_format, settings.log_level))
     for line in _start_up_lines(url, args.host, args.port):
-        print(line, flush=True)
+        log.info(line)
     # Workers are separate processes: hand them the resolved URL so they join the same
     # (possibly embedded) server instead of starting their own.
     os.environ["DATABASE_URL"] = url
@@ -114,6 +120,9 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
         log_config=logging_config(settings.log_format, settings.log_level),
         access_log=False,
         timeout_graceful_shutdown=30,
+        # Starting a worker (imports, pools) takes longer than uvicorn's 5 s on a busy
+        # machine; it would kill and restart it forever.
+        timeout_worker_healthcheck=60,
         loop="auto",
         http="auto",
     )

@@ -221,10 +221,15 @@ def _conditional(operations: dict[str, Any], has_key: bool) -> None:
     for method, operation in operations.items():
         responses = operation.setdefault("responses", {})
         if method == "get":
-            operation["parameters"].append(dict(IF_NONE_MATCH))
+            # Routes that document their own conditional GETs (the calendar feeds) keep theirs.
+            names = {parameter["name"] for parameter in operation["parameters"]}
+            if IF_NONE_MATCH["name"] not in names:
+                operation["parameters"].append(dict(IF_NONE_MATCH))
             if "200" in responses:
-                responses["200"].setdefault("headers", {}).update(copy.deepcopy(READ_HEADERS))
-            responses["304"] = dict(NOT_MODIFIED)
+                headers = responses["200"].setdefault("headers", {})
+                for name, header in READ_HEADERS.items():
+                    headers.setdefault(name, copy.deepcopy(header))
+            responses.setdefault("304", dict(NOT_MODIFIED))
             continue
         for status in ("200", "201"):
             if status in responses:

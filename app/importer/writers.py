@@ -18,7 +18,7 @@ from app.core.permissions import Principal, can_post_unfiltered_html
 from app.events.params import EventWriteParams
 from app.events.repository import EventRepository
 from app.events.schedule import schedule
-from app.http.params import check
+from app.http.params import check, parse
 from app.importer.repository import ImportRepository
 from app.importer.source import (
     SourceEvent,
@@ -206,13 +206,14 @@ class RecordWriter:
 def event_schedule(event: SourceEvent, site_timezone: str) -> dict[str, Any]:
     """The schedule columns, read the way the API reads a write's dates (400-style errors
     name the bad field)."""
-    params = EventWriteParams.model_validate(
+    params = parse(
+        EventWriteParams,
         {
             "start_date": event.start_date,
             "end_date": event.end_date,
             "timezone": event.timezone or None,
             "all_day": event.all_day,
-        }
+        },
     )
     when = schedule(params, site_timezone)
     assert when is not None  # the dates are given
