@@ -16,7 +16,7 @@ from app.core.migrate import head_revision, upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.core.urls import NAMESPACE
-from app.seed.seeder import DEMO, SeedCounts, seed
+from app.seed.seeder import DEMO, DEMO_RANDOM_SEED, SeedCounts, seed
 from app.users.service import Accounts, UserError
 
 T = TypeVar("T")
@@ -169,7 +169,9 @@ def cmd_seed(args: argparse.Namespace) -> int:
             counts,
             site_timezone=settings.site_timezone,
             default_language=settings.default_language,
-            random_seed=args.random_seed,
+            random_seed=DEMO_RANDOM_SEED
+            if args.demo and args.random_seed is None
+            else args.random_seed,
             progress=lambda line: print(line, flush=True),
         )
     )

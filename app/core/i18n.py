@@ -50,6 +50,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "{name} muss eine ID sein: eine ganze Zahl von 1 bis {max}.",
         "sk": "{name} musí byť ID: celé číslo od 1 do {max}.",
     },
+    "at_least": {
+        "en": "{name} must be greater than or equal to {min}.",
+        "de": "{name} muss größer oder gleich {min} sein.",
+        "sk": "{name} musí byť väčšie alebo rovné {min}.",
+    },
     "between": {
         "en": "{name} must be between {min} (inclusive) and {max} (inclusive).",
         "de": "{name} muss zwischen {min} und {max} (jeweils einschließlich) liegen.",

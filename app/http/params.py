@@ -199,7 +199,9 @@ def as_positive_int(value: Any) -> Any:
 
 def _page_number(value: Any) -> Any:
     number = _int(value)
-    if not 0 < number <= MAX_ID:  # a huge page is a mistake too
+    if number < 1:
+        raise PydanticCustomError("at_least", "too small", {"min": 1})
+    if number > MAX_ID:  # a huge page is a mistake too
         raise PydanticCustomError("between", "out of range", {"min": 1, "max": MAX_ID})
     return number
 
