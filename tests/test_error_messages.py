@@ -1,10 +1,13 @@
 """Every 400 says why: a reason per parameter, in the request language, every invalid
 parameter of a request in one response; codes and envelopes stay the reference's."""
 
+from string import Formatter
 from typing import Any
 
 from httpx import AsyncClient
 
+from app.core.i18n import MESSAGES
+from app.core.settings import LANGUAGES
 from tests.factories import API, AuthFor, create_post
 
 MAX_ID = 2**62 - 1
@@ -193,3 +196,10 @@ async def test_auth_messages_say_what_is_missing(client: AsyncClient) -> None:
     unknown = await client.get(f"{API}/tags", headers={"Authorization": "Basic bm9ib2R5Ong="})
     assert unknown.json()["code"] == "invalid_username"
     assert "email" not in unknown.json()["message"]
+
+
+def test_every_message_is_in_every_language() -> None:
+    for key, templates in MESSAGES.items():
+        assert set(templates) == set(LANGUAGES), key
+        fields = [{name for _, name, _, _ in Formatter().parse(text) if name} for text in templates.values()]  # fmt: skip
+        assert all(names == fields[0] for names in fields), key  # the same values everywhere
