@@ -10,7 +10,6 @@ from app.core.i18n import MESSAGES
 from app.core.settings import LANGUAGES
 from tests.factories import API, AuthFor, create_post
 
-MAX_ID = 2**62 - 1
 DATE_FORMS = (
     "Accepted: Y-m-d H:i:s, Y-m-d, ISO 8601 (an offset is honoured), a Unix timestamp, or a "
     "relative form such as 'tomorrow 9am' or '+5 days'."
