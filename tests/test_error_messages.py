@@ -154,7 +154,8 @@ async def test_json_that_is_not_an_object_and_broken_json(
         f"{API}/events", content=b'{\n  "title": "x",\n  "start_date": oops\n}', headers=headers
     )
     german = await client.post(f"/de{API}/events", content=b"{", headers=headers)
-    for response in (array, broken, german):
+    slovak = await client.post(f"/sk{API}/events", content=b'"x"', headers=headers)
+    for response in (array, broken, german, slovak):
         assert response.status_code == 400
         assert response.json()["code"] == "rest_invalid_json"
         assert response.json()["data"] == {"status": 400}
@@ -166,6 +167,7 @@ async def test_json_that_is_not_an_object_and_broken_json(
     assert broken.json()["message"].endswith(" at line 3, column 17.")
     assert german.json()["message"].startswith("Ungültiger JSON-Inhalt übergeben:")
     assert "Zeile 1, Spalte 2" in german.json()["message"]
+    assert slovak.json()["message"].endswith("nie reťazec.")
 
 
 async def test_by_slug_not_found_names_the_slug(client: AsyncClient, editor: AuthFor) -> None:

@@ -220,6 +220,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "nicht {kind}.",
         "sk": 'Telo JSON musí byť objekt s parametrami ({{"názov": hodnota, ...}}), nie {kind}.',
     },
+    "json_array": {"en": "an array", "de": "ein Array", "sk": "pole"},
+    "json_string": {"en": "a string", "de": "eine Zeichenkette", "sk": "reťazec"},
+    "json_boolean": {"en": "a boolean", "de": "ein Wahrheitswert", "sk": "logická hodnota"},
+    "json_number": {"en": "a number", "de": "eine Zahl", "sk": "číslo"},
+    "json_null": {"en": "null", "de": "null", "sk": "null"},
     "json_too_deep": {
         "en": "The JSON body is nested deeper than {max} levels.",
         "de": "Der JSON-Inhalt ist tiefer als {max} Ebenen verschachtelt.",
