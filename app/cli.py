@@ -22,7 +22,7 @@ from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.core.urls import NAMESPACE
 from app.importer import command as importer
-from app.seed.seeder import DEMO, SeedCounts, seed
+from app.seed.seeder import DEMO, DEMO_RANDOM_SEED, SeedCounts, seed
 from app.users.service import Accounts, UserError
 
 T = TypeVar("T")
@@ -197,7 +197,9 @@ def cmd_seed(args: argparse.Namespace) -> int:
             counts,
             site_timezone=settings.site_timezone,
             default_language=settings.default_language,
-            random_seed=args.random_seed,
+            random_seed=DEMO_RANDOM_SEED
+            if args.demo and args.random_seed is None
+            else args.random_seed,
             progress=lambda line: print(line, flush=True),
         )
     )

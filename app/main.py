@@ -33,7 +33,7 @@ from app.core.middleware import (
 from app.core.ratelimit import FailedLogins
 from app.core.settings import LANGUAGES, Settings, get_settings
 from app.core.urls import NAMESPACE
-from app.discovery.router import api_index, namespace_router
+from app.discovery.router import api_index, docs_redirect, namespace_router
 from app.ops.health import add_operations_routes
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
@@ -96,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_operations_routes(app, metrics)
     for index_path in ("/", *(f"/{language}" for language in LANGUAGES)):
         app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
+    app.add_api_route("/docs", docs_redirect, methods=["GET"], include_in_schema=False)
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")

@@ -41,7 +41,7 @@ async def test_users_commands(client: AsyncClient, database_url: str) -> None:
         assert "already exists" in duplicate.stderr
 
         listed = await asyncio.to_thread(almanac, database_url, "users", "list")
-        assert "cli-editor\teditor" in listed.stdout
+        assert ["cli-editor", "editor"] in [line.split()[1:] for line in listed.stdout.splitlines()]
 
         second = await asyncio.to_thread(almanac, database_url, "users", "password", "cli-editor")
         assert second.returncode == 0

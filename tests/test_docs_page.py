@@ -23,7 +23,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.live import free_port, fresh_database, wait_until_serving
 
-DOC = "/calendar/events/v1/doc"
+API = "/calendar/events/v1"
+DOC = f"{API}/doc"
 WAIT = 60  # seconds a page may take to get somewhere (two busy cores, a cold browser)
 
 
@@ -127,6 +128,7 @@ async def test_other_clients_still_get_json(served: str) -> None:
         page = await client.get(f"{served}{DOC}", headers={"Accept": "text/html"})
         script = await client.get(f"{served}{DOC}/assets/swagger-ui-bundle.js")
         unknown = await client.get(f"{served}{DOC}/assets/secrets.txt")
+        redirects = [await client.get(f"{served}{path}") for path in ("/docs", f"{API}/docs")]
     for response in (plain, explicit):
         assert response.headers["content-type"].startswith("application/json")
         assert response.json()["openapi"].startswith("3.1")
@@ -139,3 +141,6 @@ async def test_other_clients_still_get_json(served: str) -> None:
     assert script.headers["content-type"].startswith("text/javascript")
     assert unknown.status_code == 404
     assert unknown.json()["code"] == "rest_no_route"
+    for redirect in redirects:
+        assert redirect.status_code == 308
+        assert redirect.headers["location"] == f"{served}{DOC}"

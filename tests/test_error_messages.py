@@ -1,13 +1,15 @@
 """Every 400 says why: a reason per parameter, in the request language, every invalid
 parameter of a request in one response; codes and envelopes stay the reference's."""
 
+from string import Formatter
 from typing import Any
 
 from httpx import AsyncClient
 
+from app.core.i18n import MESSAGES
+from app.core.settings import LANGUAGES
 from tests.factories import API, AuthFor, create_post
 
-MAX_ID = 2**62 - 1
 DATE_FORMS = (
     "Accepted: Y-m-d H:i:s, Y-m-d, ISO 8601 (an offset is honoured), a Unix timestamp, or a "
     "relative form such as 'tomorrow 9am' or '+5 days'."
@@ -31,7 +33,7 @@ async def test_a_list_names_every_invalid_parameter_at_once(client: AsyncClient)
         params={"page": "0", "per_page": "0", "start_date": "next blursday", "orderby": "foo"},
     )
     assert invalid(response) == {
-        "page": f"page must be between 1 (inclusive) and {MAX_ID} (inclusive).",
+        "page": "page must be greater than or equal to 1.",
         "per_page": "per_page must be between 1 (inclusive) and 100 (inclusive).",
         "start_date": f"start_date is not a date. {DATE_FORMS}",
         "orderby": "orderby is not one of start_date, end_date, title, date, modified, id.",
@@ -152,7 +154,8 @@ async def test_json_that_is_not_an_object_and_broken_json(
         f"{API}/events", content=b'{\n  "title": "x",\n  "start_date": oops\n}', headers=headers
     )
     german = await client.post(f"/de{API}/events", content=b"{", headers=headers)
-    for response in (array, broken, german):
+    slovak = await client.post(f"/sk{API}/events", content=b'"x"', headers=headers)
+    for response in (array, broken, german, slovak):
         assert response.status_code == 400
         assert response.json()["code"] == "rest_invalid_json"
         assert response.json()["data"] == {"status": 400}
@@ -164,6 +167,7 @@ async def test_json_that_is_not_an_object_and_broken_json(
     assert broken.json()["message"].endswith(" at line 3, column 17.")
     assert german.json()["message"].startswith("Ungültiger JSON-Inhalt übergeben:")
     assert "Zeile 1, Spalte 2" in german.json()["message"]
+    assert slovak.json()["message"].endswith("nie reťazec.")
 
 
 async def test_by_slug_not_found_names_the_slug(client: AsyncClient, editor: AuthFor) -> None:
@@ -193,3 +197,10 @@ async def test_auth_messages_say_what_is_missing(client: AsyncClient) -> None:
     unknown = await client.get(f"{API}/tags", headers={"Authorization": "Basic bm9ib2R5Ong="})
     assert unknown.json()["code"] == "invalid_username"
     assert "email" not in unknown.json()["message"]
+
+
+def test_every_message_is_in_every_language() -> None:
+    for key, templates in MESSAGES.items():
+        assert set(templates) == set(LANGUAGES), key
+        fields = [{name for _, name, _, _ in Formatter().parse(text) if name} for text in templates.values()]  # fmt: skip
+        assert all(names == fields[0] for names in fields), key  # the same values everywhere

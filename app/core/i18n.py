@@ -50,6 +50,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "{name} muss eine ID sein: eine ganze Zahl von 1 bis {max}.",
         "sk": "{name} musí byť ID: celé číslo od 1 do {max}.",
     },
+    "at_least": {
+        "en": "{name} must be greater than or equal to {min}.",
+        "de": "{name} muss größer oder gleich {min} sein.",
+        "sk": "{name} musí byť väčšie alebo rovné {min}.",
+    },
     "between": {
         "en": "{name} must be between {min} (inclusive) and {max} (inclusive).",
         "de": "{name} muss zwischen {min} und {max} (jeweils einschließlich) liegen.",
@@ -215,6 +220,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "nicht {kind}.",
         "sk": 'Telo JSON musí byť objekt s parametrami ({{"názov": hodnota, ...}}), nie {kind}.',
     },
+    "json_array": {"en": "an array", "de": "ein Array", "sk": "pole"},
+    "json_string": {"en": "a string", "de": "eine Zeichenkette", "sk": "reťazec"},
+    "json_boolean": {"en": "a boolean", "de": "ein Wahrheitswert", "sk": "logická hodnota"},
+    "json_number": {"en": "a number", "de": "eine Zahl", "sk": "číslo"},
+    "json_null": {"en": "null", "de": "null", "sk": "null"},
     "json_too_deep": {
         "en": "The JSON body is nested deeper than {max} levels.",
         "de": "Der JSON-Inhalt ist tiefer als {max} Ebenen verschachtelt.",

@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
 from pydantic import BeforeValidator, Field
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from app.core.dates import DATETIME_FORMAT
 from app.core.errors import ApiError, no_route
@@ -85,6 +85,12 @@ async def openapi_document(request: Request, urls: UrlsDep, language: LanguageDe
     if wants_html(request.headers.get("accept")):
         return docs_page(urls.rest("/doc"), urls.rest("/doc/assets"))
     return json_response(document(request.app, urls), headers={"Vary": "Accept"})
+
+
+@router.get("/docs", include_in_schema=False)
+async def docs_redirect(urls: UrlsDep) -> Response:
+    """`/docs` is where many APIs keep their page: send whoever looks there to ours."""
+    return RedirectResponse(urls.rest("/doc"), status_code=308)
 
 
 @router.get("/doc/assets/{name}", include_in_schema=False)

@@ -32,7 +32,15 @@ from starlette.formparsers import MultiPartException
 
 from app.core.constants import FALSE_WORDS, MAX_ID, STATUSES, TRUE_WORDS
 from app.core.dates import ZoneError, parse_when, parse_zone
-from app.core.errors import INVALID, ApiError, InvalidParams, MissingParams, Note, Problems
+from app.core.errors import (
+    INVALID,
+    ApiError,
+    InvalidParams,
+    MissingParams,
+    Note,
+    Problems,
+    note,
+)
 from app.core.i18n import MESSAGES
 
 RAW_PARAMS_STATE_KEY = "raw_params"
@@ -71,7 +79,7 @@ def _depth(value: Any, limit: int) -> int:
     return 1 + max((_depth(child, limit - 1) for child in children), default=0)
 
 
-JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number"}
+JSON_KINDS = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
 
 
 def _json_object(body: bytes) -> RawParams:
@@ -83,7 +91,7 @@ def _json_object(body: bytes) -> RawParams:
         values = {"error": exc.msg, "line": exc.lineno, "column": exc.colno}
         raise ApiError(400, "rest_invalid_json", "json_syntax", values=values) from exc
     if not isinstance(decoded, dict):
-        kind = "null" if decoded is None else JSON_KINDS.get(type(decoded), "a number")
+        kind = note(f"json_{JSON_KINDS.get(type(decoded), 'null')}")  # named in the language
         raise ApiError(400, "rest_invalid_json", "json_not_object", values={"kind": kind})
     if _depth(decoded, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
         raise ApiError(400, "rest_invalid_json", "json_too_deep", values={"max": MAX_JSON_DEPTH})
@@ -199,7 +207,9 @@ def as_positive_int(value: Any) -> Any:
 
 def _page_number(value: Any) -> Any:
     number = _int(value)
-    if not 0 < number <= MAX_ID:  # a huge page is a mistake too
+    if number < 1:
+        raise PydanticCustomError("at_least", "too small", {"min": 1})
+    if number > MAX_ID:  # a huge page is a mistake too
         raise PydanticCustomError("between", "out of range", {"min": 1, "max": MAX_ID})
     return number
 
