@@ -661,3 +661,15 @@ async def test_doc_describes_the_feeds(client: AsyncClient) -> None:
     single = {p["name"] for p in doc["paths"]["/events/{id}.ics"]["get"]["parameters"]}
     assert "password" in single
     assert "limit" not in single
+
+
+async def test_namespace_description_gives_the_feed_window(client: AsyncClient) -> None:
+    routes = (await client.get(API)).json()["routes"]
+    args = routes[f"{API}/events.ics"]["endpoints"][0]["args"]
+    today = datetime.now(UTC).date()
+    assert args["start_date"]["default"] == f"{today - timedelta(days=30)} 00:00:00"
+    assert args["end_date"]["default"].endswith(" 23:59:59")
+    assert args["end_date"]["default"][:4] == str(today.year + 1)
+    assert args["limit"]["default"] == 500
+    assert routes[f"{API}/events.ics"]["methods"] == ["GET"]
+    assert {f"{API}/events/{{id}}.ics", f"{API}/events/by-slug/{{slug}}.ics"} <= set(routes)
