@@ -239,6 +239,30 @@ async def test_sequence_grows_with_every_change(client: AsyncClient, editor: Aut
     assert last.event(created["id"])[0]["SUMMARY"] == "Changed twice"
 
 
+async def test_changes_around_an_event_show_at_once(client: AsyncClient, editor: AuthFor) -> None:
+    """Serialised events are reused while nothing they show changes (app/feeds/rendered.py):
+    a renamed venue or organizer is a new LOCATION or ORGANIZER at once, although the event
+    itself (and so its SEQUENCE) did not change."""
+    venue = await create_post(client, editor, "venues", venue="Old hall", city="Graz")
+    organizer = await create_post(client, editor, "organizers", organizer="Old org", email="")
+    created = await event(client, editor, "Around", venue=venue["id"], organizer=[organizer["id"]])
+    before, _ = (await feed(client, **WINDOW)).event(created["id"])
+    assert before["LOCATION"] == "Old hall, Graz"
+    for path, body in (
+        (f"/venues/{venue['id']}", {"venue": "New hall"}),
+        (f"/organizers/{organizer['id']}", {"organizer": "New org", "email": "new@example.org"}),
+    ):
+        changed = await client.post(f"{API}{path}", json=body, headers=editor.basic)
+        assert changed.status_code == 200
+    after, vobj = (await feed(client, **WINDOW)).event(created["id"])
+    assert after["LOCATION"] == vobj.location.value == "New hall, Graz"
+    assert after["ORGANIZER"] == "mailto:new@example.org"
+    assert after["ORGANIZER"].params["CN"] == "New org"
+    assert after["SEQUENCE"] == before["SEQUENCE"]
+    german, _ = (await feed(client, f"/de{FEED}", **WINDOW)).event(created["id"])
+    assert german["SUMMARY"].params["LANGUAGE"] == "de"
+
+
 # ---- time: DST, all-day and multi-day ----------------------------------------------------
 
 
@@ -637,3 +661,15 @@ async def test_doc_describes_the_feeds(client: AsyncClient) -> None:
     single = {p["name"] for p in doc["paths"]["/events/{id}.ics"]["get"]["parameters"]}
     assert "password" in single
     assert "limit" not in single
+
+
+async def test_namespace_description_gives_the_feed_window(client: AsyncClient) -> None:
+    routes = (await client.get(API)).json()["routes"]
+    args = routes[f"{API}/events.ics"]["endpoints"][0]["args"]
+    today = datetime.now(UTC).date()
+    assert args["start_date"]["default"] == f"{today - timedelta(days=30)} 00:00:00"
+    assert args["end_date"]["default"].endswith(" 23:59:59")
+    assert args["end_date"]["default"][:4] == str(today.year + 1)
+    assert args["limit"]["default"] == 500
+    assert routes[f"{API}/events.ics"]["methods"] == ["GET"]
+    assert {f"{API}/events/{{id}}.ics", f"{API}/events/by-slug/{{slug}}.ics"} <= set(routes)

@@ -14,6 +14,7 @@ from app.core.settings import Settings, SettingsDep
 from app.core.urls import NAMESPACE, UrlsDep
 from app.discovery.docs_page import asset, docs_page, wants_html
 from app.events.listing import default_window
+from app.feeds.service import feed_window
 from app.http.context import LanguageDep, RawParamsDep
 from app.http.openapi import api_doc, document, namespace_routes
 from app.http.params import DEFAULT_PER_PAGE, Params, lowercase, parse
@@ -40,14 +41,21 @@ class NamespaceDescription(Schema):
 
 
 def computed_defaults(settings: Settings) -> dict[str, dict[str, Any]]:
-    """Defaults that depend on the request time: the event list window."""
-    start, end = default_window(settings.site_zone, datetime.now(UTC))
+    """Defaults that depend on the request time: the windows of the event list and of its
+    calendar feed."""
+    now = datetime.now(UTC)
+    start, end = default_window(settings.site_zone, now)
+    feed_start, feed_end = feed_window(settings.site_zone, now)
     return {
         "/events": {
             "start_date": start.strftime(DATETIME_FORMAT),
             "end_date": end.strftime(DATETIME_FORMAT),
             "per_page": DEFAULT_PER_PAGE,
-        }
+        },
+        "/events.ics": {
+            "start_date": feed_start.strftime(DATETIME_FORMAT),
+            "end_date": feed_end.strftime(DATETIME_FORMAT),
+        },
     }
 
 

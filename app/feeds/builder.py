@@ -21,6 +21,7 @@ from icalendar import Calendar, Event, vCalAddress, vDuration, vText
 from app.core.dates import parse_zone
 from app.core.html import html_to_text
 from app.events.repository import EventRecord
+from app.feeds.rendered import RENDERED, event_key
 from app.feeds.timezones import zone_component
 from app.posts.serializer import View
 
@@ -28,6 +29,7 @@ PRODID = "-//almanac//Calendar feeds//EN"
 REFRESH = timedelta(hours=1)  # REFRESH-INTERVAL and X-PUBLISHED-TTL: how often to poll
 STATUS = {"publish": "CONFIRMED", "private": "CONFIRMED", "trash": "CANCELLED"}  # else TENTATIVE
 ADDRESS_PARTS = ("address", "city", "stateprovince", "zip", "country")
+END = b"END:VCALENDAR\r\n"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +77,18 @@ def calendar(info: FeedInfo, items: Sequence[Item], view: View) -> bytes:
         zones[info.site_timezone] = [info.built]
     for name, instants in sorted(zones.items()):
         cal.add_component(zone_component(name, instants))
-    for item in items:
-        cal.add_component(vevent(item, info, view))
-    return bytes(cal.to_ical())
+    head = bytes(cal.to_ical())
+    # The VEVENTs go where the calendar ends, each as icalendar serialised it (and reused
+    # while its inputs stay the same, app/feeds/rendered.py).
+    assert head.endswith(END)
+    events = b"".join(_serialised(item, info, view) for item in items)
+    return head[: -len(END)] + events + END
+
+
+def _serialised(item: Item, info: FeedInfo, view: View) -> bytes:
+    geo = _geo(item, view)
+    key = event_key(item.record, item.body, (info.language, info.host, geo))
+    return RENDERED.get_or_build(key, lambda: bytes(vevent(item, info, geo).to_ical()))
 
 
 def _when(record: EventRecord) -> tuple[date | datetime, date | datetime, dict[str, str]]:
@@ -93,7 +104,7 @@ def _when(record: EventRecord) -> tuple[date | datetime, date | datetime, dict[s
     return start, end, {"TZID": record.timezone}
 
 
-def vevent(item: Item, info: FeedInfo, view: View) -> Event:
+def vevent(item: Item, info: FeedInfo, geo: tuple[float, float] | None) -> Event:
     record, body = item.record, item.body
     texts = {"LANGUAGE": info.language}
     event = Event()
@@ -110,7 +121,7 @@ def vevent(item: Item, info: FeedInfo, view: View) -> Event:
         event.add("description", html_to_text(body["description"]), parameters=texts)
         event.add("x-alt-desc", vText(body["description"]), parameters={"FMTTYPE": "text/html"})
     event.add("url", body["url"], parameters={"VALUE": "URI"})
-    _location(event, item, texts, view)
+    _location(event, item, texts, geo)
     _organizers(event, body["organizer"])
     categories = [html_to_text(term["name"]) for term in body["categories"]]
     if categories:
@@ -130,21 +141,33 @@ def _classification(record: EventRecord) -> str:
     return "CONFIDENTIAL" if record.password else "PUBLIC"
 
 
-def _location(event: Event, item: Item, texts: dict[str, str], view: View) -> None:
-    """LOCATION (name and address) and GEO, when the body shows the venue."""
+def _shown_venue(item: Item) -> dict[str, Any] | None:
     venue = item.body["venue"]
-    if not isinstance(venue, dict) or not venue:
+    return venue if isinstance(venue, dict) and venue else None
+
+
+def _geo(item: Item, view: View) -> tuple[float, float] | None:
+    """The venue's coordinates, when the body shows the venue and its password does not
+    hide it."""
+    record = item.record.venue
+    if _shown_venue(item) is None or record is None or view.hides(record):
+        return None
+    if record.geo_lat is None or record.geo_lng is None:
+        return None
+    return record.geo_lat, record.geo_lng
+
+
+def _location(
+    event: Event, item: Item, texts: dict[str, str], geo: tuple[float, float] | None
+) -> None:
+    """LOCATION (name and address) and GEO, when the body shows the venue."""
+    venue = _shown_venue(item)
+    if venue is None:
         return
     parts = [html_to_text(venue["venue"]), *(venue[name] for name in ADDRESS_PARTS)]
     event.add("location", ", ".join(part for part in parts if part), parameters=texts)
-    record = item.record.venue
-    if (
-        record is not None
-        and record.geo_lat is not None
-        and record.geo_lng is not None
-        and not view.hides(record)
-    ):
-        event.add("geo", (record.geo_lat, record.geo_lng))
+    if geo is not None:
+        event.add("geo", geo)
 
 
 def _organizers(event: Event, organizers: list[dict[str, Any]]) -> None:
