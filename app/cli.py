@@ -12,7 +12,7 @@ from app.core.database import make_engine, make_sessionmaker, resolve_database_u
 from app.core.migrate import upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
-from app.importer import command as importer
+from app.importer.arguments import add_arguments as add_import_arguments
 from app.seed.seeder import SeedCounts, seed
 from app.users.service import Accounts, UserError
 
@@ -131,9 +131,11 @@ def cmd_seed(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from app.importer.command import cmd_import as run  # loaded for this command only
+
     url = _database_url()
     upgrade(url)
-    return importer.cmd_import(url, get_settings(), args, sys.stdout)
+    return run(url, get_settings(), args, sys.stdout)
 
 
 def _count(value: str) -> int:
@@ -188,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     importing = commands.add_parser(
         "import", help="bring a The Events Calendar site over, through its REST API"
     )
-    importer.add_arguments(importing)
+    add_import_arguments(importing)
     importing.set_defaults(func=cmd_import)
     return parser
 

@@ -565,7 +565,7 @@ def test_plain_progress_lines() -> None:
 
 
 def test_since_is_read_as_utc() -> None:
-    from app.importer.command import since_date
+    from app.importer.arguments import since_date
 
     assert since_date("2026-11-01") == datetime(2026, 11, 1, tzinfo=UTC)
     assert since_date("2026-11-01 10:00+02:00") == datetime(2026, 11, 1, 8, tzinfo=UTC)

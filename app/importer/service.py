@@ -160,8 +160,12 @@ class Importer:
     async def _one(self, kind: str, raw: dict[str, Any]) -> int | None:
         """Import one raw record; its local ID, None when skipped or left out."""
         source_id = raw["id"] if isinstance(raw.get("id"), int) else 0
-        if is_redacted(kind, raw) and not raw.get("password"):
-            why = "sign in (--user, --password) as an editor of the source to import it"
+        if is_redacted(kind, raw):  # never written with its content blanked out
+            why = (
+                "the source did not show it with its password"
+                if raw.get("password")
+                else "sign in (--user, --password) as an editor of the source to import it"
+            )
             self.summary.skip(kind, source_id, f"password-protected: {why}")
             return None
         try:

@@ -67,9 +67,9 @@ class Summary:
 
     def lines(self) -> list[str]:
         verb = "would be" if self.dry_run else ""
-        head = f"import from {self.source}" + (
-            " (dry run: nothing written)" if self.dry_run else ""
-        )
+        who = "signed in" if self.signed_in else "anonymously: published records only"
+        head = f"import from {self.source}, {who}"
+        head += " (dry run: nothing written)" if self.dry_run else ""
         lines = [head]
         for kind, counts in self.kinds.items():
             parts = [
