@@ -43,6 +43,7 @@ SLOW_FILES = (
     "test_fuzz.py",
     "test_live_server.py",
     "test_cli.py",
+    "test_import_cli.py",
     "test_reliability.py",
     "test_bench.py",
     "test_proxy_nginx.py",
