@@ -709,3 +709,20 @@ async def test_wrong_credentials_stop_the_run(
     with pytest.raises(ImportFailed, match="401"):
         await run(maker, site.tec, password="not the password")
     assert await db.scalar(select(func.count()).select_from(ImportMapping)) == 0
+
+
+async def test_an_event_linking_a_protected_venue(
+    site: Site, maker: async_sessionmaker[AsyncSession], db: AsyncSession, client: AsyncClient
+) -> None:
+    tec = site.tec
+    cellar = tec.add_venue("Cellar")
+    tec.passwords[cellar] = "cave"
+    tasting = tec.add_event("Tasting", SOON, venue=cellar, organizers=[site.club])
+    anonymous = await run(maker, tec, signed_in=False)
+    reason = dict(anonymous.kinds["event"].skipped)[tasting]
+    assert f"its venue {cellar} is password-protected" in reason
+    assert tasting not in await mapping(db, "event")
+    await run(maker, tec)
+    local = (await mapping(db, "event"))[tasting]
+    event = await get(client, f"events/{local}", None)
+    assert event["venue"]["id"] == (await mapping(db, "venue"))[cellar]

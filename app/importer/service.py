@@ -25,6 +25,7 @@ from app.importer.listing import Listing, collect
 from app.importer.prune import Pruner
 from app.importer.repository import ImportRepository, Mapped
 from app.importer.source import (
+    Redacted,
     SourceEvent,
     SourceOrganizer,
     SourcePost,
@@ -286,6 +287,9 @@ class Importer:
     async def _linked(self, kind: str, embedded: SourceRecord) -> int:
         source_id: int = embedded.id
         local_id = self.ids[kind].get(source_id)
+        if local_id is None and isinstance(embedded, Redacted):
+            why = "is password-protected and was not imported"
+            raise Unlinkable(f"its {kind} {source_id} {why} (sign in as an editor of the source)")
         if local_id is None:
             if kind not in self.mapped:
                 await self._load_mapped(kind)
