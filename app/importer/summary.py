@@ -80,7 +80,7 @@ class Summary:
             if counts.older:
                 parts.append(f"{counts.older} not modified since --since")
             if counts.pruned:
-                parts.append(f"{counts.pruned} {verb + ' ' if verb else ''}trashed (gone)")
+                parts.append(f"{counts.pruned} {verb + ' ' if verb else ''}pruned (gone)")
             parts.append(f"{len(counts.skipped)} skipped")
             lines.append(f"  {PLURALS[kind]}: " + ", ".join(parts))
             for source_id, reason in counts.skipped:
