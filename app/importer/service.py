@@ -319,17 +319,21 @@ class Importer:
 
 
 def parents_first(records: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Categories ordered so that each parent comes before its children."""
+    """Categories ordered so that each parent comes before its children (a loop, which
+    WordPress does not allow but a broken site may hold, is cut where it closes)."""
     ordered: list[dict[str, Any]] = []
     placed: set[Any] = set()
+    visiting: set[Any] = set()
 
-    def place(raw: dict[str, Any], depth: int = 0) -> None:
-        if raw.get("id") in placed:
+    def place(raw: dict[str, Any]) -> None:
+        term_id = raw.get("id")
+        if term_id in placed or term_id in visiting:
             return
+        visiting.add(term_id)
         parent = records.get(raw.get("parent") or 0)
-        if parent is not None and depth < 100:
-            place(parent, depth + 1)
-        placed.add(raw.get("id"))
+        if parent is not None:
+            place(parent)
+        placed.add(term_id)
         ordered.append(raw)
 
     for raw in records.values():
