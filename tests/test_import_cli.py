@@ -12,9 +12,12 @@ from datetime import datetime
 
 import pytest
 import uvicorn
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.cli import build_parser
 from app.core.settings import get_settings
+from app.importer.client import site_key
 from app.importer.command import cmd_import
 from tests.live import free_port, fresh_database, wait_until_listening
 from tests.tec_source import FakeTEC
@@ -80,6 +83,19 @@ async def test_import_command(database_url: str) -> None:
         # Not a terminal: plain progress lines, then the summary.
         assert "events: 2 to go through" in lines
         assert "  events: 2 created, 0 updated, 0 unchanged, 0 skipped" in lines
+
+        # While another run of the same site holds its lock, a run stops at once.
+        engine = create_async_engine(url)
+        key = f"almanac-import:{site_key(site + '/wp-json/tribe/events/v1')}"
+        lock = text("SELECT pg_advisory_lock(hashtextextended(:key, 0))")
+        try:
+            async with engine.connect() as holder:
+                await holder.execute(lock, {"key": key})
+                busy = await asyncio.to_thread(almanac, url, "import", site)
+        finally:
+            await engine.dispose()
+        assert busy.returncode == 1
+        assert "another import of 127.0.0.1" in busy.stderr
 
         tec.events[next(iter(tec.events))]["end_date"] = "not a date at all"
         tec.touch(tec.events[next(iter(tec.events))])

@@ -99,6 +99,20 @@ class Importer:
         except SourceError as exc:
             raise ImportFailed(str(exc)) from None
         self.source = self.summary.source = site_key(self.client.base)
+        # Two runs of one source at once would both create what is new: the second waits
+        # for nothing and stops. The lock lives on this session's connection, kept by its
+        # open transaction until the end of the run.
+        async with self.maker() as guard:
+            imports = ImportRepository(guard, self.source)
+            if not await imports.try_lock():
+                raise ImportFailed(f"another import of {self.source} is running")
+            try:
+                await self._import()
+            finally:
+                await imports.unlock()
+                await guard.commit()
+
+    async def _import(self) -> None:
         run_id = await self._start()
         listing = await collect(self.client, KINDS, self.summary)
         # One session for every record's transaction (one connection, not one per record).
