@@ -21,7 +21,7 @@ from app.core.migrate import head_revision, upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.core.urls import NAMESPACE
-from app.importer import command as importer
+from app.importer.arguments import add_arguments as add_import_arguments
 from app.seed.seeder import DEMO, DEMO_RANDOM_SEED, SeedCounts, seed
 from app.users.service import Accounts, UserError
 
@@ -208,9 +208,11 @@ def cmd_seed(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from app.importer.command import cmd_import as run  # loaded for this command only
+
     url = _database_url()
     upgrade(url)
-    return importer.cmd_import(url, get_settings(), args, sys.stdout)
+    return run(url, get_settings(), args, sys.stdout)
 
 
 def _count(value: str) -> int:
@@ -276,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     importing = commands.add_parser(
         "import", help="bring a The Events Calendar site over, through its REST API"
     )
-    importer.add_arguments(importing)
+    add_import_arguments(importing)
     importing.set_defaults(func=cmd_import)
     return parser
 

@@ -217,9 +217,18 @@ class FakeTEC:
             self._embedded_term(self.categories[i], "categories") for i in links["categories"]
         ]
         body["tags"] = [self._embedded_term(self.tags[i], "tags") for i in links["tags"]]
-        body["venue"] = copy.deepcopy(venue) if venue else []
-        body["organizer"] = [copy.deepcopy(self.organizers[i]) for i in links["organizers"]]
+        body["venue"] = self._nested(venue, "venue") if venue else []
+        body["organizer"] = [
+            self._nested(self.organizers[i], "organizer") for i in links["organizers"]
+        ]
         return body
+
+    def _nested(self, record: dict[str, Any], kind: str) -> dict[str, Any]:
+        """An embedded venue or organizer: redacted when protected (the reference's
+        redaction goes through nested records)."""
+        if self.passwords.get(record["id"]):
+            return self._redacted(copy.deepcopy(record), kind)
+        return copy.deepcopy(record)
 
     def _redacted(self, body: dict[str, Any], kind: str) -> dict[str, Any]:
         body = dict(body)

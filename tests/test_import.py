@@ -103,6 +103,7 @@ async def run(
     **options: Any,
 ) -> Summary:
     login, password = ("admin", tec.users["admin"]) if signed_in else (None, None)
+    password = options.pop("password", password)
     transport = httpx.ASGITransport(app=tec.app())
     async with SourceClient(
         source,
@@ -565,7 +566,7 @@ def test_plain_progress_lines() -> None:
 
 
 def test_since_is_read_as_utc() -> None:
-    from app.importer.command import since_date
+    from app.importer.arguments import since_date
 
     assert since_date("2026-11-01") == datetime(2026, 11, 1, tzinfo=UTC)
     assert since_date("2026-11-01 10:00+02:00") == datetime(2026, 11, 1, 8, tzinfo=UTC)
@@ -678,3 +679,50 @@ async def test_timeouts_are_retried(
         "timed out (3 attempts)"
     ]
     assert summary.exit_status == 1
+
+
+async def test_protected_venues_come_over_signed_in_only(
+    site: Site,
+    maker: async_sessionmaker[AsyncSession],
+    db: AsyncSession,
+    client: AsyncClient,
+    admin: AuthFor,
+) -> None:
+    tec = site.tec
+    cellar = tec.add_venue("Cellar", city="Wien", phone="+43 1 234")
+    tec.passwords[cellar] = "cave"
+    anonymous = await run(maker, tec, signed_in=False)
+    assert "password-protected" in dict(anonymous.kinds["venue"].skipped)[cellar]
+    assert cellar not in await mapping(db, "venue")
+    signed_in = await run(maker, tec)
+    assert signed_in.kinds["venue"].created == 1
+    local = (await mapping(db, "venue"))[cellar]
+    redacted = await get(client, f"venues/{local}", None)
+    assert redacted["city"] == ""  # protected here too
+    whole = await get(client, f"venues/{local}", None, password="cave")
+    assert (whole["venue"], whole["city"], whole["phone"]) == ("Cellar", "Wien", "+43 1 234")
+
+
+async def test_wrong_credentials_stop_the_run(
+    site: Site, maker: async_sessionmaker[AsyncSession], db: AsyncSession
+) -> None:
+    with pytest.raises(ImportFailed, match="401"):
+        await run(maker, site.tec, password="not the password")
+    assert await db.scalar(select(func.count()).select_from(ImportMapping)) == 0
+
+
+async def test_an_event_linking_a_protected_venue(
+    site: Site, maker: async_sessionmaker[AsyncSession], db: AsyncSession, client: AsyncClient
+) -> None:
+    tec = site.tec
+    cellar = tec.add_venue("Cellar")
+    tec.passwords[cellar] = "cave"
+    tasting = tec.add_event("Tasting", SOON, venue=cellar, organizers=[site.club])
+    anonymous = await run(maker, tec, signed_in=False)
+    reason = dict(anonymous.kinds["event"].skipped)[tasting]
+    assert f"its venue {cellar} is password-protected" in reason
+    assert tasting not in await mapping(db, "event")
+    await run(maker, tec)
+    local = (await mapping(db, "event"))[tasting]
+    event = await get(client, f"events/{local}", None)
+    assert event["venue"]["id"] == (await mapping(db, "venue"))[cellar]

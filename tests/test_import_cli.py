@@ -3,14 +3,22 @@ The Events Calendar site served by uvicorn (tests/tec_source.py), into a fresh d
 
 import asyncio
 import contextlib
+import io
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator
 from datetime import datetime
 
+import pytest
 import uvicorn
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.cli import build_parser
+from app.core.settings import get_settings
+from app.importer.client import site_key
+from app.importer.command import cmd_import
 from tests.live import free_port, fresh_database, wait_until_listening
 from tests.tec_source import FakeTEC
 
@@ -60,10 +68,6 @@ async def test_import_command(database_url: str) -> None:
         )
         assert added.returncode == 0, added.stderr
 
-        half = await asyncio.to_thread(almanac, url, "import", site, "--user", "admin")
-        assert half.returncode == 2
-        assert "--user and --password" in half.stderr
-
         dry = await asyncio.to_thread(almanac, url, "import", site, "--dry-run")
         assert dry.returncode == 0, dry.stderr
         assert "events: 1 would be created" in dry.stdout
@@ -80,6 +84,19 @@ async def test_import_command(database_url: str) -> None:
         assert "events: 2 to go through" in lines
         assert "  events: 2 created, 0 updated, 0 unchanged, 0 skipped" in lines
 
+        # While another run of the same site holds its lock, a run stops at once.
+        engine = create_async_engine(url)
+        key = f"almanac-import:{site_key(site + '/wp-json/tribe/events/v1')}"
+        lock = text("SELECT pg_advisory_lock(hashtextextended(:key, 0))")
+        try:
+            async with engine.connect() as holder:
+                await holder.execute(lock, {"key": key})
+                busy = await asyncio.to_thread(almanac, url, "import", site)
+        finally:
+            await engine.dispose()
+        assert busy.returncode == 1
+        assert "another import of 127.0.0.1" in busy.stderr
+
         tec.events[next(iter(tec.events))]["end_date"] = "not a date at all"
         tec.touch(tec.events[next(iter(tec.events))])
         second = await asyncio.to_thread(
@@ -92,8 +109,22 @@ async def test_import_command(database_url: str) -> None:
             "  venues: 0 created, 0 updated, 1 unchanged, 0 skipped" in second.stdout.splitlines()
         )
 
-    unreachable = await asyncio.to_thread(
-        almanac, database_url, "import", f"http://127.0.0.1:{free_port()}/"
-    )
-    assert unreachable.returncode == 1
-    assert "error:" in unreachable.stderr
+
+def import_command(database_url: str, *args: str) -> tuple[int, str, str]:
+    """`almanac import ARGS` in this process: its exit status, output and errors."""
+    out, err = io.StringIO(), io.StringIO()
+    parsed = build_parser().parse_args(["import", *args])
+    with contextlib.redirect_stderr(err):
+        status = cmd_import(database_url, get_settings(), parsed, out)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_import_command_errors(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ALMANAC_IMPORT_PASSWORD", raising=False)
+    status, _, err = import_command(database_url, "http://tec.test", "--user", "admin")
+    assert status == 2
+    assert "--user and --password" in err
+    unreachable = f"http://127.0.0.1:{free_port()}/"
+    status, _, err = import_command(database_url, unreachable)
+    assert status == 1
+    assert err.startswith(f"error: {unreachable}")

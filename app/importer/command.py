@@ -4,46 +4,16 @@ import argparse
 import asyncio
 import os
 import sys
-from datetime import UTC, datetime
 from typing import TextIO
 
 import httpx
 
 from app.core.database import make_engine, make_sessionmaker
-from app.core.dates import parse_when
 from app.core.settings import Settings
+from app.importer.arguments import PASSWORD_VARIABLE
 from app.importer.client import RetryPolicy, SourceClient
 from app.importer.service import Importer, ImportFailed, ImportOptions
 from app.importer.summary import Progress, Summary, progress_for
-
-PASSWORD_VARIABLE = "ALMANAC_IMPORT_PASSWORD"
-
-
-def since_date(value: str) -> datetime:
-    """`--since`: a date or date and time (UTC unless it carries an offset)."""
-    try:
-        return parse_when(value, UTC)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date: {value!r}") from None
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", help="the site's URL, or its …/wp-json/tribe/events/v1 base URL")
-    parser.add_argument("--user", help="login on the source (with --password)")
-    parser.add_argument(
-        "--password",
-        help=f"a WordPress application password of --user (or ${PASSWORD_VARIABLE})",
-    )
-    parser.add_argument(
-        "--owner", help="local user owning the records (default: first administrator)"
-    )
-    parser.add_argument("--dry-run", action="store_true", help="read and decide, write nothing")
-    parser.add_argument(
-        "--since", type=since_date, help="only records modified since this date (UTC)"
-    )
-    parser.add_argument(
-        "--prune", action="store_true", help="trash local records gone from the source"
-    )
 
 
 async def run_import(

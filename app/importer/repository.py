@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -140,6 +140,20 @@ class ImportRepository:
             await self.session.execute(
                 update(Image).where(Image.id == image_id).values(width=width, height=height)
             )
+
+    # ---- one run per source at a time ------------------------------------------------
+
+    def _lock_key(self) -> Any:
+        return func.hashtextextended(literal(f"almanac-import:{self.source}"), 0)
+
+    async def try_lock(self) -> bool:
+        """Take the source's lock for this session's connection (held until `unlock`); False
+        when another run of the same source holds it."""
+        taken = await self.session.scalar(select(func.pg_try_advisory_lock(self._lock_key())))
+        return bool(taken)
+
+    async def unlock(self) -> None:
+        await self.session.execute(select(func.pg_advisory_unlock(self._lock_key())))
 
     # ---- owners and runs ------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from app.importer.listing import Listing, collect
 from app.importer.prune import Pruner
 from app.importer.repository import ImportRepository, Mapped
 from app.importer.source import (
+    Redacted,
     SourceEvent,
     SourceOrganizer,
     SourcePost,
@@ -98,6 +99,20 @@ class Importer:
         except SourceError as exc:
             raise ImportFailed(str(exc)) from None
         self.source = self.summary.source = site_key(self.client.base)
+        # Two runs of one source at once would both create what is new: the second waits
+        # for nothing and stops. The lock lives on this session's connection, kept by its
+        # open transaction until the end of the run.
+        async with self.maker() as guard:
+            imports = ImportRepository(guard, self.source)
+            if not await imports.try_lock():
+                raise ImportFailed(f"another import of {self.source} is running")
+            try:
+                await self._import()
+            finally:
+                await imports.unlock()
+                await guard.commit()
+
+    async def _import(self) -> None:
         run_id = await self._start()
         listing = await collect(self.client, KINDS, self.summary)
         # One session for every record's transaction (one connection, not one per record).
@@ -160,8 +175,12 @@ class Importer:
     async def _one(self, kind: str, raw: dict[str, Any]) -> int | None:
         """Import one raw record; its local ID, None when skipped or left out."""
         source_id = raw["id"] if isinstance(raw.get("id"), int) else 0
-        if is_redacted(kind, raw) and not raw.get("password"):
-            why = "sign in (--user, --password) as an editor of the source to import it"
+        if is_redacted(kind, raw):  # never written with its content blanked out
+            why = (
+                "the source did not show it with its password"
+                if raw.get("password")
+                else "sign in (--user, --password) as an editor of the source to import it"
+            )
             self.summary.skip(kind, source_id, f"password-protected: {why}")
             return None
         try:
@@ -282,6 +301,9 @@ class Importer:
     async def _linked(self, kind: str, embedded: SourceRecord) -> int:
         source_id: int = embedded.id
         local_id = self.ids[kind].get(source_id)
+        if local_id is None and isinstance(embedded, Redacted):
+            why = "is password-protected and was not imported"
+            raise Unlinkable(f"its {kind} {source_id} {why} (sign in as an editor of the source)")
         if local_id is None:
             if kind not in self.mapped:
                 await self._load_mapped(kind)
@@ -311,17 +333,21 @@ class Importer:
 
 
 def parents_first(records: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Categories ordered so that each parent comes before its children."""
+    """Categories ordered so that each parent comes before its children (a loop, which
+    WordPress does not allow but a broken site may hold, is cut where it closes)."""
     ordered: list[dict[str, Any]] = []
     placed: set[Any] = set()
+    visiting: set[Any] = set()
 
-    def place(raw: dict[str, Any], depth: int = 0) -> None:
-        if raw.get("id") in placed:
+    def place(raw: dict[str, Any]) -> None:
+        term_id = raw.get("id")
+        if term_id in placed or term_id in visiting:
             return
+        visiting.add(term_id)
         parent = records.get(raw.get("parent") or 0)
-        if parent is not None and depth < 100:
-            place(parent, depth + 1)
-        placed.add(raw.get("id"))
+        if parent is not None:
+            place(parent)
+        placed.add(term_id)
         ordered.append(raw)
 
     for raw in records.values():

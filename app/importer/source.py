@@ -130,6 +130,18 @@ def _venue(value: Any) -> Any:
     return value
 
 
+class Redacted(SourceRecord):
+    """A linked venue or organizer the source redacted (password-protected): its ID only."""
+
+
+# Linked records as the event embeds them: whole, or only their ID when redacted.
+LinkedVenue = Annotated[
+    Annotated[SourceVenue | Redacted | None, Field(union_mode="left_to_right")],
+    BeforeValidator(_venue),
+]
+LinkedOrganizer = Annotated[SourceOrganizer | Redacted, Field(union_mode="left_to_right")]
+
+
 class SourceEvent(SourcePost):
     title: Title
     start_date: str = Field(min_length=10)
@@ -147,8 +159,8 @@ class SourceEvent(SourcePost):
     featured: bool = False
     categories: list[SourceTerm] = Field(default_factory=list)
     tags: list[SourceTerm] = Field(default_factory=list)
-    venue: Annotated[SourceVenue | None, BeforeValidator(_venue)] = None
-    organizer: list[SourceOrganizer] = Field(default_factory=list)
+    venue: LinkedVenue = None
+    organizer: list[LinkedOrganizer] = Field(default_factory=list)
 
     @property
     def own_website(self) -> str | None:

@@ -67,9 +67,9 @@ class Summary:
 
     def lines(self) -> list[str]:
         verb = "would be" if self.dry_run else ""
-        head = f"import from {self.source}" + (
-            " (dry run: nothing written)" if self.dry_run else ""
-        )
+        who = "signed in" if self.signed_in else "anonymously: published records only"
+        head = f"import from {self.source}, {who}"
+        head += " (dry run: nothing written)" if self.dry_run else ""
         lines = [head]
         for kind, counts in self.kinds.items():
             parts = [
@@ -80,7 +80,7 @@ class Summary:
             if counts.older:
                 parts.append(f"{counts.older} not modified since --since")
             if counts.pruned:
-                parts.append(f"{counts.pruned} {verb + ' ' if verb else ''}trashed (gone)")
+                parts.append(f"{counts.pruned} {verb + ' ' if verb else ''}pruned (gone)")
             parts.append(f"{len(counts.skipped)} skipped")
             lines.append(f"  {PLURALS[kind]}: " + ", ".join(parts))
             for source_id, reason in counts.skipped:

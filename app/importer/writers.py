@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.html import Markup
 from app.core.permissions import Principal, can_post_unfiltered_html
+from app.core.slugs import make_slug
 from app.events.params import EventWriteParams
 from app.events.repository import EventRepository
 from app.events.schedule import schedule
@@ -129,10 +130,11 @@ class RecordWriter:
         texts = self._texts(record, name_field="name", name=name)
         columns = {**await self._common(record), **own}
         if local_id is None:
-            local_id = await repo.create(columns, texts, slug=record.slug or texts["name"])
-        else:
-            await repo.update(local_id, columns, texts)
-        await self._keep_source_fields(kind, local_id, record)
+            created = await repo.create(columns, texts, slug=record.slug or texts["name"])
+            await self._keep_source_fields(kind, created, record, created=True)
+            return created
+        await repo.update(local_id, columns, texts)
+        await self._keep_source_fields(kind, local_id, record, created=False)
         return local_id
 
     # ---- events ---------------------------------------------------------------------
@@ -156,7 +158,7 @@ class RecordWriter:
         await repo.link_terms(local_id, CATEGORY, links.categories, replace=replace)
         await repo.link_terms(local_id, TAG, links.tags, replace=replace)
         await repo.link_organizers(local_id, links.organizers, replace=replace)
-        await self._keep_source_fields("event", local_id, event)
+        await self._keep_source_fields("event", local_id, event, created=not replace)
         return local_id
 
     # ---- pieces ---------------------------------------------------------------------
@@ -180,6 +182,8 @@ class RecordWriter:
         }
         if record.date_utc is not None:
             columns["published_at"] = record.date_utc
+        if record.modified is not None:
+            columns["modified_at"] = record.modified  # a create keeps it; an update sets it later
         return columns
 
     async def _image(self, image: SourceImage | None) -> int | None:
@@ -193,7 +197,13 @@ class RecordWriter:
         await self.imports.image_size(image_id, image.width, image.height)
         return image_id
 
-    async def _keep_source_fields(self, kind: str, local_id: int, record: SourcePost) -> None:
+    async def _keep_source_fields(
+        self, kind: str, local_id: int, record: SourcePost, *, created: bool
+    ) -> None:
+        """After an update (which moves `modified_at`), or a create whose slug the
+        repository's slug rule may have changed: the source's slug and dates again."""
+        if created and (not record.slug or make_slug(record.slug) == record.slug):
+            return  # inserted with the source's dates, under its slug or the next free -N
         await self.imports.keep_source_fields(
             kind,
             local_id,
