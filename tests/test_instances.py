@@ -136,13 +136,16 @@ async def test_a_write_through_one_instance_is_read_at_once_through_the_other(
     async with httpx.AsyncClient(auth=cluster.editor) as writer, httpx.AsyncClient() as reader:
         first = (await writer.post(f"{a}/events", json=event("First", 1))).json()
         # B learns the state: list, total, single; the second reads are its cache's.
+        ids = set()
         for expected in ("miss", "hit"):
             listed = await reader.get(f"{b}/events", params=WINDOW)
             assert listed.headers["x-almanac-cache"] == expected
+            ids.add(listed.headers["X-Request-ID"])  # replayed answers get their own id
             assert listed.json()["total"] == 1
             single = await reader.get(f"{b}/events/{first['id']}")
             assert single.headers["x-almanac-cache"] == expected
             assert single.json()["title"] == "First"
+        assert len(ids) == 2
         paged = await reader.get(f"{b}/events", params={**WINDOW, "per_page": 1, "_": "1"})
         assert paged.headers["X-WP-Total"] == "1"
 
