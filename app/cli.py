@@ -8,7 +8,7 @@ import os
 import shutil
 import sys
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import make_url
 
@@ -103,10 +103,21 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# Seconds a worker has to answer the supervisor's ping, at start-up too: a spawned worker
+# imports the whole app before it can answer, which on a busy machine takes more than
+# uvicorn's default 5 s (the supervisor would kill and respawn it, again and again).
+WORKER_HEALTHCHECK_SECONDS = 30
+
+
 def _run_uvicorn(args: argparse.Namespace) -> None:
+    import inspect
+
     import uvicorn
 
     settings = get_settings()
+    options: dict[str, Any] = {}
+    if "timeout_worker_healthcheck" in inspect.signature(uvicorn.Config).parameters:
+        options["timeout_worker_healthcheck"] = WORKER_HEALTHCHECK_SECONDS
     uvicorn.run(
         "app.main:create_app",
         factory=True,
@@ -125,6 +136,7 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
         timeout_worker_healthcheck=60,
         loop="auto",
         http="auto",
+        **options,
     )
 
 

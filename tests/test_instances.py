@@ -55,7 +55,7 @@ class Cluster:
 
 
 @asynccontextmanager
-async def serving(url: str, workers: int) -> AsyncIterator[Instance]:
+async def serving(url: str, workers: int, **extra: str) -> AsyncIterator[Instance]:
     env = {k: v for k, v in os.environ.items() if k not in ("PUBLIC_SITE_URL", "ROOT_PATH")}
     env.update(
         DATABASE_URL=url,
@@ -67,6 +67,7 @@ async def serving(url: str, workers: int) -> AsyncIterator[Instance]:
         DB_MAX_OVERFLOW=str(POOL),
     )
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # `almanac serve` makes a private one
+    env.update(extra)
     port = free_port()
     descriptor, name = tempfile.mkstemp(prefix="almanac-instance-", suffix=".log")
     log = Path(name)
@@ -136,13 +137,16 @@ async def test_a_write_through_one_instance_is_read_at_once_through_the_other(
     async with httpx.AsyncClient(auth=cluster.editor) as writer, httpx.AsyncClient() as reader:
         first = (await writer.post(f"{a}/events", json=event("First", 1))).json()
         # B learns the state: list, total, single; the second reads are its cache's.
+        ids = set()
         for expected in ("miss", "hit"):
             listed = await reader.get(f"{b}/events", params=WINDOW)
             assert listed.headers["x-almanac-cache"] == expected
+            ids.add(listed.headers["X-Request-ID"])  # replayed answers get their own id
             assert listed.json()["total"] == 1
             single = await reader.get(f"{b}/events/{first['id']}")
             assert single.headers["x-almanac-cache"] == expected
             assert single.json()["title"] == "First"
+        assert len(ids) == 2
         paged = await reader.get(f"{b}/events", params={**WINDOW, "per_page": 1, "_": "1"})
         assert paged.headers["X-WP-Total"] == "1"
 
@@ -285,3 +289,21 @@ async def test_request_ids_from_nginx_to_the_json_log_lines(cluster: Cluster) ->
     text = "".join(i.log.read_text() for i in instances)
     assert "never-logged" not in text
     assert cluster.editor[1] not in text
+
+
+async def test_a_named_metrics_directory_starts_empty(database_url: str, tmp_path: Path) -> None:
+    """PROMETHEUS_MULTIPROC_DIR named by the operator is kept, but emptied at each start:
+    counts of an earlier run are not added to this one's."""
+    directory = tmp_path / "metrics"
+    route = (("method", "GET"), ("route", "/healthz"), ("status", "200"))
+    async with fresh_database(database_url, "almanac_metrics_dir") as url:
+        for run in range(2):
+            async with (
+                serving(url, 1, PROMETHEUS_MULTIPROC_DIR=str(directory)) as instance,
+                httpx.AsyncClient() as http,
+            ):
+                for _ in range(3 - run):
+                    assert (await http.get(f"{instance.base}/healthz")).status_code == 200
+                scraped = samples((await http.get(f"{instance.base}/metrics")).text)
+            assert scraped[("almanac_http_requests_total", route)] == 3 - run
+            assert list(directory.glob("*.db"))  # the workers wrote their values there

@@ -4,6 +4,7 @@ oversized bodies get a clean 413, and cached responses are exact."""
 import asyncio
 import base64
 import os
+import re
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -113,6 +114,12 @@ async def test_logs_hold_no_passwords(server: Server) -> None:
     output = (await asyncio.wait_for(server.process.stdout.read(), timeout=30)).decode()
     await server.process.wait()
     assert f"/events/{event_id}?password=***" in output  # the request was logged, masked
+    # One readable access line per request, under its request id, with the route template.
+    access = re.compile(
+        rf"INFO almanac\.access \[[0-9a-f]{{32}}\] GET {API}/events/{event_id}\?password=\*\*\* "
+        rf"200 [0-9.]+ms route={API}/events/{{id}} user=[0-9]+ cache=-"
+    )
+    assert access.search(output), output[-2000:]
     for secret in ("query-secret", "body-secret", "wrong-secret", server.password):
         assert secret not in output
 

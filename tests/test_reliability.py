@@ -37,6 +37,7 @@ async def live(engine: AsyncEngine, app: FastAPI) -> AsyncIterator[tuple[AsyncCl
             "live-editor", Role.EDITOR
         )
     who = AuthFor(id=user.id, login=user.login, password=password)
+    await app.state.failed_logins.clear()  # committed by earlier tests of this process
     app.dependency_overrides[get_sessionmaker] = lambda: maker
     try:
         async with asgi_client(app) as client:

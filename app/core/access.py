@@ -141,6 +141,8 @@ class AccessMiddleware:
         self.metrics.request(route, method, status, seconds)
         if cache in ("hit", "miss"):
             self.metrics.cache_lookup("response", cache == "hit")
+        if not ACCESS.isEnabledFor(logging.INFO):  # LOG_LEVEL=warning: no line to build
+            return
         user = state.get(USER_KEY)
         user_id = getattr(user, "id", None)
         query = scope.get("query_string", b"").decode("latin-1")
