@@ -106,7 +106,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 # Seconds a worker has to answer the supervisor's ping, at start-up too: a spawned worker
 # imports the whole app before it can answer, which on a busy machine takes more than
 # uvicorn's default 5 s (the supervisor would kill and respawn it, again and again).
-WORKER_HEALTHCHECK_SECONDS = 30
+WORKER_HEALTHCHECK_SECONDS = 60
 
 
 def _run_uvicorn(args: argparse.Namespace) -> None:
@@ -131,9 +131,6 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
         log_config=logging_config(settings.log_format, settings.log_level),
         access_log=False,
         timeout_graceful_shutdown=30,
-        # Starting a worker (imports, pools) takes longer than uvicorn's 5 s on a busy
-        # machine; it would kill and restart it forever.
-        timeout_worker_healthcheck=60,
         loop="auto",
         http="auto",
         **options,
