@@ -41,11 +41,13 @@ class ChangeFeed:
         scan = await self.repo.scan(since, params.per_page)
         if scan is None:
             raise sync_token_expired()
-        changes = [await self._change(logged) for logged in scan.changes]
+        bodies = await self._visible(scan.changes)
+        changes = [self._change(logged, bodies) for logged in scan.changes]
         return {"changes": changes, "next_since": scan.next.encode(), "has_more": scan.has_more}
 
-    async def _change(self, logged: Logged) -> Body:
-        record = await self._visible(logged.kind, logged.record_id)
+    @staticmethod
+    def _change(logged: Logged, bodies: dict[tuple[str, int], Body]) -> Body:
+        record = bodies.get((logged.kind, logged.record_id))
         return {
             "kind": logged.kind,
             "id": logged.record_id,
@@ -54,10 +56,17 @@ class ChangeFeed:
             "record": record,
         }
 
-    async def _visible(self, kind: str, record_id: int) -> Body | None:
-        """The body of the record's GET for this caller, None if that GET would refuse."""
-        if kind in TERM_KINDS:
-            return await TermService(TERM_KINDS[kind], self.ctx).visible_body(record_id)
-        service = PostService(POST_KINDS[kind], self.ctx)
-        found = await service.store.get(record_id)
-        return None if found is None else service.visible_body(found)
+    async def _visible(self, changes: list[Logged]) -> dict[tuple[str, int], Body]:
+        """The body of each changed record's GET for this caller, if that GET answers 200:
+        one query per kind."""
+        ids: dict[str, list[int]] = {}
+        for logged in changes:
+            ids.setdefault(logged.kind, []).append(logged.record_id)
+        bodies: dict[tuple[str, int], Body] = {}
+        for kind, record_ids in ids.items():
+            if kind in TERM_KINDS:
+                found = await TermService(TERM_KINDS[kind], self.ctx).visible_bodies(record_ids)
+            else:
+                found = await PostService(POST_KINDS[kind], self.ctx).visible_bodies(record_ids)
+            bodies.update(((kind, record_id), body) for record_id, body in found.items())
+        return bodies

@@ -1,6 +1,7 @@
 """Categories and tags: one service for both kinds, which differ in a few rules (tags have no
 parent; authors may manage categories, only editors tags)."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,10 +99,10 @@ class TermService:
     async def get(self, term_id: int) -> Body:
         return term_body(await self._load(term_id), self.ctx.urls, with_links=True)
 
-    async def visible_body(self, term_id: int) -> Body | None:
-        """What a GET of the term answers (terms are public), None if there is none."""
-        term = await self.repo.get(term_id) if term_id <= MAX_ID else None
-        return None if term is None else term_body(term, self.ctx.urls, with_links=True)
+    async def visible_bodies(self, term_ids: Sequence[int]) -> dict[int, Body]:
+        """What a GET of each of `term_ids` answers (terms are public), those that exist."""
+        terms = await self.repo.get_many([term_id for term_id in term_ids if term_id <= MAX_ID])
+        return {term.id: term_body(term, self.ctx.urls, with_links=True) for term in terms}
 
     async def _load(self, term_id: int) -> TermRecord:
         term = await self.repo.get(term_id) if term_id <= MAX_ID else None
