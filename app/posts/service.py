@@ -75,7 +75,8 @@ class PostService(Generic[R]):
             raise NotFound(self.kind.name, record.id)
         record = await self.by_id(record.id)
         require(user, may(user, action, record.author_id, record.status))
-        if not if_match_holds(self.ctx.if_match, self.read_etag(record)):
+        condition = self.ctx.if_match
+        if condition is not None and not if_match_holds(condition, self.read_etag(record)):
             raise precondition_failed()
         return record
 

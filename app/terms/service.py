@@ -116,9 +116,11 @@ class TermService:
         if term_id <= MAX_ID:
             await self.repo.lock(term_id)
         term = await self._load(term_id)
-        current = etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
-        if not if_match_holds(self.ctx.if_match, current):
-            raise precondition_failed()
+        condition = self.ctx.if_match
+        if condition is not None:
+            current = etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
+            if not if_match_holds(condition, current):
+                raise precondition_failed()
         return term
 
     # ---- writes ---------------------------------------------------------------------
