@@ -44,7 +44,8 @@ if __package__ in (None, ""):  # run as a script: bench/run.py
 import asyncpg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
-from app.changes.repository import Token  # noqa: E402
+from app.changes.repository import Token, token_key  # noqa: E402
+from app.core.settings import get_settings  # noqa: E402
 from app.seed.seeder import libpq_url  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402
@@ -278,7 +279,9 @@ async def _targets(url: str) -> Targets:
             venue_id=venue_id,
             organizer_ids=[row["id"] for row in organizers],
             tag_ids=[row["id"] for row in tags],
-            feed_token=Token(cursor, snapshot).encode(),
+            feed_token=Token(cursor, snapshot).encode(
+                token_key(get_settings().app_password_pepper)
+            ),
         )
     finally:
         await conn.close()

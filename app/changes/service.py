@@ -8,7 +8,7 @@ from datetime import UTC
 from typing import Any
 
 from app.changes.params import ChangesParams
-from app.changes.repository import ChangeRepository, Logged, Token
+from app.changes.repository import ChangeRepository, Logged, Token, token_key
 from app.core.dates import format_datetime
 from app.core.errors import invalid, sync_token_expired
 from app.events.kind import EVENTS
@@ -29,13 +29,14 @@ class ChangeFeed:
     def __init__(self, ctx: RequestContext) -> None:
         self.ctx = ctx
         self.repo = ChangeRepository(ctx.session)
+        self.key = token_key(ctx.settings.app_password_pepper)
 
     async def read(self) -> Body:
         params = parse(ChangesParams, self.ctx.raw)
         if params.since is None:
             token = await self.repo.start()
-            return {"changes": [], "next_since": token.encode(), "has_more": False}
-        since = Token.decode(params.since)
+            return {"changes": [], "next_since": token.encode(self.key), "has_more": False}
+        since = Token.decode(params.since, self.key)
         if since is None:
             raise invalid("since")
         scan = await self.repo.scan(since, params.per_page)
@@ -43,7 +44,8 @@ class ChangeFeed:
             raise sync_token_expired()
         bodies = await self._visible(scan.changes)
         changes = [self._change(logged, bodies) for logged in scan.changes]
-        return {"changes": changes, "next_since": scan.next.encode(), "has_more": scan.has_more}
+        next_since = scan.next.encode(self.key)
+        return {"changes": changes, "next_since": next_since, "has_more": scan.has_more}
 
     @staticmethod
     def _change(logged: Logged, bodies: dict[tuple[str, int], Body]) -> Body:
