@@ -44,6 +44,8 @@ if __package__ in (None, ""):  # run as a script: bench/run.py
 import asyncpg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
+from app.changes.repository import Token, token_key  # noqa: E402
+from app.core.settings import get_settings  # noqa: E402
 from app.seed.seeder import libpq_url  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402
@@ -220,6 +222,12 @@ class Targets:
     venue_id: int | None
     organizer_ids: list[int] = field(default_factory=list)
     tag_ids: list[int] = field(default_factory=list)
+    feed_token: str = ""  # a changes-feed token just before the seeded events
+
+
+# The changes feed is measured on a page of this many changes (seeded events): its cost per
+# change is the answer's cost divided by it.
+FEED_PAGE = 100
 
 
 async def _targets(url: str) -> Targets:
@@ -258,6 +266,12 @@ async def _targets(url: str) -> Targets:
             "SELECT id FROM organizers WHERE status = 'publish' ORDER BY id LIMIT 2"
         )
         tags = await conn.fetch("SELECT id FROM terms WHERE taxonomy = 'post_tag' LIMIT 2")
+        # The seed's events were logged in one statement: a token whose cursor is just before
+        # them answers the same FEED_PAGE events, each as a full event body, every time.
+        cursor = await conn.fetchval(
+            "SELECT coalesce(min(seq), 1) - 1 FROM change_log WHERE kind = 'event'"
+        )
+        snapshot = await conn.fetchval("SELECT pg_current_snapshot()::text")
         return Targets(
             events=[(row["id"], row["slug"]) for row in events],
             category=(category["id"], category["slug"]) if category else None,
@@ -265,6 +279,9 @@ async def _targets(url: str) -> Targets:
             venue_id=venue_id,
             organizer_ids=[row["id"] for row in organizers],
             tag_ids=[row["id"] for row in tags],
+            feed_token=Token(cursor, snapshot).encode(
+                token_key(get_settings().app_password_pepper)
+            ),
         )
     finally:
         await conn.close()
@@ -295,6 +312,7 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
     # misses the response cache.
     bust = f"_={PLACEHOLDER}"
     singles = [f"{API}/events/{i}" for i, _ in targets.events]
+    feed = f"{API}/changes?since={targets.feed_token}&per_page={FEED_PAGE}"
     return {
         "GET /events": Spec("GET", [f"{API}/events"]),
         "GET /events, busted": Spec("GET", [f"{API}/events?{bust}"]),
@@ -308,6 +326,8 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
             "GET", [f"{API}/events/by-slug/{quote(slug)}" for _, slug in targets.events]
         ),
         "GET /venues": Spec("GET", [f"{API}/venues"]),
+        f"GET /changes, {FEED_PAGE} events": Spec("GET", [feed]),
+        f"GET /changes, {FEED_PAGE} events, editor": Spec("GET", [feed], headers=editor),
         "POST /events": Spec(
             "POST",
             [f"{API}/events"],
@@ -476,6 +496,11 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
     )
     print()
     print(table(rows))
+    for name, _, result, _ in rows:
+        if name.startswith("GET /changes") and result.rate:
+            # Throughput, not latency: what one change costs the server at full load.
+            changes = result.rate * FEED_PAGE
+            print(f"  {name}: {changes:,.0f} changes/s, {1e6 / changes:,.0f} µs per change")
     for name, _, result, _ in rows:
         if result.errors:
             print(

@@ -23,6 +23,8 @@ ROUTES = (
     "GET /events/{id}, editor",
     "GET /events/by-slug/{slug}",
     "GET /venues",
+    "GET /changes, 100 events",
+    "GET /changes, 100 events, editor",
     "POST /events",
 )
 
@@ -63,6 +65,10 @@ async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None
         assert float(rate.replace(",", "")) > 0  # requests were answered
         assert errors == "0", result.stdout
         assert int(statements) >= 1
+
+    assert re.search(
+        r"GET /changes, 100 events: [\d,]+ changes/s, [\d,]+ µs per change", result.stdout
+    )
 
     # Nothing is left behind: the server is gone and so is the database.
     served = re.search(r"serving on http://127\.0\.0\.1:(\d+)", result.stdout)

@@ -4,14 +4,18 @@ flight, so they look at what a change holds, not at how often it comes: the orde
 exactly-once rules are tested with real commits in tests/test_sync_live.py.)"""
 
 import base64
+import hashlib
+import hmac
 import re
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
 
+from app.changes.repository import MAC_BYTES, token_key
 from app.core.etags import etag_of
 from app.core.responses import dumps
+from app.core.settings import get_settings
 from tests.factories import API, AuthFor, create_record
 
 FEED = f"{API}/changes"
@@ -100,13 +104,32 @@ async def test_records_come_in_the_request_language(client: AsyncClient, editor:
     assert english["venue", venue["id"]]["record"]["venue"] == "Halle"
 
 
-def forged(text: str) -> str:
-    return base64.urlsafe_b64encode(text.encode()).rstrip(b"=").decode()
+KEY = token_key(get_settings().app_password_pepper)
+
+
+def forged(text: str, key: bytes = KEY) -> str:
+    """A token of `text` ("cursor:xmin:xmax:xip,..."), signed with `key` as the app signs."""
+    raw = text.encode()
+    mac = hmac.new(key, raw, hashlib.sha256).digest()[:MAC_BYTES]
+    return base64.urlsafe_b64encode(mac + raw).rstrip(b"=").decode()
+
+
+def unsigned(since: str) -> str:
+    return base64.urlsafe_b64decode(since + "==")[MAC_BYTES:].decode()
 
 
 @pytest.mark.parametrize(
-    "since", ["", "not a token", "!!!", forged("1:2:3"), forged("x:1:2:"), "A" * 20000]
-)
+    "since",
+    [
+        "", "not a token", "!!!", forged("1:2:3"), forged("x:1:2:"), "A" * 20000,
+        # Snapshots PostgreSQL would refuse: a 400, not a database error.
+        forged("1:10:3:"), forged("1:3:10:11"), forged("1:3:10:5,4"), forged("1:0:10:"),
+        forged(f"1:3:{2**64}:"), forged(f"{2**63}:3:10:"),
+        # A well-formed token not signed by this server.
+        forged("0:3:10:", key=b"another server"),
+        base64.urlsafe_b64encode(b"0:3:10:").decode(),
+    ],
+)  # fmt: skip
 async def test_a_token_that_is_not_one_is_a_400(client: AsyncClient, since: str) -> None:
     answer = await client.get(FEED, params={"since": since})
     assert answer.status_code == 400
@@ -116,7 +139,7 @@ async def test_a_token_that_is_not_one_is_a_400(client: AsyncClient, since: str)
 
 async def test_a_token_from_elsewhere_is_expired(client: AsyncClient) -> None:
     """Ahead of this database's log: from another database, or from before a restore."""
-    snapshot = base64.urlsafe_b64decode(await token(client) + "==").decode().split(":", 1)[1]
+    snapshot = unsigned(await token(client)).split(":", 1)[1]
     answer = await client.get(FEED, params={"since": forged(f"999999999:{snapshot}")})
     assert answer.status_code == 410
     assert answer.json()["code"] == "rest_sync_token_expired"

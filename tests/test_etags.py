@@ -191,3 +191,19 @@ async def test_precondition_message_is_translated(client: AsyncClient, editor: A
     assert failed.status_code == 412
     assert "If-Match" in failed.json()["message"]
     assert failed.json()["message"].startswith("Der Datensatz")
+
+
+@pytest.mark.parametrize("plural", PLURALS)
+async def test_a_create_answers_the_new_records_etag(
+    client: AsyncClient, editor: AuthFor, plural: str
+) -> None:
+    name = {"events": "title", "venues": "venue", "organizers": "organizer"}[plural]
+    payload = {
+        name: "Fresh",
+        **({"start_date": "+1 day", "end_date": "+2 days"} if plural == "events" else {}),
+    }
+    created = await client.post(f"{API}/{plural}", json=payload, headers=editor.basic)
+    assert created.status_code == 201
+    read = await client.get(created.headers["location"], headers=editor.basic)
+    assert created.headers["etag"] == read.headers["etag"]
+    assert created.content != read.content  # the GET's body has more (json_ld): its own tag

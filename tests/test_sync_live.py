@@ -269,6 +269,18 @@ async def test_changes_to_embedded_records_reach_their_events(site: Site) -> Non
             changes = {(c["kind"], c["id"]): c for c in await mirror.sync()}
             assert set(changes) == {(kind, record_id), ("event", event)}
             assert shown(changes["event", event]["record"]) == next(iter(payload.values()))
+        # Translations are embedded too: a German venue name reaches the German event.
+        german = Mirror(anonymous, site)
+        german.site = Site(f"{site.base}/de", site.database, site.editor)
+        await german.start()
+        renamed = await editor.post(
+            german.site.url(f"/venues/{venue}"), json={"venue": "Neue Halle"}
+        )
+        assert renamed.status_code == 200
+        changes = {(c["kind"], c["id"]): c for c in await german.sync()}
+        assert set(changes) == {("venue", venue), ("event", event)}
+        assert changes["event", event]["record"]["venue"]["venue"] == "Neue Halle"
+        await mirror.sync()  # (the English texts did not change)
         # A term's count is the one embedded field that does not log its events.
         await made("event", {"title": "Other", "start_date": "2031-01-02 10:00",
                              "end_date": "2031-01-02 11:00", "categories": [category]})  # fmt: skip

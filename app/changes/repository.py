@@ -12,6 +12,8 @@ last value are read in one statement, so they agree with each other.
 
 import base64
 import binascii
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,28 +53,54 @@ SCAN_SQL = text(
 )
 
 
+MAC_BYTES = 12
+
+
+def token_key(secret: str) -> bytes:
+    """The key tokens are signed with, derived from a server secret."""
+    return hashlib.sha256(b"almanac changes token\x00" + secret.encode()).digest()
+
+
 @dataclass(frozen=True, slots=True)
 class Token:
     cursor: int
     snapshot: str
 
-    def encode(self) -> str:
+    def encode(self, key: bytes) -> str:
+        """Opaque and signed: a client cannot make up a snapshot that would have the next
+        read rescan the whole log."""
         raw = f"{self.cursor}:{self.snapshot}".encode()
-        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+        mac = hmac.new(key, raw, hashlib.sha256).digest()[:MAC_BYTES]
+        return base64.urlsafe_b64encode(mac + raw).rstrip(b"=").decode()
 
     @staticmethod
-    def decode(value: str) -> "Token | None":
-        """The token a client sent back, None if it is not one."""
+    def decode(value: str, key: bytes) -> "Token | None":
+        """The token a client sent back, None if it is not one of ours."""
         if len(value) > MAX_TOKEN_LENGTH:
             return None
         try:
-            raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
-        except (binascii.Error, UnicodeDecodeError, ValueError):
+            data = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+        except (binascii.Error, ValueError):
             return None
-        match = TOKEN_TEXT.fullmatch(raw)
-        if match is None:
+        mac, raw = data[:MAC_BYTES], data[MAC_BYTES:]
+        expected = hmac.new(key, raw, hashlib.sha256).digest()[:MAC_BYTES]
+        if not hmac.compare_digest(mac, expected):
+            return None
+        match = TOKEN_TEXT.fullmatch(raw.decode("ascii", "replace"))
+        if match is None or int(match[1]) >= 2**63 or not _valid_snapshot(match[2]):
             return None
         return Token(int(match[1]), match[2])
+
+
+def _valid_snapshot(text: str) -> bool:
+    """What PostgreSQL accepts as a pg_snapshot: xmin <= xmax, in-flight IDs in order within
+    [xmin, xmax), all within 64 bits."""
+    xmin, xmax, listed = text.split(":")
+    xips = [int(xid) for xid in listed.split(",")] if listed else []
+    bounds = [int(xmin), int(xmax), *xips]
+    if any(value >= 2**63 for value in bounds) or int(xmin) < 1 or int(xmin) > int(xmax):
+        return False
+    return all(int(xmin) <= xid < int(xmax) for xid in xips) and xips == sorted(xips)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from datetime import UTC
 from typing import Any
 
 from app.changes.params import ChangesParams
-from app.changes.repository import ChangeRepository, Logged, Token
+from app.changes.repository import ChangeRepository, Logged, Token, token_key
 from app.core.dates import format_datetime
 from app.core.errors import invalid, sync_token_expired
 from app.events.kind import EVENTS
@@ -29,23 +29,27 @@ class ChangeFeed:
     def __init__(self, ctx: RequestContext) -> None:
         self.ctx = ctx
         self.repo = ChangeRepository(ctx.session)
+        self.key = token_key(ctx.settings.app_password_pepper)
 
     async def read(self) -> Body:
         params = parse(ChangesParams, self.ctx.raw)
         if params.since is None:
             token = await self.repo.start()
-            return {"changes": [], "next_since": token.encode(), "has_more": False}
-        since = Token.decode(params.since)
+            return {"changes": [], "next_since": token.encode(self.key), "has_more": False}
+        since = Token.decode(params.since, self.key)
         if since is None:
             raise invalid("since")
         scan = await self.repo.scan(since, params.per_page)
         if scan is None:
             raise sync_token_expired()
-        changes = [await self._change(logged) for logged in scan.changes]
-        return {"changes": changes, "next_since": scan.next.encode(), "has_more": scan.has_more}
+        bodies = await self._visible(scan.changes)
+        changes = [self._change(logged, bodies) for logged in scan.changes]
+        next_since = scan.next.encode(self.key)
+        return {"changes": changes, "next_since": next_since, "has_more": scan.has_more}
 
-    async def _change(self, logged: Logged) -> Body:
-        record = await self._visible(logged.kind, logged.record_id)
+    @staticmethod
+    def _change(logged: Logged, bodies: dict[tuple[str, int], Body]) -> Body:
+        record = bodies.get((logged.kind, logged.record_id))
         return {
             "kind": logged.kind,
             "id": logged.record_id,
@@ -54,10 +58,17 @@ class ChangeFeed:
             "record": record,
         }
 
-    async def _visible(self, kind: str, record_id: int) -> Body | None:
-        """The body of the record's GET for this caller, None if that GET would refuse."""
-        if kind in TERM_KINDS:
-            return await TermService(TERM_KINDS[kind], self.ctx).visible_body(record_id)
-        service = PostService(POST_KINDS[kind], self.ctx)
-        found = await service.store.get(record_id)
-        return None if found is None else service.visible_body(found)
+    async def _visible(self, changes: list[Logged]) -> dict[tuple[str, int], Body]:
+        """The body of each changed record's GET for this caller, if that GET answers 200:
+        one query per kind."""
+        ids: dict[str, list[int]] = {}
+        for logged in changes:
+            ids.setdefault(logged.kind, []).append(logged.record_id)
+        bodies: dict[tuple[str, int], Body] = {}
+        for kind, record_ids in ids.items():
+            if kind in TERM_KINDS:
+                found = await TermService(TERM_KINDS[kind], self.ctx).visible_bodies(record_ids)
+            else:
+                found = await PostService(POST_KINDS[kind], self.ctx).visible_bodies(record_ids)
+            bodies.update(((kind, record_id), body) for record_id, body in found.items())
+        return bodies

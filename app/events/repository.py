@@ -2,7 +2,7 @@
 the list query, and writes."""
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -204,19 +204,29 @@ class EventRepository:
         )
 
     def _one_statement(self, by: str) -> Select[Any]:
-        """One event by `id` or `slug` (a bound parameter), with its relations; built once per
-        language."""
+        """One event by `id` or `slug` (a bound parameter), or several by `ids`, with their
+        relations; built once per language."""
         key = (by, self.language, self.default_language)
         stmt = _ONE_STATEMENTS.get(key)
         if stmt is None:
-            column = Event.id if by == "id" else Event.slug
-            stmt = self.with_relations(self.select_records().where(column == bindparam(by)))
+            condition = (
+                Event.id.in_(bindparam("ids", expanding=True))
+                if by == "ids"
+                else (Event.id if by == "id" else Event.slug) == bindparam(by)
+            )
+            stmt = self.with_relations(self.select_records().where(condition))
             _ONE_STATEMENTS[key] = stmt
         return stmt
 
     async def get(self, event_id: int) -> EventRecord | None:
         records = await self.fetch(self._one_statement("id"), {"id": event_id})
         return records[0] if records else None
+
+    async def get_many(self, event_ids: Sequence[int]) -> list[EventRecord]:
+        """The events of `event_ids` that exist (in no particular order): one query."""
+        if not event_ids:
+            return []
+        return await self.fetch(self._one_statement("ids"), {"ids": list(event_ids)})
 
     async def get_by_slug(self, slug: str) -> EventRecord | None:
         # Slugs are stored in lower case (as venues' and organizers' are).

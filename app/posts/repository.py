@@ -179,6 +179,13 @@ class PostRepository(Generic[R]):
     async def get_by_slug(self, slug: str) -> R | None:
         return await self._one(self.model.slug == slug.lower())
 
+    async def get_many(self, record_ids: Sequence[int]) -> list[R]:
+        """The records of `record_ids` that exist (in no particular order): one query."""
+        if not record_ids:
+            return []
+        rows = await self.session.execute(self._select().where(self.model.id.in_(record_ids)))
+        return [self._record(row) for row in rows]
+
     async def lock(self, record_id: int) -> bool:
         """Lock the record for this transaction (see core.sql.lock_row); False if missing."""
         return await lock_row(self.session, self.model, record_id)

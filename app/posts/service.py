@@ -3,6 +3,7 @@ ID or slug, locking it for a write, deciding who may read, change or remove it, 
 deleting, and answering with its body."""
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, Generic, NamedTuple
 
 from app.core.constants import MAX_ID, TRASH
@@ -74,7 +75,8 @@ class PostService(Generic[R]):
             raise NotFound(self.kind.name, record.id)
         record = await self.by_id(record.id)
         require(user, may(user, action, record.author_id, record.status))
-        if not if_match_holds(self.ctx.if_match, self.read_etag(record)):
+        condition = self.ctx.if_match
+        if condition is not None and not if_match_holds(condition, self.read_etag(record)):
             raise precondition_failed()
         return record
 
@@ -91,6 +93,15 @@ class PostService(Generic[R]):
         except ApiError:
             return None
         return self.body(record, json_ld=True)
+
+    async def visible_bodies(self, record_ids: Sequence[int]) -> dict[int, Body]:
+        """`visible_body` of each of `record_ids` that exists and that the caller may read."""
+        bodies = {}
+        for record in await self.store.get_many(record_ids):
+            body = self.visible_body(record)
+            if body is not None:
+                bodies[record.id] = body
+        return bodies
 
     def read_etag(self, record: R) -> str | None:
         """The ETag of a GET of `record` by this caller (app.core.etags: the body's digest)."""

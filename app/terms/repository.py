@@ -123,6 +123,13 @@ class TermRepository:
         row = (await self.session.execute(self._select().where(Term.id == term_id))).first()
         return self._record(row) if row else None
 
+    async def get_many(self, term_ids: Sequence[int]) -> list[TermRecord]:
+        """The terms of `term_ids` that exist (in no particular order): one query."""
+        if not term_ids:
+            return []
+        rows = await self.session.execute(self._select().where(Term.id.in_(term_ids)))
+        return [self._record(row) for row in rows]
+
     async def missing_ids(self, ids: Sequence[int]) -> list[int]:
         """Those of `ids` that are not terms of this taxonomy."""
         found = set(

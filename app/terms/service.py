@@ -107,10 +107,10 @@ class TermService:
     async def get(self, term_id: int) -> Body:
         return term_body(await self._load(term_id), self.ctx.urls, with_links=True)
 
-    async def visible_body(self, term_id: int) -> Body | None:
-        """What a GET of the term answers (terms are public), None if there is none."""
-        term = await self.repo.get(term_id) if term_id <= MAX_ID else None
-        return None if term is None else term_body(term, self.ctx.urls, with_links=True)
+    async def visible_bodies(self, term_ids: Sequence[int]) -> dict[int, Body]:
+        """What a GET of each of `term_ids` answers (terms are public), those that exist."""
+        terms = await self.repo.get_many([term_id for term_id in term_ids if term_id <= MAX_ID])
+        return {term.id: term_body(term, self.ctx.urls, with_links=True) for term in terms}
 
     async def _load(self, term_id: int) -> TermRecord:
         term = await self.repo.get(term_id) if term_id <= MAX_ID else None
@@ -124,9 +124,11 @@ class TermService:
         if term_id <= MAX_ID:
             await self.repo.lock(term_id)
         term = await self._load(term_id)
-        current = etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
-        if not if_match_holds(self.ctx.if_match, current):
-            raise precondition_failed()
+        condition = self.ctx.if_match
+        if condition is not None:
+            current = etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
+            if not if_match_holds(condition, current):
+                raise precondition_failed()
         return term
 
     # ---- writes ---------------------------------------------------------------------
