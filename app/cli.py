@@ -66,7 +66,10 @@ def _where_the_database_is(url: str) -> str:
         return f"database: {make_url(url).render_as_string(hide_password=True)}"
     where = f"database: embedded PostgreSQL, data in {pgdata_dir(settings.almanac_data_dir)}"
     if hasattr(os, "geteuid") and os.geteuid() == 0:
-        where += " (run as root: the server runs as the system user pgserver)"
+        where += (
+            " (run as root: PostgreSQL runs as the system user pgserver, and the directories"
+            " above the data are opened to all users; see the README)"
+        )
     return where
 
 

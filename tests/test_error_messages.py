@@ -183,6 +183,11 @@ async def test_by_slug_not_found_names_the_slug(client: AsyncClient, editor: Aut
             assert response.json()["message"] == f"{kind} with slug nope does not exist."
 
 
+async def test_a_too_long_slug_says_how_long(client: AsyncClient) -> None:
+    response = await client.get(f"{API}/events/by-slug/{'a' * 201}")
+    assert invalid(response) == {"slug": "slug must be at most 200 characters long."}
+
+
 async def test_auth_messages_say_what_is_missing(client: AsyncClient) -> None:
     anonymous = await client.post(f"{API}/events", json={"title": "x"})
     assert anonymous.status_code == 401

@@ -187,6 +187,9 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
         name = str(error["loc"][-1]) if error.get("loc") else "body"
         if error.get("type") == "missing":
             missing.append(name)
+        elif error.get("type") == "string_too_long":  # a path segment (slug) too long
+            limit = (error.get("ctx") or {}).get("max_length", "?")
+            notes[name] = note("too_long", name=name, max=limit)
         else:
             notes[name] = INVALID
     if missing:
