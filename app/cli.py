@@ -86,11 +86,15 @@ def _start_up_lines(url: str, host: str, port: int) -> list[str]:
 def cmd_serve(args: argparse.Namespace) -> int:
     url = _database_url()
     upgrade(url)
-    # Logged, not printed: with LOG_FORMAT=json every line of the output is a JSON object.
     settings = get_settings()
-    logging.config.dictConfig(logging_config(settings.log_format, settings.log_level))
+    if settings.log_format == "json":
+        # Every line of a JSON log is a JSON object, these too.
+        logging.config.dictConfig(logging_config(settings.log_format, settings.log_level))
     for line in _start_up_lines(url, args.host, args.port):
-        log.info(line)
+        if settings.log_format == "json":
+            log.info(line)
+        else:
+            print(line, flush=True)
     # Workers are separate processes: hand them the resolved URL so they join the same
     # (possibly embedded) server instead of starting their own.
     os.environ["DATABASE_URL"] = url
