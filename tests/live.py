@@ -177,12 +177,12 @@ def stop_postgres(server: Any) -> None:
 
 
 @asynccontextmanager
-async def almanac_server(url: str, **env: str) -> AsyncIterator[str]:
-    """`almanac serve` (one worker) on a free port for the database `url`, with extra
-    environment `env`; yields its base URL and kills it afterwards."""
+async def almanac_server(url: str, workers: int = 1, **env: str) -> AsyncIterator[str]:
+    """`almanac serve` on a free port for the database `url`, with extra environment `env`;
+    yields its base URL, then stops it (SIGTERM, as a container stop does)."""
     port = free_port()
     process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),
+        *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", str(workers)),
         env={**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning", **env},
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
@@ -193,5 +193,9 @@ async def almanac_server(url: str, **env: str) -> AsyncIterator[str]:
         yield base
     finally:
         if process.returncode is None:
-            process.kill()
-            await process.wait()
+            process.terminate()
+            try:
+                await asyncio.wait_for(process.wait(), timeout=30)
+            except TimeoutError:
+                process.kill()
+                await process.wait()

@@ -7,8 +7,6 @@ unreachable, so a page that needed a CDN would show nothing.
 """
 
 import asyncio
-import os
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -21,7 +19,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.live import free_port, fresh_database, wait_until_serving
+from tests.live import almanac_server, fresh_database
 
 API = "/calendar/events/v1"
 DOC = f"{API}/doc"
@@ -30,21 +28,11 @@ WAIT = 60  # seconds a page may take to get somewhere (two busy cores, a cold br
 
 @pytest.fixture
 async def served(database_url: str) -> AsyncIterator[str]:
-    async with fresh_database(database_url, "almanac_docs_page") as url:
-        port = free_port()
-        process = await asyncio.create_subprocess_exec(
-            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port)),
-            env={**os.environ, "DATABASE_URL": url},
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            await wait_until_serving(base, process)
-            yield base
-        finally:
-            process.terminate()
-            await asyncio.wait_for(process.wait(), timeout=30)
+    async with (
+        fresh_database(database_url, "almanac_docs_page") as url,
+        almanac_server(url) as base,
+    ):
+        yield base
 
 
 @pytest.fixture

@@ -1,33 +1,20 @@
 """`almanac serve` as an operator runs it: migrations on start, then a real uvicorn."""
 
-import asyncio
-import os
-import sys
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
-from tests.live import free_port, fresh_database, wait_until_serving
+from tests.live import almanac_server, fresh_database
 
 
 @pytest.fixture
 async def served(database_url: str) -> AsyncIterator[str]:
-    async with fresh_database(database_url, "almanac_serve_test") as url:
-        port = free_port()
-        process = await asyncio.create_subprocess_exec(
-            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "2"),
-            env={**os.environ, "DATABASE_URL": url},
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            await wait_until_serving(base, process)
-            yield base
-        finally:
-            process.terminate()
-            await asyncio.wait_for(process.wait(), timeout=30)
+    async with (
+        fresh_database(database_url, "almanac_serve_test") as url,
+        almanac_server(url, workers=2) as base,
+    ):
+        yield base
 
 
 async def test_serve_migrates_and_answers(served: str) -> None:
