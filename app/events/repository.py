@@ -588,26 +588,38 @@ class EventListQuery:
         _, count = self._statements()
         return count.params(**self.parameters())
 
-    async def records(self, offset: int, limit: int) -> list[EventRecord]:
+    async def records(
+        self, offset: int, limit: int, totals: CountCache | None = None
+    ) -> list[EventRecord]:
         """Events of the list without their total (the calendar feeds have no pages)."""
+        values = self.parameters()
+        await self._choose_plan(values, totals)
         page_stmt, _ = self._statements()
-        values = {**self.parameters(), "offset": offset, "limit": limit}
-        return await self.repo.fetch(page_stmt, values, {"data_version": None})
+        paged = {**values, "offset": offset, "limit": limit}
+        return await self.repo.fetch(page_stmt, paged, {"data_version": None})
+
+    async def _choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
+        """The planner cannot tell how many events a search word matches (a word prefix);
+        the count can, and a count of the same search seen before is a good guide."""
+        if self.filters.search is None:
+            return
+        key = self._cache_key()
+        matches = totals.hint(key) if totals is not None else None
+        if matches is None:
+            matches = await self._count(values, key, totals)
+        self.sparse = matches <= SPARSE_MATCHES
+
+    def _cache_key(self) -> tuple[Any, ...]:
+        return (self.repo.language, self.filters.cache_key())
 
     async def page(
         self, offset: int, limit: int, totals: CountCache | None = None
     ) -> tuple[list[EventRecord], int]:
         """A page and the total. The total comes from `totals` when it was counted under the
         data version the page query saw (read in the same statement)."""
-        key = (self.repo.language, self.filters.cache_key())
+        key = self._cache_key()
         values = self.parameters()
-        if self.filters.search is not None:
-            # The planner cannot tell how many events a search word matches (a word prefix);
-            # the count can, and a count of the same search seen before is a good guide.
-            matches = totals.hint(key) if totals is not None else None
-            if matches is None:
-                matches = await self._count(values, key, totals)
-            self.sparse = matches <= SPARSE_MATCHES
+        await self._choose_plan(values, totals)
         page_stmt, _ = self._statements()
         extras: dict[str, Any] = {"data_version": None}
         paged = {**values, "offset": offset, "limit": limit}

@@ -17,7 +17,8 @@ router = APIRouter(tags=["feeds"], default_response_class=CalendarResponse)
 @router.get("/events.ics", summary="Calendar feed of an event list", **LIST_DOC)
 async def events_feed(request: Request, ctx: ContextDep) -> Response:
     """The events the list would return for the same filters, as iCalendar."""
-    return calendar_response(request, ctx, await list_feed(ctx), "events.ics")
+    feed = await list_feed(ctx, request.app.state.event_totals)
+    return calendar_response(request, ctx, feed, "events.ics")
 
 
 @router.get("/events/{id:int}.ics", summary="Calendar feed of an event", **EVENT_DOC)

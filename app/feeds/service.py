@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from dateutil.relativedelta import relativedelta
 
+from app.core.caching import CountCache
 from app.core.constants import END_OF_DAY
 from app.core.html import html_to_text
 from app.core.permissions import may
@@ -57,12 +58,13 @@ def _info(ctx: RequestContext, name: str, source: str) -> FeedInfo:
     )
 
 
-async def list_feed(ctx: RequestContext) -> bytes:
-    """The feed of a list request: its filters, no pages, at most `limit` events."""
+async def list_feed(ctx: RequestContext, totals: CountCache) -> bytes:
+    """The feed of a list request: its filters, no pages, at most `limit` events (`totals`:
+    the list's, which also guide a search's plan)."""
     params = parse(FeedParams, ctx.raw)
     listing = await list_request(params, ctx, window=feed_window)
     repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
-    records = await EventListQuery(repo, listing.filters).records(0, params.limit)
+    records = await EventListQuery(repo, listing.filters).records(0, params.limit, totals)
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
     bodies = render_events(records, view, False)
     items = [Item(record, body) for record, body in zip(records, bodies, strict=True)]
