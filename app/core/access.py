@@ -23,6 +23,7 @@ from app.core.logs import mask_secrets
 from app.core.metrics import Metrics
 from app.core.middleware import TrustedPeers
 from app.core.request_id import HEADER, REQUEST_ID, STATE_KEY, accepted, new_request_id
+from app.core.scopes import header
 
 ACCESS = logging.getLogger("almanac.access")
 ROUTE_KEY = "almanac.route"
@@ -96,7 +97,7 @@ class AccessMiddleware:
 
     def _request_id(self, scope: Scope) -> str:
         if self.peers.peer(scope):
-            sent = next((v for k, v in scope["headers"] if k.lower() == HEADER), None)
+            sent = header(scope, HEADER)
             proxied = accepted(sent)
             if proxied:
                 return proxied

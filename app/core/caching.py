@@ -34,9 +34,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
-from app.core.etags import header, matches, not_modified_start
+from app.core.etags import matches, not_modified_start
 from app.core.language import scope_accepted_language
 from app.core.permissions import Principal
+from app.core.scopes import header, signed_in
 from app.core.urls import NAMESPACE
 
 log = logging.getLogger(__name__)
@@ -208,12 +209,9 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     path: str = scope["path"]
     if f"/{NAMESPACE}" not in path or path.endswith(UNCACHED_PATHS) or "/doc/assets/" in path:
         return None  # the docs page and its files (their own Cache-Control) are not stored
-    host = b""
-    for name, value in scope["headers"]:
-        if name in (b"authorization", b"cookie"):
-            return None
-        if name == b"host":
-            host = value
+    if signed_in(scope):
+        return None
+    host = header(scope, b"host") or ""
     query: bytes = scope.get("query_string", b"")
     if query:
         for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):

@@ -19,6 +19,7 @@ import hashlib
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.scopes import header, signed_in
 from app.core.urls import NAMESPACE
 
 # Anonymous answers may be stored by shared caches, but every use must be revalidated (the
@@ -57,17 +58,6 @@ def if_match_holds(condition: str | None, etag: str | None) -> bool:
 def etag_headers(etag: str | None) -> dict[str, str]:
     """The ETag header of a write's answer (none when a GET would not answer 200)."""
     return {"ETag": etag} if etag is not None else {}
-
-
-def header(scope: Scope, name: bytes) -> str | None:
-    for key, value in scope["headers"]:
-        if key == name:
-            return str(value.decode("latin-1"))
-    return None
-
-
-def signed_in(scope: Scope) -> bool:
-    return any(key in (b"authorization", b"cookie") for key, _ in scope["headers"])
 
 
 def tagged_request(scope: Scope) -> bool:

@@ -9,6 +9,7 @@ that `Vary` names it (app/core/middleware.py) and the response cache keys on it.
 from fastapi import Request
 from starlette.types import Scope
 
+from app.core.scopes import header
 from app.core.settings import LANGUAGES
 
 LANGUAGE_STATE_KEY = "language"
@@ -35,17 +36,17 @@ def requested_language(request: Request, body_value: object = None) -> str | Non
     return _path_language(request)
 
 
-def accepted_language(header: str | None) -> str | None:
+def accepted_language(value: str | None) -> str | None:
     """The best of our languages an `Accept-Language` header asks for, or None.
 
     `de-AT` matches `de`; the highest q wins, the earlier entry on a tie; `q=0` refuses a
     language; `*` stands for any language not named (answered with None: the default).
     """
-    if not header:
+    if not value:
         return None
     best: tuple[float, int, str] | None = None
     refused: set[str] = set()
-    for position, item in enumerate(header.split(",")[:32]):
+    for position, item in enumerate(value.split(",")[:32]):
         tag, _, params = item.strip().partition(";")
         primary = tag.strip().split("-", 1)[0].lower()
         quality = _quality(params)
@@ -76,10 +77,7 @@ def _quality(params: str) -> float | None:
 
 def scope_accepted_language(scope: Scope) -> str | None:
     """`accepted_language` of a raw ASGI scope's header (for the response cache's key)."""
-    for name, value in scope.get("headers", []):
-        if name == b"accept-language":
-            return accepted_language(value.decode("latin-1"))
-    return None
+    return accepted_language(header(scope, b"accept-language"))
 
 
 def header_language(request: Request, default: str) -> str:

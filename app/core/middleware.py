@@ -9,6 +9,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.core.errors import payload_too_large
 from app.core.language import HEADER_READ_STATE_KEY, scope_accepted_language
 from app.core.responses import JSON_MEDIA_TYPE, dumps
+from app.core.scopes import header
 from app.core.settings import LANGUAGES
 
 
@@ -182,7 +183,7 @@ class BodySizeLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = next((v for k, v in scope["headers"] if k.lower() == b"content-length"), b"0")
+        declared = header(scope, b"content-length") or "0"
         if declared.isdigit() and int(declared) > self.max_bytes:
             await self._drain(receive, int(declared))
             body = payload_too_large().body(_scope_language(scope, self.default_language))

@@ -24,11 +24,11 @@ def new_request_id() -> str:
     return uuid.uuid4().hex
 
 
-def accepted(value: bytes | None) -> str | None:
+def accepted(value: str | None) -> str | None:
     """The proxy's id, if it is one we pass on."""
     if not value:
         return None
-    text = value.decode("latin-1").strip()
+    text = value.strip()
     return text if ACCEPTED.fullmatch(text) else None
 
 
