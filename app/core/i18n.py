@@ -321,6 +321,57 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Die Veranstaltung mit der ID {id} existiert nicht.",
         "sk": "Podujatie s ID {id} neexistuje.",
     },
+    "occurrence_not_found": {
+        "en": "The event {slug} has no date on {day}.",
+        "de": "Die Veranstaltung {slug} findet am {day} nicht statt.",
+        "sk": "Podujatie {slug} nemá termín {day}.",
+    },
+    "series_field": {
+        "en": "{name} belongs to the whole series: one date changes only its title, "
+        "description, excerpt, dates, venue, organizers or cost. Send scope=all or "
+        "scope=following to change {name}.",
+        "de": "{name} gehört zur ganzen Serie: Ein einzelner Termin ändert nur Titel, "
+        "Beschreibung, Auszug, Daten, Veranstaltungsort, Veranstalter oder Kosten. Senden Sie "
+        "scope=all oder scope=following, um {name} zu ändern.",
+        "sk": "{name} patrí celej sérii: jeden termín mení iba názov, popis, úryvok, dátumy, "
+        "miesto, organizátorov alebo cenu. Na zmenu {name} pošlite scope=all alebo "
+        "scope=following.",
+    },
+    "recurrence_bad_line": {
+        "en": "{name}: cannot read the line '{line}'. Each line is an RFC 5545 RRULE, RDATE "
+        "or EXDATE, e.g. RRULE:FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T000000Z.",
+        "de": "{name}: Die Zeile '{line}' ist nicht lesbar. Jede Zeile ist ein RRULE, RDATE "
+        "oder EXDATE nach RFC 5545, z. B. RRULE:FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T000000Z.",
+        "sk": "{name}: riadok '{line}' sa nedá prečítať. Každý riadok je RRULE, RDATE alebo "
+        "EXDATE podľa RFC 5545, napr. RRULE:FREQ=WEEKLY;BYDAY=TU,TH;UNTIL=20270630T000000Z.",
+    },
+    "recurrence_too_frequent": {
+        "en": "{name}: '{line}' repeats more often than hourly; the shortest step is FREQ=HOURLY.",
+        "de": "{name}: '{line}' wiederholt sich öfter als stündlich; der kürzeste Schritt ist "
+        "FREQ=HOURLY.",
+        "sk": "{name}: '{line}' sa opakuje častejšie než každú hodinu; najkratší krok je "
+        "FREQ=HOURLY.",
+    },
+    "recurrence_empty_rule": {
+        "en": "{name}: '{line}' yields no date after the event's start.",
+        "de": "{name}: '{line}' ergibt keinen Termin nach dem Beginn der Veranstaltung.",
+        "sk": "{name}: '{line}' nedáva žiadny termín po začiatku podujatia.",
+    },
+    "recurrence_empty": {
+        "en": "{name} leaves the series without any date (its EXDATEs remove them all).",
+        "de": "{name} lässt der Serie keinen Termin (ihre EXDATEs entfernen alle).",
+        "sk": "{name} nenecháva sérii žiadny termín (jej EXDATE ich odstránia všetky).",
+    },
+    "recurrence_too_many": {
+        "en": "{name} takes at most {max} lines, and {max} dates per line.",
+        "de": "{name} nimmt höchstens {max} Zeilen und {max} Daten pro Zeile.",
+        "sk": "{name} prijme najviac {max} riadkov a {max} dátumov na riadok.",
+    },
+    "recurrence_too_many_rules": {
+        "en": "{name} takes at most {max} RRULE lines.",
+        "de": "{name} nimmt höchstens {max} RRULE-Zeilen.",
+        "sk": "{name} prijme najviac {max} riadkov RRULE.",
+    },
     "event_slug_not_found": {
         "en": "Event with slug {slug} does not exist.",
         "de": "Die Veranstaltung mit der Kurzform {slug} existiert nicht.",

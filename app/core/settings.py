@@ -72,6 +72,12 @@ class Settings(BaseSettings):
         description="Cache prepared statements per connection; off behind PgBouncer's "
         "transaction pooling",
     )
+    recurrence_horizon_days: int = Field(
+        default=730, ge=1, le=36600, description="How far ahead a series' dates are stored (days)"
+    )
+    recurrence_max_occurrences: int = Field(
+        default=1000, ge=1, le=100_000, description="Most dates stored per series"
+    )
     changes_retention_days: float = Field(
         default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
     )

@@ -37,6 +37,7 @@ ECHO_ORDER = (
     *("start_date", "end_date", "search", "status", "post_parent", "include"),
     *RELATIVE_PARAMS,
     *("venue", "organizer", "featured", "categories", "tags", "strict_dates", "orderby", "order"),
+    "hide_subsequent_recurrences",
 )
 
 
@@ -210,6 +211,9 @@ async def list_request(
     problems.raise_any()
     if params.featured is not None:
         listing.set("featured", params.featured)
+    if params.hide_subsequent_recurrences:
+        listing.filters.first_of_series = True
+        listing.echo["hide_subsequent_recurrences"] = "1"
     if params.orderby:
         listing.set("orderby", params.orderby)
     if params.order:

@@ -68,6 +68,31 @@ LinkedVenue = Annotated[Any, WithJsonSchema(_venue_schema())]
 LinkedOrganizers = Annotated[Any, WithJsonSchema(_organizer_schema())]
 
 
+def _lines(value: Any) -> Any:
+    """A list of lines, or one text of lines (a newline between them)."""
+    if isinstance(value, str):
+        return [line for line in value.splitlines() if line.strip()]
+    return value
+
+
+RecurrenceLines = Annotated[
+    list[Annotated[str, Field(max_length=2000)]] | None,
+    BeforeValidator(_lines),
+    Field(max_length=50),
+]
+Scope = Literal["this", "following", "all"]
+
+
+class ScopeParams(Params):
+    """Which dates of a series a write or delete on an occurrence changes."""
+
+    scope: Annotated[Scope, BeforeValidator(lowercase)] | None = Field(
+        None,
+        description="On a date of a series: this date only (default), this and the following "
+        "ones, or all (the default on the series' own ID)",
+    )
+
+
 class EventWriteParams(PostFields):
     """Fields of an event create or update (interface §2.1); all optional on update."""
 
@@ -94,6 +119,16 @@ class EventWriteParams(PostFields):
     venue: LinkedVenue = Field(None, description="Venue ID, {id} object or an inline venue")
     organizer: LinkedOrganizers = Field(
         None, description="Organizer IDs, {id} objects or inline organizers"
+    )
+    scope: Annotated[Scope, BeforeValidator(lowercase)] | None = Field(
+        None,
+        description="An update of a date of a series changes this date only (the default), "
+        "this and the following ones, or all of them (the default on the series' own ID)",
+    )
+    recurrence: RecurrenceLines = Field(
+        None,
+        description="RFC 5545 lines (RRULE, RDATE, EXDATE) making the event a series; "
+        "[] or null: a single event again",
     )
 
 
@@ -148,7 +183,12 @@ class EventFilterParams(Params):
     include: PositiveIntList | None = Field(
         None, description="Only these event IDs; date filters are ignored"
     )
-    post_parent: PositiveInt | None = Field(None, description="Children of this event")
+    post_parent: PositiveInt | None = Field(
+        None, description="Children of this event, or the dates of this series"
+    )
+    hide_subsequent_recurrences: WPBool | None = Field(
+        None, description="true: only the first date of each series in the window"
+    )
     ticketed: WPBool | None = Field(
         None, description="true is refused (no ticketing); false: no filter"
     )

@@ -4,7 +4,7 @@ the list query, and writes."""
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -23,11 +23,13 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    true,
     type_coerce,
     update,
 )
-from sqlalchemy.dialects.postgresql import TSQUERY, aggregate_order_by
+from sqlalchemy.dialects.postgresql import TSQUERY, aggregate_order_by, distinct_on
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from app.core.caching import CountCache, version_column
 from app.core.constants import TRASH
@@ -47,6 +49,7 @@ from app.models import (
     Event,
     EventTranslation,
     Image,
+    Occurrence,
     Organizer,
     Term,
     Venue,
@@ -100,6 +103,12 @@ class EventRecord:
     venue_id: int | None
     parent_id: int | None
     revision: int = 0
+    # The occurrence's series (its own ID for a single event) and the event row showing it
+    # (the series, or an override of this one date); `recurrence`: the series' rules.
+    series_id: int = 0
+    content_id: int = 0
+    recurrence: list[str] | None = None
+    original_start: datetime | None = None
     venue: VenueRecord | None = None
     organizers: list[OrganizerRecord] = field(default_factory=list)
     image: ImageRecord | None = None
@@ -107,18 +116,22 @@ class EventRecord:
     tags: list[TermRecord] = field(default_factory=list)
 
 
-_PLAIN_COLUMNS = (
-    Event.id,
+# The occurrence's own columns, then those of the event row showing it (`Event`: the series
+# or an override); a single event's occurrence has its ID and dates, so its body is as ever.
+_SERIES = aliased(Event, name="series")
+_SERIES_SLUG = (
+    select(_SERIES.slug).where(_SERIES.id == Event.series_id).scalar_subquery().correlate(Event)
+)
+_OWN_COLUMNS: tuple[Any, ...] = (
     Event.author_id,
     Event.status,
-    Event.slug,
+    # An override's own slug is internal: the occurrence shows the series' slug.
+    func.coalesce(_SERIES_SLUG, Event.slug).label("slug"),
     Event.published_at,
     Event.modified_at,
     Event.password,
-    Event.start_at,
-    Event.end_at,
-    Event.start_local,
-    Event.end_local,
+)
+_EVENT_COLUMNS: tuple[Any, ...] = (
     Event.timezone,
     Event.timezone_abbr,
     Event.all_day,
@@ -134,6 +147,32 @@ _PLAIN_COLUMNS = (
     Event.venue_id,
     Event.parent_id,
     Event.revision,
+    Event.recurrence,
+)
+_OCCURRENCE_COLUMNS = (
+    Occurrence.id,
+    *_OWN_COLUMNS,
+    Occurrence.start_at,
+    Occurrence.end_at,
+    Occurrence.start_local,
+    Occurrence.end_local,
+    *_EVENT_COLUMNS,
+    Occurrence.series_id,
+    Event.id.label("content_id"),
+    Occurrence.original_start,
+)
+# An event row read as itself: a series whose own date is cancelled still answers its ID.
+_ROW_COLUMNS = (
+    Event.id,
+    *_OWN_COLUMNS,
+    Event.start_at,
+    Event.end_at,
+    Event.start_local,
+    Event.end_local,
+    *_EVENT_COLUMNS,
+    Event.id.label("series_id"),
+    Event.id.label("content_id"),
+    Event.start_at.label("original_start"),
 )
 
 
@@ -147,17 +186,27 @@ class EventRepository:
         self.default_language = default_language
         self.translated = language != default_language
 
-    def select_records(self) -> Select[Any]:
-        """Event columns with the texts of the request language (falling back to the default)."""
+    def select_records(self, *, rows: bool = False) -> Select[Any]:
+        """Occurrences (or with `rows`, event rows themselves) with the texts of the request
+        language, falling back to the default. The event is an outer join, which the
+        planner drops from a count that does not look at it (an index-only count)."""
+        columns = _ROW_COLUMNS if rows else _OCCURRENCE_COLUMNS
         if not self.translated:
-            return select(*_PLAIN_COLUMNS, Event.title, Event.description, Event.excerpt)
-        tr = EventTranslation
-        return select(
-            *_PLAIN_COLUMNS,
-            func.coalesce(tr.title, Event.title).label("title"),
-            func.coalesce(tr.description, Event.description).label("description"),
-            func.coalesce(tr.excerpt, Event.excerpt).label("excerpt"),
-        ).outerjoin(tr, and_(tr.event_id == Event.id, tr.language == self.language))
+            texts: tuple[Any, ...] = (Event.title, Event.description, Event.excerpt)
+        else:
+            tr = EventTranslation
+            texts = (
+                func.coalesce(tr.title, Event.title).label("title"),
+                func.coalesce(tr.description, Event.description).label("description"),
+                func.coalesce(tr.excerpt, Event.excerpt).label("excerpt"),
+            )
+        stmt = select(*columns, *texts)
+        if not rows:
+            stmt = stmt.select_from(Occurrence).outerjoin(Event, Event.id == Occurrence.content_id)
+        if self.translated:
+            tr = EventTranslation
+            stmt = stmt.outerjoin(tr, and_(tr.event_id == Event.id, tr.language == self.language))
+        return stmt
 
     def with_relations(self, stmt: Select[Any]) -> Select[Any]:
         """Add the venue, organizers (in order), terms and image of each event as JSON columns,
@@ -204,34 +253,73 @@ class EventRepository:
         )
 
     def _one_statement(self, by: str) -> Select[Any]:
-        """One event by `id` or `slug` (a bound parameter), or several by `ids`, with their
-        relations; built once per language."""
+        """Occurrences by `id` or several by `ids` (bound parameters), or with `row_id`,
+        `row_ids`, `slug`: event rows themselves (not overrides); with their relations,
+        built once per language."""
         key = (by, self.language, self.default_language)
         stmt = _ONE_STATEMENTS.get(key)
         if stmt is None:
-            condition = (
-                Event.id.in_(bindparam("ids", expanding=True))
-                if by == "ids"
-                else (Event.id if by == "id" else Event.slug) == bindparam(by)
-            )
-            stmt = self.with_relations(self.select_records().where(condition))
+            rows = by in ("row_id", "row_ids", "slug")
+            ident = Event.id if rows else Occurrence.id
+            condition: Any
+            if by in ("ids", "row_ids"):
+                condition = ident.in_(bindparam(by, expanding=True))
+            elif by == "slug":
+                condition = Event.slug == bindparam(by)
+            else:
+                condition = ident == bindparam(by)
+            stmt = self.select_records(rows=rows).where(condition)
+            if rows:
+                stmt = stmt.where(Event.series_id.is_(None))
+            stmt = self.with_relations(stmt)
             _ONE_STATEMENTS[key] = stmt
         return stmt
 
     async def get(self, event_id: int) -> EventRecord | None:
+        """The occurrence of this ID, else the event row (a series whose own date is gone)."""
         records = await self.fetch(self._one_statement("id"), {"id": event_id})
+        return records[0] if records else await self.get_row(event_id)
+
+    async def get_row(self, event_id: int) -> EventRecord | None:
+        """The event row of this ID as itself: a series with its own dates (no override)."""
+        records = await self.fetch(self._one_statement("row_id"), {"row_id": event_id})
         return records[0] if records else None
 
     async def get_many(self, event_ids: Sequence[int]) -> list[EventRecord]:
-        """The events of `event_ids` that exist (in no particular order): one query."""
+        """The events of `event_ids` that exist (in no particular order): one query, and
+        one more for IDs that are series rows without their own occurrence."""
         if not event_ids:
             return []
-        return await self.fetch(self._one_statement("ids"), {"ids": list(event_ids)})
+        records = await self.fetch(self._one_statement("ids"), {"ids": list(event_ids)})
+        missing = set(event_ids) - {record.id for record in records}
+        if missing:
+            rows = await self.fetch(self._one_statement("row_ids"), {"row_ids": list(missing)})
+            records.extend(rows)
+        return records
 
     async def get_by_slug(self, slug: str) -> EventRecord | None:
+        """The event of this slug: a series as its ID reads (its first date)."""
         # Slugs are stored in lower case (as venues' and organizers' are).
         records = await self.fetch(self._one_statement("slug"), {"slug": slug.lower()})
-        return records[0] if records else None
+        if not records:
+            return None
+        return await self.get(records[0].id) or records[0]
+
+    async def occurrence_on(self, series_id: int, day: date) -> EventRecord | None:
+        """The series' first occurrence starting on that local day."""
+        start = datetime.combine(day, time.min)
+        found = await self.session.execute(
+            select(Occurrence.id)
+            .where(
+                Occurrence.series_id == series_id,
+                Occurrence.start_local >= start,
+                Occurrence.start_local < start + DAY,
+            )
+            .order_by(Occurrence.start_local, Occurrence.id)
+            .limit(1)
+        )
+        occurrence_id = found.scalar()
+        return None if occurrence_id is None else await self.get(occurrence_id)
 
     async def fetch(
         self,
@@ -333,8 +421,12 @@ class EventRepository:
             await self.session.execute(insert(links), rows)
 
     async def lock(self, event_id: int) -> bool:
-        """Lock the event for this transaction (see core.sql.lock_row); False if missing."""
-        return await lock_row(self.session, Event, event_id)
+        """Lock the event for this transaction (see core.sql.lock_row); False if missing.
+        An occurrence locks its series: every write of a series runs one at a time."""
+        series_id = await self.session.scalar(
+            select(Occurrence.series_id).where(Occurrence.id == event_id)
+        )
+        return await lock_row(self.session, Event, series_id or event_id)
 
     async def trash(self, event_id: int) -> None:
         """Move to the trash; the slug becomes `<slug>__trashed` (free for another event)."""
@@ -376,6 +468,8 @@ class EventListFilters:
     organizer_ids: list[int] | None = None
     featured: bool | None = None
     parent_id: int | None = None
+    # Only the first occurrence of each series in the window (the add-on's parameter).
+    first_of_series: bool = False
     statuses: tuple[str, ...] = ("publish",)
     # Only these statuses of other people's events; own events in any of `statuses`.
     others_statuses: tuple[str, ...] | None = None
@@ -408,11 +502,11 @@ BOUND_RULES: dict[str, tuple[str, Callable[[Any, Any], Any], bool]] = {
 
 
 ORDER_COLUMNS = {
-    "start_date": Event.start_local,
-    "end_date": Event.end_local,
-    "date": Event.published_at,
+    "start_date": Occurrence.start_local,
+    "end_date": Occurrence.end_local,
+    "date": Occurrence.published_at,
     "modified": Event.modified_at,
-    "id": Event.id,
+    "id": Occurrence.id,
 }
 
 
@@ -447,6 +541,7 @@ class EventListQuery:
             f.organizer_ids is not None,
             f.featured is not None,
             f.parent_id is not None,
+            f.first_of_series,
             f.others_statuses is not None and f.viewer_id is not None,
             f.include_hidden,
             f.viewer_id is not None,
@@ -486,17 +581,16 @@ class EventListQuery:
 
     def conditions(self, stmt: Select[Any]) -> list[Any]:
         f = self.filters
-        e = Event
+        e, o = Event, Occurrence
         where: list[Any] = [self._visibility()]
-        if not f.include_hidden:
+        if not f.include_hidden and not self._public():
             # Hidden events stay out of lists for those who may not edit them
-            # (docs/design.md, Event list). `= false` (not `IS false`) so that the partial
-            # listing index applies.
+            # (docs/design.md, Event list).
             shown = e.hide_from_listings == false()
             viewer = e.author_id == bindparam("viewer_id")
             where.append(shown if f.viewer_id is None else or_(shown, viewer))
-        columns = {"start": e.start_local, "end": e.end_local}
-        instants = {"start": e.start_at, "end": e.end_at}
+        columns = {"start": o.start_local, "end": o.end_local}
+        instants = {"start": o.start_at, "end": o.end_at}
         for name in BOUNDS:
             if getattr(f, name) is None:
                 continue
@@ -511,7 +605,7 @@ class EventListQuery:
             else:
                 where.append(compare(columns[side], bindparam(name)))
         if f.include is not None:
-            where.append(e.id.in_(bindparam("include", expanding=True)))
+            where.append(o.id.in_(bindparam("include", expanding=True)))
         if f.search is not None:
             search = bindparam("search", type_=TSQUERY)
             where.append(e.search_words.op("@@")(search))
@@ -528,11 +622,22 @@ class EventListQuery:
         if f.featured is not None:
             where.append(e.featured == bindparam("featured"))
         if f.parent_id is not None:
-            where.append(e.parent_id == bindparam("parent_id"))
+            # Children of an event (the reference), or the dates of a series.
+            parent: Any = bindparam("parent_id")
+            of_series = and_(o.series_id == parent, e.recurrence.is_not(None))
+            where.append(or_(e.parent_id == parent, of_series))
         return where
+
+    def _public(self) -> bool:
+        """Anonymous visibility: published and listed, which occurrences carry themselves
+        (`listed`), so the window and its count are read from their partial indexes."""
+        f = self.filters
+        return f.statuses == ("publish",) and f.viewer_id is None and not f.include_hidden
 
     def _visibility(self) -> Any:
         f = self.filters
+        if self._public():
+            return Occurrence.listed == true()
         statuses = Event.status.in_(bindparam("statuses", expanding=True))
         if f.others_statuses is None or f.viewer_id is None:
             return statuses
@@ -552,13 +657,33 @@ class EventListQuery:
             # The same order, by a value no index is sorted by: the planner must find the
             # rows through the other conditions (the search index) first.
             column = column + (literal_column("interval '0'") if f.orderby != "id" else 0)
-        keys = [column, Event.published_at, Event.id]
+        keys = [column, Occurrence.published_at, Occurrence.id]
         return [key.desc() if f.descending else key.asc() for key in keys]
 
     def statement(self) -> Select[Any]:
         """The filtered statement (unordered, unpaged): the base of the page and the count."""
         stmt = self.repo.select_records()
-        return stmt.where(*self.conditions(stmt))
+        stmt = stmt.where(*self.conditions(stmt))
+        if self.filters.first_of_series:
+            stmt = stmt.where(Occurrence.id.in_(self._firsts()))
+        return stmt
+
+    def _firsts(self) -> Select[Any]:
+        """The first occurrence of each series among those the filters select: the same
+        conditions in a subquery of its own (not correlated to the outer query)."""
+        candidates = self.repo.select_records()
+        inner = candidates.where(*self.conditions(candidates)).with_only_columns(
+            Occurrence.id,
+            Occurrence.series_id,
+            Occurrence.start_local,
+            maintain_column_froms=True,
+        )
+        rows = inner.correlate(None).subquery("candidates")
+        return (
+            select(rows.c.id)
+            .ext(distinct_on(rows.c.series_id))
+            .order_by(rows.c.series_id, rows.c.start_local, rows.c.id)
+        )
 
     def _page(self) -> Select[Any]:
         stmt = self.statement()

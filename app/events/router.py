@@ -1,20 +1,39 @@
 """Events: the list, and create, read, update, delete by ID and by slug (interface §4.3, §4.4).
 Everything but the list is the shared post routes."""
 
-from fastapi import Request
+from datetime import date
+from typing import Annotated
+
+from fastapi import Path, Request
 from starlette.responses import Response
 
 from app.core.caching import CountCache
+from app.core.responses import json_response
 from app.events.kind import EVENTS
 from app.events.listing import feed_link, list_events
 from app.events.params import EventListParams
-from app.events.schemas import EventList
-from app.http.context import ContextDep
+from app.events.repository import EventRecord
+from app.events.schemas import Event, EventList
+from app.events.service import EventService
+from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
+from app.http.routing import RecordSlug
+from app.posts.params import ReadParams
 from app.posts.router import PostRoutes
+from app.posts.service import PostService
 
-routes = PostRoutes(EVENTS)
+
+class EventRoutes(PostRoutes[EventRecord]):
+    """The shared post routes, with writes that know series (app/events/service.py)."""
+
+    def service(self, ctx: RequestContext) -> PostService[EventRecord]:
+        return EventService(ctx)
+
+
+OccurrenceDay = Annotated[date, Path(description="The date's local day, YYYY-MM-DD")]
+
+routes = EventRoutes(EVENTS)
 router = routes.router
 
 
@@ -38,6 +57,17 @@ async def list_events_route(request: Request, page: PageDep, ctx: ContextDep) ->
         filters=echoed,
         alternates=[feed_link(ctx, echoed)],
     )
+
+
+@router.get(
+    "/by-slug/{slug}/{day}",
+    summary="Read the date of a series on a day, by the series' slug",
+    **api_doc(query=ReadParams, response=Event, errors=(401, 403, 404)),
+)
+async def read_occurrence_route(slug: RecordSlug, day: OccurrenceDay, ctx: ContextDep) -> Response:
+    """The occurrence of the series `slug` that starts on `day` (YYYY-MM-DD, the event's
+    local date): the page URL of each date of a series ends the same way."""
+    return json_response(await EventService(ctx).read_on(slug, day))
 
 
 routes.register()

@@ -60,6 +60,12 @@ class Event(Schema):
     organizer: list[Organizer]
     custom_fields: list[Any] | dict[str, Any]
     json_ld: dict[str, Any] | None = Field(None, description="schema.org Event (single reads)")
+    series_id: int | None = Field(
+        None, description="A date of a series: the series' ID (absent on a single event)"
+    )
+    recurrence: list[str] | None = Field(
+        None, description="A date of a series: the series' RFC 5545 lines"
+    )
 
 
 class EventList(ListLinks):

@@ -39,7 +39,10 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
     venue = event.venue
     organizers = [o for o in event.organizers if _shown(view, o)]
     global_id = urls.global_id(event.id)
-    url = urls.public(f"/event/{event.slug}/")
+    recurring = event.recurrence is not None
+    # A date of a series has a page of its own: the series' page and the local day.
+    day = f"{event.start_local.date().isoformat()}/" if recurring else ""
+    url = urls.public(f"/event/{event.slug}/{day}")
     body: dict[str, Any] = {
         "id": event.id,
         "global_id": global_id,
@@ -82,6 +85,9 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
         "organizer": [organizer_body(o, view, json_ld=json_ld) for o in organizers],
         "custom_fields": [],
     }
+    if recurring:
+        body["series_id"] = event.series_id
+        body["recurrence"] = event.recurrence
     if view.hides(event):
         body = redact_body(body)
     if json_ld:

@@ -13,7 +13,9 @@ from app.core.permissions import (
 )
 from app.events.cost import Currency, cost_columns
 from app.events.linked import LinkedPosts
+from app.events.occurrences import series_store
 from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
+from app.events.recurrence import parse_recurrence
 from app.events.repository import EventRecord, EventRepository
 from app.events.schedule import Schedule, schedule, valid_website
 from app.http.context import RequestContext
@@ -35,6 +37,7 @@ class EventWriter:
         self.user = user
         self.repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
         self.markup = Markup(can_post_unfiltered_html(user))
+        self.series = series_store(ctx)
 
     async def create(self, raw: RawParams) -> int:
         problems = Problems()
@@ -52,6 +55,8 @@ class EventWriter:
         problems.raise_any()  # every invalid parameter in one 400, before anything is written
         event_id = await self.repo.insert(columns, texts, slug=params.slug or texts["title"])
         await self._link(event_id, links, replace=False)
+        if columns.get("recurrence"):
+            await self.series.materialise(event_id)
         return event_id
 
     async def update(self, current: EventRecord, raw: RawParams) -> None:
@@ -61,8 +66,17 @@ class EventWriter:
         texts = self._texts(params, problems, creating=False)
         links = await self._resolve_links(params, problems)
         problems.raise_any()
-        await self.repo.update(current.id, columns, texts, slug=params.slug)
-        await self._link(current.id, links, replace=True)
+        target = current.content_id or current.id
+        await self.repo.update(target, columns, texts, slug=params.slug)
+        await self._link(target, links, replace=True)
+        if target != current.series_id:  # an override: what it changed is its own now
+            await self.series.mark_overridden(target, params.model_fields_set)
+            return
+        recurring = columns.get("recurrence", current.recurrence)
+        if recurring or current.recurrence:
+            # A series (or one that was): its dates, then its overrides follow it.
+            await self.series.materialise(target)
+            await self.series.follow(target)
 
     # ---- pieces --------------------------------------------------------------------
 
@@ -89,12 +103,18 @@ class EventWriter:
         """The event's columns from what was sent; what is invalid goes to `problems`."""
         columns: dict[str, Any] = {}
         site_timezone = self.ctx.settings.site_timezone
+        sent = params.model_fields_set  # a field sent as null clears it
+        if "recurrence" in sent:
+            columns["recurrence"] = params.recurrence or None
         if not any(name in problems for name in SCHEDULE_FIELDS):
             with problems.gather():
                 was = Schedule.of(current) if current else None
                 when = schedule(params, site_timezone, was) or was
                 assert when is not None  # the dates are required on create
                 columns.update(when.columns())
+                lines = columns.get("recurrence", current.recurrence if current else None)
+                if lines and ("recurrence" in sent or when is not was):
+                    parse_recurrence(lines, when.start_local, when.timezone)  # 400 if bad
         with problems.gather():
             columns.update(
                 await common_columns(
@@ -109,7 +129,6 @@ class EventWriter:
             )
         flags = {flag: getattr(params, flag) for flag in FLAGS}
         columns.update({flag: value for flag, value in flags.items() if value is not None})
-        sent = params.model_fields_set  # a field sent as null clears it
         if "website" in sent:
             website = params.website or ""
             if not valid_website(website):

@@ -2,7 +2,7 @@
 
 from app.models.base import Base
 from app.models.changes import Change, ChangeHorizon
-from app.models.events import Event, EventTranslation, event_organizers, event_terms
+from app.models.events import Event, EventTranslation, Occurrence, event_organizers, event_terms
 from app.models.images import Image
 from app.models.imports import ImportMapping, ImportRun
 from app.models.organizers import Organizer, OrganizerTranslation
@@ -24,6 +24,7 @@ __all__ = [
     "ImportMapping",
     "ImportRun",
     "LoginFailure",
+    "Occurrence",
     "Organizer",
     "OrganizerTranslation",
     "Term",

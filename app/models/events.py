@@ -14,7 +14,7 @@ from sqlalchemy import (
     Text,
     text,
 )
-from sqlalchemy.dialects.postgresql import JSONB, TSVECTOR
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB, TSVECTOR
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, PostMixin, slug_prefix_index
@@ -66,6 +66,7 @@ class Event(PostMixin, Base):
         slug_prefix_index("events"),
         # The list's `search` (app/events/search.py).
         Index("events_search_idx", "search_words", postgresql_using="gin"),
+        Index("events_series_idx", "series_id", postgresql_where=text("series_id IS NOT NULL")),
     )
 
     title: Mapped[str] = mapped_column(String(500))
@@ -95,6 +96,16 @@ class Event(PostMixin, Base):
     )
     # Counted up by a trigger on every change of the row (the feeds' iCalendar SEQUENCE).
     revision: Mapped[int] = mapped_column(Integer, server_default="0")
+    # A series: its RFC 5545 lines (app/events/recurrence.py); None for a single event.
+    recurrence: Mapped[list[str] | None] = mapped_column(JSONB(none_as_null=True), default=None)
+    # An override (one occurrence changed on its own, app/events/occurrences.py): the series
+    # it belongs to, and the fields it changed (the others follow the series).
+    series_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("events.id", ondelete="CASCADE"), default=None
+    )
+    overrides: Mapped[list[str]] = mapped_column(
+        ARRAY(String(32)), default=list, server_default="{}"
+    )
 
 
 class EventTranslation(Base):
@@ -107,3 +118,44 @@ class EventTranslation(Base):
     title: Mapped[str | None] = mapped_column(String(500))
     description: Mapped[str | None] = mapped_column(Text)
     excerpt: Mapped[str | None] = mapped_column(Text)
+
+
+class Occurrence(Base):
+    """One date of an event: a single event has one (with the event's ID), a series one per
+    date of its rules up to the horizon (app/events/occurrences.py). `content_id` is the
+    event row whose fields it shows: the series, or its override. `listed` and
+    `published_at` copy the series' (by trigger, migration e18a0b1c2d3e) so that the list's
+    window, order and count are read from this table's indexes alone."""
+
+    __tablename__ = "occurrences"
+    __table_args__ = (
+        Index(
+            "occurrences_listing_idx",
+            "start_local",
+            "published_at",
+            "id",
+            postgresql_include=["end_local"],
+            postgresql_where=text("listed"),
+        ),
+        Index("occurrences_start_idx", "start_local", "published_at", "id"),
+        Index(
+            "occurrences_listing_utc_idx",
+            "start_at",
+            postgresql_include=["end_at", "start_local", "end_local"],
+            postgresql_where=text("listed"),
+        ),
+        Index("occurrences_series_idx", "series_id", "original_start", unique=True),
+        Index("occurrences_content_idx", "content_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    series_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("events.id", ondelete="CASCADE"))
+    content_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("events.id", ondelete="CASCADE"))
+    # The date the rules gave it (an override may move it): what keeps its ID across edits.
+    original_start: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    start_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    end_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    start_local: Mapped[datetime] = mapped_column(DateTime(timezone=False))
+    end_local: Mapped[datetime] = mapped_column(DateTime(timezone=False))
+    listed: Mapped[bool] = mapped_column(Boolean)
+    published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -1,0 +1,128 @@
+"""Writes of events that know series: an update or delete on one date of a series changes
+that date (an override, a cancelled date), the dates from it on (a split), or the series,
+by the request's `scope` (docs/design.md, Recurring events). Single events, and the routes'
+reads, are the shared post behaviour (app/posts/service.py)."""
+
+from dataclasses import replace
+from datetime import date
+from typing import Any
+
+from app.core.dates import DATETIME_FORMAT, parse_when, parse_zone
+from app.core.errors import ApiError, InvalidParams, note
+from app.core.permissions import poster
+from app.events.kind import EVENTS
+from app.events.occurrences import OVERRIDABLE, series_store
+from app.events.params import ScopeParams
+from app.events.repository import EventRecord
+from app.http.context import RequestContext
+from app.http.params import parse
+from app.posts.params import DeleteParams, ReadParams
+from app.posts.service import Answer, Key, PostService
+
+# Parameters a write may send whatever it changes.
+ALWAYS_ACCEPTED = {"scope", "i18n_language", "password"}
+
+
+class EventService(PostService[EventRecord]):
+    def __init__(self, ctx: RequestContext) -> None:
+        super().__init__(EVENTS, ctx)
+        self.series = series_store(ctx)
+
+    def _scope(self, record: EventRecord) -> str:
+        """What a write on `record` changes: `all` for a single event and by default on a
+        series' own ID, else `this` by default."""
+        asked = parse(ScopeParams, self.ctx.raw).scope
+        if record.recurrence is None:
+            return "all"
+        if asked is None:
+            return "all" if record.id == record.series_id else "this"
+        return asked
+
+    async def update(self, key: Key) -> Answer:
+        user = poster(self.ctx.user)
+        record = await self._for_writing(key, "edit")
+        scope = self._scope(record)
+        writer = self.kind.writer(self.ctx, user)
+        if scope == "this":
+            self._only_overridable()
+            content_id = await self.series.override(record.id, record.series_id)
+            await writer.update(_with_content(record, content_id), self.ctx.raw)
+            return self.answer(await self.by_id(record.id))
+        series_id = record.series_id
+        if scope == "following" and record.original_start != await self._series_start(record):
+            assert record.original_start is not None
+            series_id = await self.series.split(record.series_id, record.original_start)
+        series = await self._series(series_id)
+        await writer.update(series, self._shifted(record, series))
+        series = await self._trash_slug(await self._series(series_id))
+        # The date written, or the series when the change moved that date away.
+        same = record.id != record.series_id and series_id == record.series_id
+        shown = await self.store.get(record.id) if same else None
+        return self.answer(shown or await self.by_id(series.id))
+
+    async def remove(self, key: Key) -> Answer:
+        record = await self._for_writing(key, "delete")
+        scope = self._scope(record)
+        if scope == "all" or record.original_start == await self._series_start(record):
+            return await super().remove(record.series_id)
+        assert record.original_start is not None
+        body = self.body(record)
+        if parse(DeleteParams, self.ctx.raw).force or scope == "this":
+            await self.series.cancel(record.series_id, record.original_start)
+        else:
+            await self.series.end_before(record.series_id, record.original_start)
+        return Answer(body, None)
+
+    async def read_on(self, slug: str, day: date) -> dict[str, Any]:
+        """The series' date on `day`, if the caller may read it."""
+        series = await self.by_slug(slug)
+        record = await self.store.occurrence_on(series.series_id, day)  # type: ignore[attr-defined]
+        if record is None:
+            values = {"slug": slug, "day": day.isoformat()}
+            raise ApiError(404, "rest-event-not-found", "occurrence_not_found", values=values)
+        password = parse(ReadParams, self.ctx.raw).password
+        self._check_readable(record, password)
+        return self.body(record, json_ld=True, password=password)
+
+    # ---- pieces -----------------------------------------------------------------------
+
+    async def _series(self, series_id: int) -> EventRecord:
+        series = await self.store.get_row(series_id)  # type: ignore[attr-defined]
+        assert series is not None  # locked by _for_writing
+        return series  # type: ignore[no-any-return]
+
+    async def _series_start(self, record: EventRecord) -> Any:
+        series = await self._series(record.series_id)
+        return series.start_at
+
+    def _only_overridable(self) -> None:
+        """One date changes its texts, dates, venue, organizers or cost; the rest is the
+        series'."""
+        refused = [
+            name for name in self.ctx.raw if name not in OVERRIDABLE and name not in ALWAYS_ACCEPTED
+        ]
+        if refused:
+            raise InvalidParams({name: note("series_field", name=name) for name in refused})
+
+    def _shifted(self, record: EventRecord, series: EventRecord) -> dict[str, Any]:
+        """The request's dates, when sent for a later date of the series, moved by the
+        same amount onto the series' own start and end (Google Calendar's "all events")."""
+        raw = dict(self.ctx.raw)
+        if record.id == series.id or record.start_local == series.start_local:
+            return raw
+        shift = series.start_local - record.start_local
+        zone = parse_zone(series.timezone)
+        for name in ("start_date", "end_date"):
+            value = raw.get(name)
+            if value is None:
+                continue
+            try:
+                moment = parse_when(value, zone).astimezone(zone).replace(tzinfo=None)
+            except ValueError:
+                continue  # the writer names the bad date
+            raw[name] = (moment + shift).strftime(DATETIME_FORMAT)
+        return raw
+
+
+def _with_content(record: EventRecord, content_id: int) -> EventRecord:
+    return replace(record, content_id=content_id)
