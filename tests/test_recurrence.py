@@ -71,7 +71,8 @@ async def test_a_weekly_series_keeps_its_wall_time_across_dst_in_berlin(
     assert [item["timezone_abbr"] for item in items][:1] == ["CET"]
     # Each date is its own event: its ID, URL and rest_url; the first has the series' ID.
     ids = [item["id"] for item in items]
-    assert ids[0] == series["id"] and len(set(ids)) == 6
+    assert ids[0] == series["id"]
+    assert len(set(ids)) == 6
     second = items[1]
     assert second["url"] == "http://testserver/event/yoga/2027-03-09/"
     assert second["rest_url"] == f"http://testserver{API}/events/{second['id']}"
@@ -161,7 +162,7 @@ async def test_an_endless_rule_is_stored_up_to_the_horizon(
     )  # fmt: skip
     horizon = datetime.now(ZoneInfo("Europe/Berlin")).replace(tzinfo=None) + timedelta(days=730)
     rule = rrulestr("FREQ=WEEKLY", dtstart=datetime(2026, 12, 1, 8))
-    expected = [moment for moment in rule.between(datetime(2026, 12, 1), horizon, inc=True)]
+    expected = list(rule.between(datetime(2026, 12, 1), horizon, inc=True))
     query = {"start_date": "2026-11-01", "end_date": "2040-01-01", "post_parent": series["id"]}
     response = await client.get(f"{API}/events", params={**query, "per_page": 1})
     assert response.json()["total"] == len(expected)
@@ -392,7 +393,8 @@ async def test_hide_subsequent_recurrences_keeps_the_first_date_of_each_series(
     assert "hide_subsequent_recurrences=1" in body["rest_url"]
     assert body["events"][0]["series_id"] == weekly["id"]
     assert body["events"][1]["series_id"] == daily["id"]
-    assert body["events"][2]["id"] == single["id"] and "series_id" not in body["events"][2]
+    assert body["events"][2]["id"] == single["id"]
+    assert "series_id" not in body["events"][2]
 
 
 async def test_single_events_look_as_they_always_did(client: AsyncClient, editor: AuthFor) -> None:
