@@ -19,6 +19,7 @@ INTERFACE = {
     "/events": {"get", "post"},
     "/events/{id}": {"get", "delete", "post", "put", "patch"},
     "/events/by-slug/{slug}": {"get", "delete", "post", "put", "patch"},
+    "/events/by-slug/{slug}/{day}": {"get"},
     "/events.ics": {"get"},
     "/events/{id}.ics": {"get"},
     "/events/by-slug/{slug}.ics": {"get"},

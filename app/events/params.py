@@ -27,7 +27,7 @@ from app.http.params import (
     lowercase,
 )
 from app.organizers.params import OrganizerWriteParams
-from app.posts.params import PostFields
+from app.posts.params import DeleteParams, PostFields
 from app.venues.params import VenueWriteParams
 
 REQUIRED_ON_CREATE = ("title", "start_date", "end_date")
@@ -84,12 +84,16 @@ Scope = Literal["this", "following", "all"]
 
 
 class ScopeParams(Params):
-    """Which dates of a series a write or delete on an occurrence changes."""
+    """Which dates of a series a write or delete on one of its dates changes."""
 
+    scope: Annotated[Scope, BeforeValidator(lowercase)] | None = None
+
+
+class EventDeleteParams(DeleteParams):
     scope: Annotated[Scope, BeforeValidator(lowercase)] | None = Field(
         None,
-        description="On a date of a series: this date only (default), this and the following "
-        "ones, or all (the default on the series' own ID)",
+        description="On a date of a series: cancel this date (the default), end the series "
+        "before it, or trash the whole series (the default on the series' own ID)",
     )
 
 

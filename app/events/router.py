@@ -11,7 +11,7 @@ from app.core.caching import CountCache
 from app.core.responses import json_response
 from app.events.kind import EVENTS
 from app.events.listing import feed_link, list_events
-from app.events.params import EventListParams
+from app.events.params import EventDeleteParams, EventListParams
 from app.events.repository import EventRecord
 from app.events.schemas import Event, EventList
 from app.events.service import EventService
@@ -26,6 +26,8 @@ from app.posts.service import PostService
 
 class EventRoutes(PostRoutes[EventRecord]):
     """The shared post routes, with writes that know series (app/events/service.py)."""
+
+    delete_params = EventDeleteParams
 
     def service(self, ctx: RequestContext) -> PostService[EventRecord]:
         return EventService(ctx)

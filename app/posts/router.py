@@ -13,6 +13,7 @@ from app.core.responses import json_response
 from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
+from app.http.params import Params
 from app.http.routing import RecordId, RecordSlug, update_route
 from app.posts.kind import PostKind, R
 from app.posts.listing import list_posts
@@ -22,6 +23,9 @@ from app.posts.service import Answer, Key, PostService
 
 class PostRoutes(Generic[R]):
     """The routes of `kind`; the list only for kinds with `posts` (events have their own)."""
+
+    # Documents a DELETE's query (events add their `scope`).
+    delete_params: type[Params] = DeleteParams
 
     def __init__(self, kind: PostKind[R]) -> None:
         self.kind = kind
@@ -116,7 +120,9 @@ class PostRoutes(Generic[R]):
         kind, add = self.kind, self.router.add_api_route
         reading = api_doc(query=ReadParams, response=kind.schema, errors=(401, 403, 404))
         writing = api_doc(body=kind.write_params, response=kind.schema, errors=(401, 403, 404, 413))
-        deleting = api_doc(query=DeleteParams, response=kind.schema, errors=(401, 403, 404, 410))
+        deleting = api_doc(
+            query=self.delete_params, response=kind.schema, errors=(401, 403, 404, 410)
+        )
         add(path, read, methods=["GET"], summary=f"Read {kind.label}{by}", **reading)
         update_route(self.router, path, summary=f"Update {kind.label}{by}", **writing)(update)
         summary = f"Trash {kind.label}{by} (force: delete it)"
