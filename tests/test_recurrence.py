@@ -424,3 +424,21 @@ async def test_a_series_date_in_filters(client: AsyncClient, editor: AuthFor) ->
     in_window = await client.get(f"{API}/events", params=window)
     assert starts(in_window.json()["events"]) == ["2027-03-09 19:00:00", "2027-03-16 19:00:00"]
     assert date.fromisoformat(in_window.json()["events"][0]["start_date"][:10]).isoweekday() == 2
+
+
+async def test_a_trashed_series_takes_its_overrides_along(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    series = await create(client, editor, recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+    second = (await dates(client, series["id"]))[1]
+    await client.patch(
+        f"{API}/events/{second['id']}", json={"title": "Moved"}, headers=editor.basic
+    )
+    trashed = await client.delete(f"{API}/events/{series['id']}", headers=editor.basic)
+    assert trashed.status_code == 200
+    read = await client.get(f"{API}/events/{second['id']}", headers=editor.basic)
+    assert read.status_code == 403
+    assert read.json()["code"] == "event-no-longer-available"
+    # Editors see every status but the trash: none of the series' dates remain.
+    listed = await client.get(f"{API}/events", params=WIDE, headers=editor.basic)
+    assert series["id"] not in {item.get("series_id") for item in listed.json()["events"]}

@@ -20,7 +20,7 @@ from app.posts.params import DeleteParams, ReadParams
 from app.posts.service import Answer, Key, PostService
 
 # Parameters a write may send whatever it changes.
-ALWAYS_ACCEPTED = {"scope", "i18n_language", "password"}
+ALWAYS_ACCEPTED = {"scope", "i18n_language"}
 
 
 class EventService(PostService[EventRecord]):
@@ -64,7 +64,10 @@ class EventService(PostService[EventRecord]):
         record = await self._for_writing(key, "delete")
         scope = self._scope(record)
         if scope == "all" or record.original_start == await self._series_start(record):
-            return await super().remove(record.series_id)
+            answer = await super().remove(record.series_id)
+            if record.recurrence is not None:
+                await self.series.follow(record.series_id)  # its overrides are trashed too
+            return answer
         assert record.original_start is not None
         body = self.body(record)
         if parse(DeleteParams, self.ctx.raw).force or scope == "this":
