@@ -89,8 +89,10 @@ class Recurrence:
             yield local
 
     def expand(self, until: datetime, cap: int) -> list[datetime]:
-        """Local start times up to `until` (a local wall time), at most `cap` of them."""
-        return [start for start in islice(self.starts(), cap) if start <= until]
+        """Local start times up to `until` (a local wall time), at most `cap` of them; the
+        first one always (a series that starts beyond the horizon is still there)."""
+        starts = list(islice(self.starts(), cap))
+        return starts[:1] + [start for start in starts[1:] if start <= until]
 
 
 def _instant(local: datetime, zone: tzinfo | None) -> datetime:
