@@ -442,3 +442,20 @@ async def test_a_trashed_series_takes_its_overrides_along(
     # Editors see every status but the trash: none of the series' dates remain.
     listed = await client.get(f"{API}/events", params=WIDE, headers=editor.basic)
     assert series["id"] not in {item.get("series_id") for item in listed.json()["events"]}
+
+
+async def test_the_docs_explain_series_and_scopes(client: AsyncClient) -> None:
+    document = (await client.get(f"{API}/doc")).json()
+    assert "Recurring events" in document["info"]["description"]
+    paths = document["paths"]
+
+    def names(operation: dict[str, Any]) -> set[str]:
+        return {p["name"] for p in operation.get("parameters", [])}
+
+    assert "hide_subsequent_recurrences" in names(paths["/events"]["get"])
+    assert "scope" in names(paths["/events/{id}"]["delete"])
+    body = paths["/events/{id}"]["patch"]["requestBody"]["content"]["application/json"]["schema"]
+    if "$ref" in body:
+        body = document["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+    assert {"recurrence", "scope"} <= set(body["properties"])
+    assert "/events/by-slug/{slug}/{day}" in paths

@@ -286,7 +286,17 @@ def base_document(app: FastAPI) -> dict[str, Any]:
             "without `since`, a token to start from after a full download; with it, the "
             "records changed since, as upserts (the body a GET returns to the caller) or "
             "deletes (gone or no longer visible to the caller), a new token and has_more; "
-            "410 rest_sync_token_expired for a token older than the kept history."
+            "410 rest_sync_token_expired for a token older than the kept history. "
+            "Recurring events: an event with `recurrence` (RFC 5545 RRULE/RDATE/EXDATE lines, "
+            "run in the event's time zone) is a series; each of its dates is an occurrence "
+            "with an ID of its own, listed by GET /events (with `series_id` and the series' "
+            "`recurrence`; single events carry neither), read by GET /events/{id} or "
+            "/events/by-slug/{slug}/{YYYY-MM-DD}, and kept while its original start belongs "
+            "to the series. A write or delete on a date takes `scope`: `this` (an override of "
+            "that date's texts, dates, venue, organizers or cost, which survives series edits; "
+            "a delete cancels the date), `following` (splits the series there) or `all` (the "
+            "series; the default on the series' own ID). `post_parent=<series>` lists a "
+            "series' dates, `hide_subsequent_recurrences=true` only the first of each."
         ),
         routes=app.routes,
     )
