@@ -217,6 +217,8 @@ def cmd_seed(args: argparse.Namespace) -> int:
             if args.demo and args.random_seed is None
             else args.random_seed,
             progress=lambda line: print(line, flush=True),
+            horizon_days=settings.recurrence_horizon_days,
+            max_occurrences=settings.recurrence_max_occurrences,
         )
     )
     print(report.summary())
