@@ -854,6 +854,9 @@ class Seeder:
                 "event_organizers", ("event_id", "organizer_id", "position"), rows.organizers
             )
             await self.occurrences(rows)
+            # The triggers' statements join the tables growing here: plans of an empty table
+            # would scan it once per logged row (minutes per chunk).
+            await self.conn.execute("ANALYZE occurrences, change_log")
             done = start + len(rows.events)
             if total >= 5 * CHUNK and (done % (5 * CHUNK) == 0 or done == total):
                 self.progress(f"  {done} / {total} events")
