@@ -1,4 +1,4 @@
-"""The `almanac` command: serve, migrate, users, seed, import."""
+"""The `almanac` command: serve, migrate, users, seed, maintain, import."""
 
 import argparse
 import asyncio
@@ -8,6 +8,7 @@ import os
 import shutil
 import sys
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import make_url
@@ -21,6 +22,8 @@ from app.core.migrate import head_revision, upgrade
 from app.core.permissions import Role
 from app.core.settings import get_settings
 from app.core.urls import NAMESPACE
+from app.events.horizon import extend_horizon
+from app.events.occurrences import Horizon
 from app.importer.arguments import add_arguments as add_import_arguments
 from app.seed.seeder import DEMO, DEMO_RANDOM_SEED, SeedCounts, seed
 from app.users.service import Accounts, UserError
@@ -217,10 +220,38 @@ def cmd_seed(args: argparse.Namespace) -> int:
             if args.demo and args.random_seed is None
             else args.random_seed,
             progress=lambda line: print(line, flush=True),
+            horizon_days=settings.recurrence_horizon_days,
+            max_occurrences=settings.recurrence_max_occurrences,
         )
     )
     print(report.summary())
     return 0
+
+
+def cmd_maintain(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    url = _database_url()
+    upgrade(url)
+    horizon = Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
+
+    async def run() -> int | None:
+        engine = make_engine(url, settings)
+        try:
+            return await extend_horizon(make_sessionmaker(engine), horizon, args.now)
+        finally:
+            await engine.dispose()
+
+    done = asyncio.run(run())
+    if done is None:
+        print("recurrence horizon: another process is extending it; nothing done")
+    else:
+        print(f"recurrence horizon ({horizon.days} days): extended {done} series")
+    return 0
+
+
+def _moment(value: str) -> datetime:
+    moment = datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -290,6 +321,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--random-seed", type=int, default=None, help="repeatable data (IDs still differ)"
     )
     seeding.set_defaults(func=cmd_seed)
+
+    maintain = commands.add_parser(
+        "maintain",
+        help="store the dates of recurring events up to the horizon (the app does it daily)",
+    )
+    maintain.add_argument("--now", type=_moment, default=None, help=argparse.SUPPRESS)
+    maintain.set_defaults(func=cmd_maintain)
 
     importing = commands.add_parser(
         "import", help="bring a The Events Calendar site over, through its REST API"

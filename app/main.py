@@ -34,6 +34,8 @@ from app.core.ratelimit import FailedLogins
 from app.core.settings import LANGUAGES, Settings, get_settings
 from app.core.urls import NAMESPACE
 from app.discovery.router import api_index, docs_redirect, namespace_router
+from app.events.horizon import HorizonKeeper
+from app.events.occurrences import Horizon
 from app.ops.health import add_operations_routes
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
@@ -52,11 +54,16 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     if settings.database_read_url:
         metrics.watch_pool(reads.sync_engine.pool, "replica")
     version_reader = await version_pool(url, settings)
+    maker = make_sessionmaker(engine)
+    # Series' dates follow the horizon: extended now and then daily (app/events/horizon.py).
+    keeper: HorizonKeeper = app.state.horizon_keeper
+    keeper.start(maker)
     yield {
-        "sessionmaker": make_sessionmaker(engine),
+        "sessionmaker": maker,
         "read_sessionmaker": make_sessionmaker(reads),
         "version_reader": version_reader,
     }
+    await keeper.stop()
     await version_reader.close()
     await app.state.failed_logins.close()
     await reads.dispose()
@@ -85,6 +92,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.response_cache = ResponseCache()
     app.state.principals = PrincipalCache()
     app.state.change_pruner = ChangePruner(settings.changes_retention_days)
+    app.state.horizon_keeper = HorizonKeeper(
+        Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
+    )
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,

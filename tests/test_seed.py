@@ -2,10 +2,11 @@
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -16,6 +17,10 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from app.core.database import get_sessionmaker
+from app.core.migrate import upgrade
+from app.events.occurrences import Horizon, SeriesStore
+from app.events.recurrence import parse_recurrence
+from app.seed.seeder import SeedCounts, _series_rule, seed
 from tests.factories import API, asgi_client
 from tests.live import fresh_database
 
@@ -135,3 +140,64 @@ async def test_seed_fills_the_calendar_and_appends(
     again = await events_page(seeded_client)
     assert again["total"] > page["total"]
     assert (await seeded_client.get(f"{API}/categories")).json()["total"] == 10
+
+
+SERIES_NOW = datetime(2026, 11, 23, 12, 0, 7, tzinfo=UTC)
+
+
+async def test_seeded_series_are_what_materialise_makes(seed_engine: AsyncEngine) -> None:
+    """About a tenth of the seeded events are series with their occurrences copied in bulk:
+    materialising any of them again changes nothing (IDs, dates, listing)."""
+    url = seed_engine.url.render_as_string(hide_password=False)
+    await asyncio.to_thread(upgrade, url)
+    counts = SeedCounts(events=600, venues=5, organizers=5, categories=3, tags=3)
+    report = await seed(url, counts, random_seed=11, now=SERIES_NOW)
+    occurrence_sql = text(
+        "SELECT id, series_id, content_id, original_start, start_at, end_at, start_local, "
+        "end_local, listed, published_at FROM occurrences ORDER BY id"
+    )
+    async with seed_engine.connect() as conn:
+        series = dict(
+            (
+                await conn.execute(
+                    text("SELECT id, recurrence FROM events WHERE recurrence IS NOT NULL")
+                )
+            ).all()
+        )
+        before = (await conn.execute(occurrence_sql)).all()
+        singles = await conn.scalar(text("SELECT count(*) FROM events WHERE recurrence IS NULL"))
+    assert 30 <= len(series) <= 100  # about 10% of 600
+    lines = [line for value in series.values() for line in value]
+    assert any("FREQ=WEEKLY" in line and "COUNT=" in line for line in lines)
+    assert any("FREQ=DAILY" in line and "UNTIL=" in line for line in lines)
+    assert report.rows["occurrences"] == len(before)
+    by_series = {row.series_id for row in before}
+    assert len(before) > singles + 2 * len(series)
+    # Each series' first occurrence has the series' ID, the other IDs are new.
+    firsts = {row.series_id: row for row in before if row.id == row.series_id}
+    assert set(series) - firsts.keys() <= set(series) - by_series  # all that have dates
+    assert all(row.original_start == row.start_at for row in before)
+
+    maker = async_sessionmaker(seed_engine, expire_on_commit=False)
+    async with maker() as session, session.begin():
+        store = SeriesStore(session, Horizon(730, 1000))
+        for series_id in series:
+            await store.materialise(series_id, SERIES_NOW)
+        # And an extension at the same moment finds nothing to do.
+        assert await store.extend(SERIES_NOW) == 0
+    async with seed_engine.connect() as conn:
+        after = (await conn.execute(occurrence_sql)).all()
+    assert after == before
+
+
+@pytest.mark.parametrize("zone_name", ["UTC", "Europe/Berlin", "America/New_York"])
+def test_seed_rules_expand_as_the_app_does(zone_name: str) -> None:
+    """The seeder's date arithmetic gives dateutil's dates (across DST changes too)."""
+    rng = random.Random(zone_name)
+    zone = ZoneInfo(zone_name)
+    horizon = datetime(2028, 3, 30, 12, 0)
+    for _ in range(300):
+        start = datetime(2026, 1, 1, rng.randint(8, 21), 30) + timedelta(days=rng.randint(0, 800))
+        rule = _series_rule(rng, start, zone)
+        expected = parse_recurrence([rule.line()], start, zone_name).expand(horizon, 40)
+        assert rule.starts(start, zone, horizon, 40) == expected, rule.line()

@@ -9,6 +9,7 @@ An override is an event row of its own (`series_id`: its series, `overrides`: th
 changed); the series' other fields are copied to it whenever the series changes.
 """
 
+import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,6 +26,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -420,7 +422,9 @@ class SeriesStore:
     # ---- the horizon ------------------------------------------------------------------
 
     async def extend(self, now: datetime | None = None) -> int:
-        """Materialise series whose dates stop short of the horizon: the number done."""
+        """Materialise series whose rules have dates between their last stored one and the
+        horizon (under the cap): the number extended. Series that ended (a COUNT or an
+        UNTIL reached) are read, not written."""
         moment = now or datetime.now(UTC)
         due = moment + timedelta(days=self.horizon.days - 1)
         last = (
@@ -434,19 +438,43 @@ class SeriesStore:
             .where(Occurrence.series_id == Event.id)
             .scalar_subquery()
         )
-        series = await self.session.scalars(
-            select(Event.id).where(
-                Event.recurrence.is_not(None),
-                Event.series_id.is_(None),
-                last < due,
-                count < self.horizon.cap,
+        candidates = (
+            await self.session.execute(
+                select(
+                    Event.id,
+                    Event.recurrence,
+                    Event.start_local,
+                    Event.timezone,
+                    last.label("last"),
+                ).where(
+                    Event.recurrence.is_not(None),
+                    Event.series_id.is_(None),
+                    or_(last.is_(None), last < due),
+                    count < self.horizon.cap,
+                )
             )
-        )
+        ).all()
         done = 0
-        for series_id in list(series):
-            await self.materialise(series_id, moment)
-            done += 1
+        for number, row in enumerate(candidates, 1):
+            if number % 100 == 0:
+                await asyncio.sleep(0)  # reading rules is CPU work: let other tasks run
+            if self._more_dates(row, moment):
+                await self.materialise(row.id, moment)
+                done += 1
         return done
+
+    def _more_dates(self, row: Any, moment: datetime) -> bool:
+        """Whether the series' rules have a date after its last stored one, in the horizon."""
+        zone = parse_zone(row.timezone)
+        until = (moment + timedelta(days=self.horizon.days)).astimezone(zone).replace(tzinfo=None)
+        after = None if row.last is None else row.last.astimezone(zone).replace(tzinfo=None)
+        rules = parse_recurrence(list(row.recurrence), row.start_local, row.timezone)
+        for start in rules.starts():
+            if start > until:
+                return False
+            if after is None or start > after:
+                return True
+        return False
 
 
 def _dates(start: datetime, end: datetime, zone: Any) -> dict[str, datetime]:

@@ -6,8 +6,12 @@ zones and German / Slovak translations. Rows are generated in Python and streame
 generated in a thread while the previous one is being copied. Events, venues and organizers
 draw their IDs from `post_id_seq` and their slugs end with that ID, so seeding appends to a
 database in use without clashing with what is there (new terms get names not yet taken).
-Afterwards the tables are vacuumed and analysed so that plans and index-only scans are those
-of a settled database.
+About a tenth of the events are series (weekly or daily, ending after a number of dates or on
+a day, a few endless weekly ones): their occurrences are expanded here, as
+`SeriesStore.materialise` would (up to the horizon and the cap), and copied after the
+events; the first one has the series' ID, the others IDs from `post_id_seq` (a single
+event's occurrence is made by the database's trigger). Afterwards the tables are vacuumed
+and analysed so that plans and index-only scans are those of a settled database.
 """
 
 import asyncio
@@ -277,7 +281,7 @@ EVENT_COLUMNS = (
     "id", "status", "slug", "published_at", "modified_at", "password", "title", "description",
     "excerpt", "image_id", "start_at", "end_at", "start_local", "end_local", "timezone",
     "timezone_abbr", "all_day", "cost", "cost_details", "website", "show_map", "show_map_link",
-    "hide_from_listings", "sticky", "featured", "venue_id",
+    "hide_from_listings", "sticky", "featured", "venue_id", "recurrence",
 )  # fmt: skip
 VENUE_COLUMNS = (
     "id", "status", "slug", "published_at", "modified_at", "name", "description", "excerpt",
@@ -296,8 +300,25 @@ IMAGE_COLUMNS = ("id", "url", "extension", "width", "height", "created_at")
 SEEDED_TABLES = (
     "images", "terms", "term_translations", "venues", "venue_translations", "organizers",
     "organizer_translations", "events", "event_translations", "event_terms",
-    "event_organizers",
+    "event_organizers", "occurrences",
 )  # fmt: skip
+OCCURRENCE_COLUMNS = (
+    "id", "series_id", "content_id", "original_start", "start_at", "end_at", "start_local",
+    "end_local", "listed", "published_at",
+)  # fmt: skip
+# Share of events that are series, and their rules: (frequency, how they end, weight), with
+# the ranges of COUNT (dates) and of UNTIL (weeks or days after the start).
+RECURRING_SHARE = 0.1
+SERIES_RULES: tuple[tuple[str, str, float], ...] = (
+    ("WEEKLY", "COUNT", 0.45),
+    ("WEEKLY", "UNTIL", 0.25),
+    ("DAILY", "COUNT", 0.18),
+    ("DAILY", "UNTIL", 0.10),
+    ("WEEKLY", "", 0.02),  # endless: up to the horizon
+)
+SERIES_COUNTS = {"WEEKLY": (4, 12), "DAILY": (2, 7)}
+SERIES_SPANS = {"WEEKLY": (4, 16), "DAILY": (3, 10)}
+STEPS = {"WEEKLY": timedelta(weeks=1), "DAILY": timedelta(days=1)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +392,9 @@ class Plan:
     slugs: dict[tuple[int, int, int], str] = field(default_factory=dict)
     days: tuple[int, int] = (-365, 730)  # start days, relative to today
     translated: tuple[float, ...] = EVENT_TRANSLATED
+    recurring: float = RECURRING_SHARE
+    horizon_days: int = 730  # as the app's settings: RECURRENCE_HORIZON_DAYS
+    max_occurrences: int = 1000  # RECURRENCE_MAX_OCCURRENCES
 
     def __post_init__(self) -> None:
         raws, self.cost_weights = _weighted(COSTS)
@@ -385,6 +409,87 @@ class EventRows:
     translations: list[tuple[Any, ...]] = field(default_factory=list)
     terms: list[tuple[int, int]] = field(default_factory=list)
     organizers: list[tuple[int, int, int]] = field(default_factory=list)
+    # A series' occurrences: (series ID, original start, start_at, end_at, start_local,
+    # end_local, listed, published_at), the first one first (it takes the series' ID).
+    occurrences: list[tuple[Any, ...]] = field(default_factory=list)
+    singles: int = 0  # events whose occurrence the trigger makes
+
+
+@dataclass(frozen=True, slots=True)
+class SeriesRule:
+    """A simple rule (one RRULE line, weekly or daily, every `interval` periods) and its
+    expansion by plain date arithmetic: the dates dateutil would give (`rule_starts`
+    below is checked against app/events/recurrence.py by the tests)."""
+
+    frequency: str
+    interval: int = 1
+    count: int | None = None
+    until: datetime | None = None  # UTC
+
+    def line(self) -> str:
+        parts = [f"FREQ={self.frequency}"]
+        if self.interval != 1:
+            parts.append(f"INTERVAL={self.interval}")
+        if self.count is not None:
+            parts.append(f"COUNT={self.count}")
+        if self.until is not None:
+            parts.append(f"UNTIL={self.until:%Y%m%dT%H%M%SZ}")
+        return "RRULE:" + ";".join(parts)
+
+    def starts(
+        self, start: datetime, zone: ZoneInfo, horizon: datetime, cap: int
+    ) -> list[datetime]:
+        """Local start times from `start` up to the local wall time `horizon`, at most
+        `cap`: wall-clock steps (a 19:00 class stays at 19:00 across DST changes)."""
+        step = STEPS[self.frequency] * self.interval
+        limit = cap if self.count is None else min(cap, self.count)
+        starts: list[datetime] = []
+        local = start
+        while len(starts) < limit and local <= horizon:
+            if self.until is not None and local.replace(tzinfo=zone) > self.until:
+                break
+            starts.append(local)
+            local += step
+        return starts
+
+
+def _series_rule(rng: random.Random, start_local: datetime, zone: ZoneInfo) -> SeriesRule:
+    values, cumulative = _weighted([((f, e), w) for f, e, w in SERIES_RULES])
+    frequency, ending = rng.choices(values, cum_weights=cumulative)[0]
+    interval = 2 if frequency == "WEEKLY" and rng.random() < 0.15 else 1
+    if ending == "COUNT":
+        return SeriesRule(frequency, interval, count=rng.randint(*SERIES_COUNTS[frequency]))
+    if ending == "UNTIL":
+        # The end of a day, in the event's zone, as a UTC stamp (as calendar apps send it).
+        last = start_local.date() + STEPS[frequency] * rng.randint(*SERIES_SPANS[frequency])
+        end_of_day = datetime.combine(last, clock(23, 59, 59)).replace(tzinfo=zone)
+        return SeriesRule(frequency, interval, until=end_of_day.astimezone(UTC))
+    return SeriesRule(frequency, interval)
+
+
+def _series_occurrences(
+    rows: EventRows,
+    plan: Plan,
+    event: tuple[int, datetime, datetime, ZoneInfo, SeriesRule, bool, datetime],
+) -> None:
+    series_id, start_local, end_local, zone, rule, listed, published = event
+    horizon = (plan.now + timedelta(days=plan.horizon_days)).astimezone(zone).replace(tzinfo=None)
+    duration = end_local - start_local
+    for start in rule.starts(start_local, zone, horizon, plan.max_occurrences):
+        start_at = start.replace(tzinfo=zone).astimezone(UTC)
+        end = start + duration
+        rows.occurrences.append(
+            (
+                series_id,
+                start_at,
+                start_at,
+                end.replace(tzinfo=zone).astimezone(UTC),
+                start,
+                end,
+                listed,
+                published,
+            )
+        )
 
 
 def _pick_count(rng: random.Random, pairs: Sequence[tuple[int, float]], available: int) -> int:
@@ -422,8 +527,11 @@ def _event_texts(
     return titles[i], description, LINES[line][i]
 
 
-def event_chunk(plan: Plan, rng: random.Random, ids: Sequence[int]) -> EventRows:
-    """Rows for the events with these IDs and for their translations and relations."""
+def event_chunk(
+    plan: Plan, rng: random.Random, series_rng: random.Random, ids: Sequence[int]
+) -> EventRows:
+    """Rows for the events with these IDs and for their translations, relations and (of
+    series) occurrences; `series_rng` draws which events are series, and their rules."""
     rows = EventRows()
     lang = plan.language
     statuses, status_weights = _weighted(STATUSES)
@@ -456,6 +564,10 @@ def event_chunk(plan: Plan, rng: random.Random, ids: Sequence[int]) -> EventRows
         slug = f"{base_slug}-{event_id}"
         title, description, excerpt = _event_texts(lang, titles, city, line, more)
         has_venue = venue is not None
+        # Its own generator: the other fields stay those of the same random seed without.
+        rule = None
+        if series_rng.random() < plan.recurring:
+            rule = _series_rule(series_rng, start_local, zone)
         rows.events.append(
             (
                 event_id,
@@ -484,8 +596,16 @@ def event_chunk(plan: Plan, rng: random.Random, ids: Sequence[int]) -> EventRows
                 rng.random() < 0.01,
                 rng.random() < 0.08,
                 venue[0] if venue else None,
+                None if rule is None else json.dumps([rule.line()]),
             )
         )
+        if rule is None:
+            rows.singles += 1
+        else:
+            status, hidden = rows.events[-1][1], rows.events[-1][-5]
+            listed = status == "publish" and not hidden
+            event = (event_id, start_local, end_local, zone, rule, listed, published)
+            _series_occurrences(rows, plan, event)
         for other, share in zip(plan.others, plan.translated, strict=True):
             if rng.random() < share:
                 texts = _event_texts(other, titles, city, line, more)
@@ -512,16 +632,23 @@ class Seeder:
         default_language: str,
         rng: random.Random,
         progress: Callable[[str], None],
+        series_rng: random.Random | None = None,
+        now: datetime | None = None,
+        horizon_days: int = 730,
+        max_occurrences: int = 1000,
     ) -> None:
         self.conn = conn
         self.counts = counts
         self.rng = rng
+        self.series_rng = series_rng or random.Random()
+        self.horizon_days = horizon_days
+        self.max_occurrences = max_occurrences
         self.progress = progress
         self.report = SeedReport()
         self.language = LANGUAGES.index(default_language)
         self.others = tuple(i for i in range(len(LANGUAGES)) if i != self.language)
         self.site_timezone = site_timezone
-        self.now = datetime.now(UTC).replace(microsecond=0)
+        self.now = now or datetime.now(UTC).replace(microsecond=0)
         self.run = f"{self.now:%Y%m%d%H%M%S}-{secrets.token_hex(3)}"
 
     async def copy(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
@@ -695,6 +822,10 @@ class Seeder:
             images=images,
             days=DEMO_DAYS if self.counts.demo else (-365, 730),
             translated=self.counts.shares(EVENT_TRANSLATED),
+            # The demo's events stay what the README shows: single events.
+            recurring=0.0 if self.counts.demo else RECURRING_SHARE,
+            horizon_days=self.horizon_days,
+            max_occurrences=self.max_occurrences,
         )
 
     async def events(self, plan: Plan) -> None:
@@ -707,7 +838,9 @@ class Seeder:
             # IDs first (the connection serves one operation at a time), then the rows in a
             # thread, so that the next chunk is generated while the current one is copied.
             ids = await self.post_ids(min(CHUNK, total - start))
-            return asyncio.ensure_future(asyncio.to_thread(event_chunk, plan, self.rng, ids))
+            return asyncio.ensure_future(
+                asyncio.to_thread(event_chunk, plan, self.rng, self.series_rng, ids)
+            )
 
         pending = await generate(starts[0])
         for index, start in enumerate(starts):
@@ -720,9 +853,28 @@ class Seeder:
             await self.copy(
                 "event_organizers", ("event_id", "organizer_id", "position"), rows.organizers
             )
+            await self.occurrences(rows)
+            # The triggers' statements join the tables growing here: plans of an empty table
+            # would scan it once per logged row (minutes per chunk).
+            await self.conn.execute("ANALYZE occurrences, change_log")
             done = start + len(rows.events)
             if total >= 5 * CHUNK and (done % (5 * CHUNK) == 0 or done == total):
                 self.progress(f"  {done} / {total} events")
+
+    async def occurrences(self, rows: EventRows) -> None:
+        """The series' occurrences of a chunk: the first of each takes the series' ID (its
+        start is the series' own), the others are drawn from `post_id_seq`."""
+        self.report.rows["occurrences"] += rows.singles  # made by the trigger
+        firsts = {row[0] for row in rows.occurrences}
+        ids = iter(await self.post_ids(len(rows.occurrences) - len(firsts)))
+        records: list[tuple[Any, ...]] = []
+        previous = None
+        for row in rows.occurrences:
+            series_id = row[0]
+            occurrence_id = series_id if series_id != previous else next(ids)
+            previous = series_id
+            records.append((occurrence_id, series_id, *row))
+        await self.copy("occurrences", OCCURRENCE_COLUMNS, records)
 
     async def run_all(self) -> None:
         images = await self.images()
@@ -741,6 +893,9 @@ async def seed(
     default_language: str = "en",
     random_seed: int | None = None,
     progress: Callable[[str], None] = lambda _: None,
+    horizon_days: int = 730,
+    max_occurrences: int = 1000,
+    now: datetime | None = None,
 ) -> SeedReport:
     """Insert the records in one transaction, then vacuum and analyse the tables."""
     started = time.perf_counter()
@@ -756,6 +911,10 @@ async def seed(
             default_language=default_language,
             rng=random.Random(random_seed),
             progress=progress,
+            series_rng=random.Random(None if random_seed is None else f"series-{random_seed}"),
+            now=now,
+            horizon_days=horizon_days,
+            max_occurrences=max_occurrences,
         )
         async with conn.transaction():
             await seeder.run_all()

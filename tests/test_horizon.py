@@ -1,0 +1,102 @@
+"""The horizon moves on: `almanac maintain` and the app's daily task store series' later dates."""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from httpx import AsyncClient
+from sqlalchemy import func, select, text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
+
+from app.events.horizon import HorizonKeeper, extend_horizon
+from app.events.occurrences import Horizon
+from app.models import Occurrence
+from tests.factories import API, AuthFor
+from tests.live import almanac, fresh_database
+
+
+async def stored(maker: async_sessionmaker[AsyncSession], series_id: int) -> list[datetime]:
+    async with maker() as session:
+        found = await session.scalars(
+            select(Occurrence.original_start)
+            .where(Occurrence.series_id == series_id)
+            .order_by(Occurrence.original_start)
+        )
+        return list(found)
+
+
+async def test_extending_stores_the_dates_that_came_into_the_horizon(
+    client: AsyncClient, editor: AuthFor, maker: async_sessionmaker[AsyncSession]
+) -> None:
+    start = (datetime.now(UTC) + timedelta(days=3)).date()
+    payload = {
+        "title": "Choir",
+        "start_date": f"{start} 19:00:00",
+        "end_date": f"{start} 21:00:00",
+        "timezone": "Europe/Berlin",
+        "recurrence": ["RRULE:FREQ=WEEKLY"],
+    }
+    response = await client.post(f"{API}/events", json=payload, headers=editor.basic)
+    assert response.status_code == 201, response.text
+    series_id = response.json()["id"]
+    ended = {**payload, "title": "Course", "recurrence": ["RRULE:FREQ=WEEKLY;COUNT=5"]}
+    response = await client.post(f"{API}/events", json=ended, headers=editor.basic)
+    assert response.status_code == 201, response.text
+    course_id = response.json()["id"]
+    before = await stored(maker, series_id)
+    assert 100 <= len(before) <= 106  # two years of weeks
+    course = await stored(maker, course_id)
+
+    horizon = Horizon(730, 1000)
+    # Today: nothing to add.
+    assert await extend_horizon(maker, horizon) == 0
+    # Sixty days on: eight or nine more weeks, the same dates (and IDs) before them.
+    later = datetime.now(UTC) + timedelta(days=60)
+    assert await extend_horizon(maker, horizon, later) == 1
+    after = await stored(maker, series_id)
+    assert after[: len(before)] == before
+    assert 8 <= len(after) - len(before) <= 9
+    assert after[-1] <= later + timedelta(days=730)
+    assert after[-1] + timedelta(days=7) > later + timedelta(days=730)
+    assert await stored(maker, course_id) == course  # ended: left alone
+    assert await extend_horizon(maker, horizon, later) == 0
+
+    # The new dates are listed.
+    last = after[-1].astimezone(UTC).date()
+    response = await client.get(
+        f"{API}/events",
+        params={"start_date": str(last), "end_date": str(last), "post_parent": series_id},
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["total"] == 1
+
+
+async def test_the_apps_task_extends_at_start(maker: async_sessionmaker[AsyncSession]) -> None:
+    keeper = HorizonKeeper(Horizon(730, 1000), interval=3600)
+    keeper.start(maker)
+    await keeper.stop()  # cancelled (at start or asleep): stops cleanly
+    await keeper.stop()
+
+
+async def test_almanac_maintain(database_url: str) -> None:
+    async with fresh_database(database_url, "almanac_maintain") as url:
+        await almanac(url, "seed", *("--events", "300", "--venues", "3", "--organizers", "3"))
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                count = text("SELECT count(*) FROM occurrences")
+                before = await conn.scalar(count)
+                assert before is not None
+            out = await almanac(url, "maintain")
+            assert "extended 0 series" in out
+            later = (datetime.now(UTC) + timedelta(days=400)).isoformat()
+            out = await almanac(url, "maintain", "--now", later)
+            match = re.search(r"extended (\d+) series", out)
+            assert match is not None, out
+            assert int(match.group(1)) > 0
+            async with engine.connect() as conn:
+                assert (await conn.scalar(count) or 0) > before
+                assert await conn.scalar(select(func.count()).select_from(Occurrence)) == (
+                    await conn.scalar(count)
+                )
+        finally:
+            await engine.dispose()
