@@ -44,15 +44,20 @@ async def site(database_url: str) -> AsyncIterator[Site]:
 
 def comparable(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     """A record as the feed promises it: an event's embedded terms without their `count`,
-    the one embedded field whose changes do not reach the event (docs/design.md)."""
+    the one embedded field whose changes do not reach the event (docs/design.md); and
+    without the `json_ld` a GET adds (to the event and its venue and organizers), which
+    the list's items do not carry."""
     if kind != "event":
         return body
-    strip = {"categories", "tags"}
+    strip = {"categories": {"count"}, "tags": {"count"}, "organizer": {"json_ld"}}
     return {
-        key: [{k: v for k, v in term.items() if k != "count"} for term in value]
+        key: [{k: v for k, v in item.items() if k not in strip[key]} for item in value]
         if key in strip and isinstance(value, list)
+        else {k: v for k, v in value.items() if k != "json_ld"}
+        if key == "venue" and isinstance(value, dict)
         else value
         for key, value in body.items()
+        if key != "json_ld"
     }
 
 
@@ -95,14 +100,46 @@ class Mirror:
                 return seen
 
 
+WINDOW = {"start_date": "2020-01-01", "end_date": "2040-12-31"}
+
+
+async def listed_events(http: httpx.AsyncClient, site: Site, per_page: int = 50) -> list[Any]:
+    """Every event (occurrence) of the JSON list the caller may see, page by page."""
+    found: list[Any] = []
+    page = 1
+    while True:
+        query = {**WINDOW, "per_page": per_page, "page": page}
+        answer = await http.get(site.url("/events"), params=query)
+        if answer.status_code == 404 and found:
+            break
+        assert answer.status_code == 200, answer.text
+        found.extend(answer.json()["events"])
+        if page >= answer.json()["total_pages"]:
+            break
+        page += 1
+    assert len({item["id"] for item in found}) == len(found)  # no date on two pages
+    return found
+
+
 async def download(http: httpx.AsyncClient, site: Site, known: set[Key]) -> dict[Key, Any]:
-    """Everything the caller may read among the records ever created: a GET of each."""
+    """Everything the caller may read: a GET of each venue, organizer and term ever created,
+    and the events of the list (occurrences: a series' dates, each with its ID), but those
+    its GET refuses (password-protected ones the list shows redacted). An event's GET is
+    its item in the list, its `json_ld` aside."""
     found = {}
     for kind, record_id in sorted(known):
+        if kind == "event":
+            continue
         answer = await http.get(site.url(f"/{PLURAL[kind]}/{record_id}"))
         assert answer.status_code < 500, answer.text
         if answer.status_code == 200:
             found[kind, record_id] = comparable(kind, answer.json())
+    for item in await listed_events(http, site):
+        answer = await http.get(site.url(f"/events/{item['id']}"))
+        assert answer.status_code in (200, 403), answer.text
+        if answer.status_code == 200:
+            assert comparable("event", answer.json()) == comparable("event", item)
+            found["event", item["id"]] = comparable("event", item)
     return found
 
 
@@ -116,6 +153,16 @@ class Writer:
         self.alive: set[Key] = set()
         self.statuses: Counter[tuple[str, str, int]] = Counter()
         self.number = 0
+        self.series: dict[int, str] = {}  # series ID -> the FREQ of its rule
+        self.done: Counter[str] = Counter()  # series operations that succeeded, by name
+
+    async def dates(self, series_id: int) -> list[int]:
+        """The IDs of a series' dates (the editor's list), in order."""
+        query = {**WINDOW, "post_parent": series_id, "per_page": 100}
+        answer = await self.http.get(self.site.url("/events"), params=query)
+        if answer.status_code != 200:
+            return []
+        return [item["id"] for item in answer.json()["events"]]
 
     def ids(self, kind: str) -> list[int]:
         return sorted(record_id for k, record_id in self.alive if k == kind)
@@ -128,17 +175,72 @@ class Writer:
         self.number += 1
         return f"{prefix} {self.number}"
 
-    async def call(self, method: str, kind: str, record_id: int | None, **options: Any) -> None:
+    async def call(
+        self, method: str, kind: str, record_id: int | None, label: str = "", **options: Any
+    ) -> None:
+        series_id = record_id
+        if kind == "date":  # a later date of the series `record_id` (not its first)
+            later = (await self.dates(record_id or 0))[1:]
+            if not later:
+                return
+            kind, record_id = "event", self.rng.choice(later)
         path = f"/{PLURAL[kind]}" + (f"/{record_id}" if record_id is not None else "")
         answer = await self.http.request(method, self.site.url(path), **options)
         assert answer.status_code < 500, answer.text
         self.statuses[method, kind, answer.status_code] += 1
+        if answer.status_code < 300 and label:
+            self.done[label] += 1
         if answer.status_code == 201:
             self.known.add((kind, answer.json()["id"]))
             self.alive.add((kind, answer.json()["id"]))
+            if label == "series":
+                rule = options["json"]["recurrence"][0]
+                self.series[answer.json()["id"]] = rule.split("FREQ=")[1].split(";")[0]
         permanent = kind in ("category", "tag") or options.get("params") == {"force": "true"}
         if method == "DELETE" and answer.status_code == 200 and permanent:
             self.alive.discard((kind, record_id))  # type: ignore[arg-type]
+            self.series.pop(record_id, None)  # type: ignore[arg-type]
+        if answer.status_code == 200 and label == "single":
+            self.series.pop(series_id, None)  # type: ignore[arg-type]
+        if answer.status_code == 200 and label == "split":
+            new = answer.json()["series_id"]
+            if new != series_id:
+                self.series[new] = self.series[series_id]  # type: ignore[index]
+                self.known.add(("event", new))
+                self.alive.add(("event", new))
+
+    def new_series(self) -> dict[str, Any]:
+        payload = self.new_event()
+        # Within the server's horizon (two years): a series stores its dates up to it.
+        payload["start_date"] = "2027" + payload["start_date"][4:]
+        payload["end_date"] = payload["start_date"][:10] + " 12:00"
+        freq = self.rng.choice(["WEEKLY", "DAILY"])
+        payload["recurrence"] = [f"RRULE:FREQ={freq};COUNT={self.rng.randint(2, 6)}"]
+        return payload
+
+    def series_choices(self) -> list[tuple[float, str, str, int | None, dict[str, Any]]]:
+        """Writes on a series: on the whole of it (its title, its rule's COUNT, back to a
+        single event), and on one later date (an override, a split, a cancelled date)."""
+        ops: list[tuple[float, str, str, int | None, dict[str, Any]]] = [
+            (2, "POST", "event", None, {"json": self.new_series(), "label": "series"}),
+        ]
+        alive = sorted(s for s in self.series if ("event", s) in self.alive)
+        for series in self.rng.sample(alive, min(1, len(alive))):
+            count = self.rng.randint(1, 7)
+            rule = {"recurrence": [f"RRULE:FREQ={self.series[series]};COUNT={count}"]}
+            ops += [
+                (2, "PATCH", "event", series, {"json": {"title": self.name("Series")},
+                                               "label": "series title"}),
+                (1.5, "PATCH", "event", series, {"json": rule, "label": "count"}),
+                (2, "PATCH", "date", series, {"json": {"title": self.name("Once")},
+                                              "label": "override"}),
+                (1, "PATCH", "date", series, {"json": {"scope": "following",
+                                                       "title": self.name("Later")},
+                                              "label": "split"}),
+                (1.5, "DELETE", "date", series, {"label": "cancel"}),
+                (0.5, "PATCH", "event", series, {"json": {"recurrence": []}, "label": "single"}),
+            ]  # fmt: skip
+        return ops
 
     def new_event(self) -> dict[str, Any]:
         rng, venues = self.rng, self.ids("venue")
@@ -190,18 +292,18 @@ class Writer:
                         record,
                         {"json": {"status": rng.choice(["publish", "draft"])}},
                     ),
-                    (0.3, "DELETE", kind, record, {"params": {"force": "true"}}),
+                    (0.6, "DELETE", kind, record, {"params": {"force": "true"}}),
                 ]
         for kind in ("category", "tag"):
             for term in self.some(kind, 1):
                 ops += [
                     (2, "POST", kind, term, {"json": {"name": self.name("Term")}}),
-                    (0.3, "DELETE", kind, term, {}),
+                    (0.6, "DELETE", kind, term, {}),
                 ]
         return ops
 
     async def step(self) -> None:
-        ops = self.choices()
+        ops = self.choices() + self.series_choices()
         _, method, kind, record_id, options = self.rng.choices(ops, [op[0] for op in ops])[0]
         await self.call(method, kind, record_id, **options)
 
@@ -225,6 +327,8 @@ async def test_a_mirror_following_the_feed_ends_as_a_fresh_download(site: Site, 
         every = {(m, kind) for m in ("POST", "PATCH", "DELETE") for kind in PLURAL}
         every -= {("PATCH", "category"), ("PATCH", "tag")}  # terms are renamed by POST
         assert succeeded == every, writer.statuses
+        labels = {"series", "series title", "count", "override", "split", "cancel", "single"}
+        assert set(writer.done) == labels, writer.done
         for mirror in mirrors:
             await mirror.sync()
             truth = await download(mirror.http, site, writer.known)
@@ -234,6 +338,10 @@ async def test_a_mirror_following_the_feed_ends_as_a_fresh_download(site: Site, 
             assert mirror.rounds > 5  # the feed was followed in many small steps
         # The callers see different things: drafts, private and protected events.
         assert set(mirrors[0].records) < set(mirrors[1].records)
+        # Series were followed: the mirrors hold dates of several series, overridden ones.
+        series_ids = {body["series_id"] for body in mirrors[1].records.values()
+                      if "series_id" in body}  # fmt: skip
+        assert len(series_ids) > 3
         kinds = {kind for kind, _ in mirrors[1].records}
         assert kinds == set(PLURAL)
 

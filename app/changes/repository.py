@@ -53,6 +53,18 @@ SCAN_SQL = text(
 )
 
 
+# Of logged event IDs: which are occurrences (what the list and the feed show) and which are
+# existing overrides (internal rows: their occurrences are logged with them).
+EVENT_IDS_SQL = text(
+    """
+    SELECT logged.id,
+           EXISTS (SELECT 1 FROM occurrences AS o WHERE o.id = logged.id) AS occurrence,
+           EXISTS (SELECT 1 FROM events AS e WHERE e.id = logged.id AND e.series_id IS NOT NULL)
+               AS override
+    FROM unnest(CAST(:ids AS bigint[])) AS logged (id)
+    """
+)
+
 MAC_BYTES = 12
 
 
@@ -146,6 +158,13 @@ class ChangeRepository:
             logged = [row for row in logged if not row.forward or row.seq <= cut]
         cursor = cut if has_more else max(since.cursor, state.last_seq)
         return Scan(_latest(logged), Token(cursor, state.snapshot), has_more)
+
+    async def event_ids(self, event_ids: list[int]) -> tuple[set[int], set[int]]:
+        """(those of `event_ids` that are occurrences, those that are overrides)."""
+        if not event_ids:
+            return set(), set()
+        rows = (await self.session.execute(EVENT_IDS_SQL, {"ids": event_ids})).all()
+        return {r.id for r in rows if r.occurrence}, {r.id for r in rows if r.override}
 
 
 def _latest(rows: list[Any]) -> list[Logged]:

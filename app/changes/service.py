@@ -42,8 +42,9 @@ class ChangeFeed:
         scan = await self.repo.scan(since, params.per_page)
         if scan is None:
             raise sync_token_expired()
-        bodies = await self._visible(scan.changes)
-        changes = [self._change(logged, bodies) for logged in scan.changes]
+        shown, occurrences = await self._shown(scan.changes)
+        bodies = await self._visible(shown, occurrences)
+        changes = [self._change(logged, bodies) for logged in shown]
         next_since = scan.next.encode(self.key)
         return {"changes": changes, "next_since": next_since, "has_more": scan.has_more}
 
@@ -58,12 +59,26 @@ class ChangeFeed:
             "record": record,
         }
 
-    async def _visible(self, changes: list[Logged]) -> dict[tuple[str, int], Body]:
-        """The body of each changed record's GET for this caller, if that GET answers 200:
-        one query per kind."""
+    async def _shown(self, changes: list[Logged]) -> tuple[list[Logged], set[int]]:
+        """The changes a client hears of. An event ID in the feed is an occurrence's, as in
+        the list: an override's row (an internal copy of a series under its own ID) is left
+        out, its occurrences being logged with it; and an event row that is no occurrence
+        (a series without a date at its own start, after a split) is a `delete`, for the
+        feed's records to be the list's. Also: which changed event IDs are occurrences."""
+        event_ids = [logged.record_id for logged in changes if logged.kind == "event"]
+        occurrences, overrides = await self.repo.event_ids(event_ids)
+        shown = [c for c in changes if c.kind != "event" or c.record_id not in overrides]
+        return shown, occurrences
+
+    async def _visible(
+        self, changes: list[Logged], occurrences: set[int]
+    ) -> dict[tuple[str, int], Body]:
+        """The body of each changed record's GET for this caller, if that GET answers 200
+        (and, for an event, it is an occurrence): one query per kind."""
         ids: dict[str, list[int]] = {}
         for logged in changes:
-            ids.setdefault(logged.kind, []).append(logged.record_id)
+            if logged.kind != "event" or logged.record_id in occurrences:
+                ids.setdefault(logged.kind, []).append(logged.record_id)
         bodies: dict[tuple[str, int], Body] = {}
         for kind, record_ids in ids.items():
             if kind in TERM_KINDS:
