@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from icalendar import Calendar, Event, vCalAddress, vDuration, vText
+from icalendar import Calendar, Event, vCalAddress, vDuration, vRecur, vText
 
 from app.core.dates import parse_zone
 from app.core.html import html_to_text
@@ -45,11 +45,32 @@ class FeedInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Rules:
+    """A series' recurrence as its VEVENT carries it (RFC 5545 §3.8.5): RRULE values with
+    UNTIL in the form DTSTART has, RDATE and EXDATE as UTC instants (written like DTSTART)."""
+
+    rrules: tuple[str, ...]
+    rdates: tuple[datetime, ...]
+    exdates: tuple[datetime, ...]
+
+    def key(self) -> list[str]:
+        """What the rendered VEVENT's cache key adds (app/feeds/rendered.py)."""
+        rdates, exdates = (
+            (m.isoformat() for m in self.rdates),
+            (m.isoformat() for m in self.exdates),
+        )
+        return [*self.rrules, "RDATE", *rdates, "EXDATE", *exdates]
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
-    """One event as the caller may see it."""
+    """One event as the caller may see it: a single event, a series (its own first date
+    and its `rules`), or an override of one date of a series (a record whose `content_id`
+    is not its series': it carries a RECURRENCE-ID)."""
 
     record: EventRecord
     body: dict[str, Any]
+    rules: Rules | None = None
 
 
 def calendar(info: FeedInfo, items: Sequence[Item], view: View) -> bytes:
@@ -70,7 +91,8 @@ def calendar(info: FeedInfo, items: Sequence[Item], view: View) -> bytes:
     for item in items:
         record = item.record
         if not record.all_day and parse_zone(record.timezone) is not UTC:
-            zones.setdefault(record.timezone, []).extend((record.start_at, record.end_at))
+            dates = (*item.rules.rdates, *item.rules.exdates) if item.rules else ()
+            zones.setdefault(record.timezone, []).extend((record.start_at, record.end_at, *dates))
     if not items:
         # A calendar holds at least one component (RFC 5545 §3.6): an empty feed describes
         # the site's zone, the one X-WR-TIMEZONE names.
@@ -87,8 +109,18 @@ def calendar(info: FeedInfo, items: Sequence[Item], view: View) -> bytes:
 
 def _serialised(item: Item, info: FeedInfo, view: View) -> bytes:
     geo = _geo(item, view)
-    key = event_key(item.record, item.body, (info.language, info.host, geo))
+    recurrence: list[Any] | None = None
+    if item.rules is not None:
+        recurrence = item.rules.key()
+    elif _overrides(item.record):
+        recurrence = [item.record.series_id, item.record.original_start]
+    key = event_key(item.record, item.body, (info.language, info.host, geo, recurrence))
     return RENDERED.get_or_build(key, lambda: bytes(vevent(item, info, geo).to_ical()))
+
+
+def _overrides(record: EventRecord) -> bool:
+    """An occurrence shown by an override row: a VEVENT with a RECURRENCE-ID."""
+    return record.recurrence is not None and record.content_id != record.series_id
 
 
 def _when(record: EventRecord) -> tuple[date | datetime, date | datetime, dict[str, str]]:
@@ -96,19 +128,32 @@ def _when(record: EventRecord) -> tuple[date | datetime, date | datetime, dict[s
     exclusive, RFC 5545 §3.6.1), UTC for UTC events, else wall times with their TZID."""
     if record.all_day:
         return record.start_local.date(), record.end_local.date() + timedelta(days=1), {}
+    start, zone = _moments(record, [record.start_at, record.end_at])
+    return start[0], start[1], zone
+
+
+def _moments(record: EventRecord, instants: Sequence[datetime]) -> tuple[list[Any], dict[str, str]]:
+    """Instants of the event written as its DTSTART is (a series' RDATE, EXDATE and
+    RECURRENCE-ID must have DTSTART's value type and zone, RFC 5545 §3.8.4.4, §3.8.5):
+    local days, UTC, or wall times with the event's TZID."""
     zone = parse_zone(record.timezone)
+    if record.all_day:
+        return [moment.astimezone(zone).date() for moment in instants], {}
     if zone is UTC:
-        return record.start_at.astimezone(UTC), record.end_at.astimezone(UTC), {}
-    start = record.start_at.astimezone(zone).replace(tzinfo=None)
-    end = record.end_at.astimezone(zone).replace(tzinfo=None)
-    return start, end, {"TZID": record.timezone}
+        return [moment.astimezone(UTC) for moment in instants], {}
+    return [moment.astimezone(zone).replace(tzinfo=None) for moment in instants], {
+        "TZID": record.timezone
+    }
 
 
 def vevent(item: Item, info: FeedInfo, geo: tuple[float, float] | None) -> Event:
     record, body = item.record, item.body
     texts = {"LANGUAGE": info.language}
     event = Event()
-    event.add("uid", f"{record.id}@{info.host}")
+    # The dates of a series share its UID (RFC 5545 §3.8.4.7); a single event's series is
+    # itself.
+    uid = record.series_id if record.recurrence is not None else record.id
+    event.add("uid", f"{uid}@{info.host}")
     event.add("dtstamp", record.modified_at.astimezone(UTC))
     event.add("created", record.published_at.astimezone(UTC))
     event.add("last-modified", record.modified_at.astimezone(UTC))
@@ -116,6 +161,7 @@ def vevent(item: Item, info: FeedInfo, geo: tuple[float, float] | None) -> Event
     start, end, zone = _when(record)
     event.add("dtstart", start, parameters=zone)
     event.add("dtend", end, parameters=zone)
+    _recurrence(event, item)
     event.add("summary", html_to_text(body["title"]), parameters=texts)
     if body["description"]:
         event.add("description", html_to_text(body["description"]), parameters=texts)
@@ -133,6 +179,22 @@ def vevent(item: Item, info: FeedInfo, geo: tuple[float, float] | None) -> Event
     event.add("status", STATUS.get(record.status, "TENTATIVE"))
     event.add("class", _classification(record))
     return event
+
+
+def _recurrence(event: Event, item: Item) -> None:
+    """A series' RRULE, RDATE and EXDATE lines; an override's RECURRENCE-ID (the date the
+    rules gave it, as DTSTART is written)."""
+    record, rules = item.record, item.rules
+    if rules is not None:
+        for rule in rules.rrules:
+            event.add("rrule", vRecur.from_ical(rule))
+        for name, instants in (("rdate", rules.rdates), ("exdate", rules.exdates)):
+            if instants:
+                values, zone = _moments(record, instants)
+                event.add(name, values, parameters=zone)
+    elif _overrides(record) and record.original_start is not None:
+        (original,), zone = _moments(record, [record.original_start])
+        event.add("recurrence-id", original, parameters=zone)
 
 
 def _classification(record: EventRecord) -> str:

@@ -19,6 +19,7 @@ from app.events.repository import EventListQuery, EventRepository
 from app.events.serializer import render_events
 from app.feeds.builder import FeedInfo, Item, calendar
 from app.feeds.params import FeedParams
+from app.feeds.series import event_items, list_items
 from app.feeds.texts import label, quoted
 from app.http.context import RequestContext
 from app.http.params import parse
@@ -67,7 +68,7 @@ async def list_feed(ctx: RequestContext, totals: CountCache) -> bytes:
     records = await EventListQuery(repo, listing.filters).records(0, params.limit, totals)
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
     bodies = render_events(records, view, False)
-    items = [Item(record, body) for record, body in zip(records, bodies, strict=True)]
+    items = await list_items(repo, records, bodies, view, listing.filters)
     name = await calendar_name(ctx, params, listing)
     source = ctx.urls.rest(FEED_PATH, {k: v for k, v in ctx.raw.items() if k != "password"})
     # About a millisecond per event (icalendar's objects and folding): large feeds are built
@@ -83,7 +84,9 @@ async def event_feed(ctx: RequestContext, key: Key) -> bytes:
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, password)
     body = render_events([record], view, False)[0]
     source = ctx.urls.rest(f"/events/{record.id}.ics")
-    return calendar(_info(ctx, html_to_text(body["title"]), source), [Item(record, body)], view)
+    repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
+    items = await event_items(repo, view, record) or [Item(record, body)]
+    return calendar(_info(ctx, html_to_text(body["title"]), source), items, view)
 
 
 async def calendar_name(ctx: RequestContext, params: FeedParams, listing: ListRequest) -> str:
