@@ -244,9 +244,9 @@ def test_which_sites_compare_instants(zone: str, mode: str, utc: bool) -> None:
 
 
 async def test_instant_comparisons_use_the_listing_indexes(db: AsyncSession) -> None:
-    """On 100k events in three zones: the page walks `events_listing_idx` from the local-time
-    range the UTC bounds imply (not from the first event ever), and the count can be served
-    by `events_listing_utc_idx` (the planner prefers it once the table is vacuumed, which a
+    """On 100k events in three zones: the page walks `occurrences_listing_idx` from the
+    local-time range the UTC bounds imply (not from the first event ever), and the count can be
+    served by `occurrences_listing_utc_idx` (the planner prefers it once the table is vacuumed, which a
     test transaction cannot do: sequential scans are turned off to show that it applies)."""
     await db.execute(
         text(
@@ -265,7 +265,7 @@ async def test_instant_comparisons_use_the_listing_indexes(db: AsyncSession) -> 
             """
         )
     )
-    await db.execute(text("ANALYZE events"))
+    await db.execute(text("ANALYZE events, occurrences"))
     settings = Settings(site_timezone="Europe/Berlin", timezone_mode="site")
     urls = Urls("http://test", "", "", "http://test")
     context = RequestContext({}, "en", None, db, urls, settings)
@@ -281,10 +281,10 @@ async def test_instant_comparisons_use_the_listing_indexes(db: AsyncSession) -> 
         return "\n".join(row[0] for row in await db.execute(text(f"EXPLAIN {compiled}")))
 
     page = await plan(query.page_statement(0, 9))
-    assert "Index Scan using events_listing_idx" in page or "events_start_idx" in page
+    assert "Index Scan using occurrences_listing_idx" in page or "occurrences_start_idx" in page
     assert "Index Cond: (start_local >=" in page
     assert "Seq Scan" not in page
     await db.execute(text("SET LOCAL enable_seqscan = off"))
     count = await plan(query.count_statement())
-    assert "events_listing_utc_idx" in count
+    assert "occurrences_listing_utc_idx" in count
     assert "Index Cond: (start_at >=" in count

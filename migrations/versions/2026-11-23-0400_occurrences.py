@@ -61,20 +61,27 @@ WHERE n.series_id IS NOT NULL AND o.content_id = n.id
 # Every logged event shows in the occurrences whose content it is: log them too (the rows
 # this adds name occurrences, which show no other occurrence: the recursion stops there).
 # A statement trigger fires for an INSERT of no rows too: IF stops the recursion. Only series
-# and overrides show in occurrences of other IDs: single events (nearly every row of a bulk
+# and overrides show in occurrences of other IDs, so single events (nearly every row of a bulk
 # insert) are left out by their primary key before occurrences are looked at.
+#
+# Transition tables have no statistics, and a table created in the same transaction looks
+# empty to the planner, which then joins a bulk insert row by row against a full scan
+# (quadratic: minutes for 100k events). Each logged ID is therefore looked up on its own,
+# through the indexes: LATERAL subqueries behind an OFFSET 0 fence (not flattened into a join
+# the planner may reorder), with sequential scans off for this function.
 LOG_OCCURRENCES = """
 IF EXISTS (SELECT 1 FROM new_rows) THEN
 INSERT INTO change_log (kind, record_id)
-SELECT DISTINCT 'event', o.id FROM new_rows AS n
-JOIN events AS e ON e.id = n.record_id
-  AND (e.recurrence IS NOT NULL OR e.series_id IS NOT NULL)
-JOIN occurrences AS o ON o.content_id = e.id AND o.id <> n.record_id
-WHERE n.kind = 'event';
+SELECT DISTINCT 'event', o.id
+FROM (SELECT DISTINCT record_id FROM new_rows WHERE kind = 'event') AS n
+CROSS JOIN LATERAL (
+  SELECT e.id FROM events AS e WHERE e.id = n.record_id
+    AND (e.recurrence IS NOT NULL OR e.series_id IS NOT NULL) OFFSET 0) AS s
+CROSS JOIN LATERAL (
+  SELECT o.id FROM occurrences AS o WHERE o.content_id = s.id AND o.id <> n.record_id
+  OFFSET 0) AS o;
 END IF;
 """
-# Transition tables have no statistics, and a freshly migrated table looks empty to the
-# planner: without this, a bulk insert could be joined row by row against a full scan.
 INDEXED_JOINS = {"change_log_occurrences_of_events"}
 
 LOG_OCCURRENCE_ROWS = (
