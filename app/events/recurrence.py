@@ -30,8 +30,8 @@ MAX_DATES_PER_LINE = 1000
 LOOKAHEAD = timedelta(days=366 * 10)
 HOURLY_LOOKAHEAD = timedelta(days=366)
 FREQUENCIES = ("YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
-_LINE = re.compile(r"^(RRULE|RDATE|EXDATE)((?:;[A-Z-]+=[^;:]*)*):(.+)$", re.IGNORECASE)
-_UNTIL = re.compile(r"(?i)(?<![A-Z])UNTIL=([0-9]{8}(?:T[0-9]{6}Z?)?)")
+LINE = re.compile(r"^(RRULE|RDATE|EXDATE)((?:;[A-Z-]+=[^;:]*)*):(.+)$", re.IGNORECASE)
+UNTIL_PART = re.compile(r"(?i)(?<![A-Z])UNTIL=([0-9]{8}(?:T[0-9]{6}Z?)?)")
 _STAMP = re.compile(r"^([0-9]{8})(?:T([0-9]{6})(Z?))?$")
 _FREQ = re.compile(r"(?i)(?<![A-Z])FREQ=([A-Z]+)")
 # BYxxx parts refused with some frequencies (RFC 5545 3.3.10, and BYSETPOS below a week,
@@ -112,7 +112,7 @@ def parse_recurrence(lines: list[str], start_local: datetime, zone_name: str) ->
     excluded: set[datetime] = set()
     for line in lines:
         text = line.strip()
-        match = _LINE.match(text) if len(text) <= MAX_LINE_LENGTH else None
+        match = LINE.match(text) if len(text) <= MAX_LINE_LENGTH else None
         if match is None:
             raise _problem("recurrence_bad_line", line=text[:200])
         name, params, value = match.group(1).upper(), match.group(2), match.group(3)
@@ -141,7 +141,7 @@ def _rule(line: str, value: str, start: datetime, zone: tzinfo) -> rrule:
     _check_parts(line, value, frequency.group(1).upper())
     # RFC 5545 wants UNTIL in UTC when the start has a zone; a date or a local time is read
     # in the event's zone instead of being refused (a date: up to the end of that day).
-    value = _UNTIL.sub(lambda m: "UNTIL=" + _until_utc(m.group(1), zone), value)
+    value = UNTIL_PART.sub(lambda m: "UNTIL=" + until_utc(m.group(1), zone), value)
     try:
         rule = rrulestr(value, dtstart=start)
         if not isinstance(rule, rrule):
@@ -174,7 +174,7 @@ def _check_parts(line: str, value: str, frequency: str) -> None:
         raise _problem("recurrence_empty_rule", line=line[:200])
 
 
-def _until_utc(stamp: str, zone: tzinfo) -> str:
+def until_utc(stamp: str, zone: tzinfo) -> str:
     match = _STAMP.match(stamp)
     assert match is not None  # the pattern only finds such stamps
     day, clock, utc = match.groups()

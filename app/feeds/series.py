@@ -16,7 +16,7 @@ from itertools import takewhile
 from sqlalchemy import func, select
 
 from app.core.dates import parse_zone
-from app.events.recurrence import _LINE, _UNTIL, _until_utc, parse_recurrence
+from app.events.recurrence import LINE, UNTIL_PART, parse_recurrence, until_utc
 from app.events.repository import EventListFilters, EventRecord, EventRepository
 from app.events.serializer import render_events
 from app.feeds.builder import Item, Rules
@@ -53,13 +53,13 @@ def _rrule(value: str, record: EventRecord) -> str:
     zone = parse_zone(record.timezone)
 
     def until(match: re.Match[str]) -> str:
-        stamp = _until_utc(match.group(1), zone)
+        stamp = until_utc(match.group(1), zone)
         if not record.all_day:
             return f"UNTIL={stamp}"
         moment = datetime.strptime(stamp, STAMP).replace(tzinfo=UTC).astimezone(zone)
         return f"UNTIL={moment:%Y%m%d}"
 
-    return _UNTIL.sub(until, value)
+    return UNTIL_PART.sub(until, value)
 
 
 async def series_item(
@@ -100,7 +100,7 @@ async def series_item(
             rrules=tuple(
                 _rrule(match.group(3), record)
                 for line in record.recurrence
-                if (match := _LINE.match(line.strip())) and match.group(1).upper() == "RRULE"
+                if (match := LINE.match(line.strip())) and match.group(1).upper() == "RRULE"
             ),
             # An RDATE before the start is not a date of the series (as the list reads it).
             rdates=tuple(sorted({m.astimezone(UTC) for m in rules.dates if m >= start})),
