@@ -178,6 +178,10 @@ async def test_seeded_series_are_what_materialise_makes(seed_engine: AsyncEngine
     assert set(series) - firsts.keys() <= set(series) - by_series  # all that have dates
     assert all(row.original_start == row.start_at for row in before)
 
+    until_sql = text("SELECT id, dates_until FROM events WHERE recurrence IS NOT NULL ORDER BY id")
+    async with seed_engine.connect() as conn:
+        seeded_until = (await conn.execute(until_sql)).all()
+    assert all(row.dates_until is not None for row in seeded_until)
     maker = async_sessionmaker(seed_engine, expire_on_commit=False)
     async with maker() as session, session.begin():
         store = SeriesStore(session, Horizon(730, 1000))
@@ -187,7 +191,10 @@ async def test_seeded_series_are_what_materialise_makes(seed_engine: AsyncEngine
         assert await store.extend(SERIES_NOW) == 0
     async with seed_engine.connect() as conn:
         after = (await conn.execute(occurrence_sql)).all()
+        materialised_until = (await conn.execute(until_sql)).all()
     assert after == before
+    # How far each series' dates are stored, as materialise sets it (extend reads it).
+    assert materialised_until == seeded_until
 
 
 @pytest.mark.parametrize("zone_name", ["UTC", "Europe/Berlin", "America/New_York"])

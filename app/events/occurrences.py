@@ -37,7 +37,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.dates import parse_zone
 from app.core.slugs import make_slug
 from app.core.sql import taken_slugs
-from app.events.recurrence import parse_recurrence
+from app.events.recurrence import SERIES_COMPLETE, parse_recurrence
 from app.http.context import RequestContext
 from app.models import Event, EventTranslation, Occurrence, event_organizers, event_terms
 from app.models.base import POST_ID_SEQ
@@ -132,6 +132,13 @@ class SeriesStore:
         until = (moment + timedelta(days=self.horizon.days)).astimezone(zone).replace(tzinfo=None)
         rules = parse_recurrence(row.recurrence, row.start_local, row.timezone)
         starts = rules.expand(until, self.horizon.cap)
+        complete = rules.complete(until, self.horizon.cap)
+        stored_until = SERIES_COMPLETE if complete else until.replace(tzinfo=zone).astimezone(UTC)
+        await self.session.execute(
+            update(Event)
+            .where(Event.id == series_id, Event.dates_until.is_distinct_from(stored_until))
+            .values(dates_until=stored_until)
+        )
         duration = row.end_local - row.start_local
         wanted = {start.replace(tzinfo=zone).astimezone(UTC): start for start in starts}
         existing = (
@@ -422,22 +429,11 @@ class SeriesStore:
     # ---- the horizon ------------------------------------------------------------------
 
     async def extend(self, now: datetime | None = None) -> int:
-        """Materialise series whose rules have dates between their last stored one and the
-        horizon (under the cap): the number extended. Series that ended (a COUNT or an
-        UNTIL reached) are read, not written."""
+        """Materialise the series whose stored dates stop short of the horizon (their
+        `dates_until`): the number that gained dates. Series whose every date is stored
+        (a COUNT or an UNTIL met, or the cap) are not even read."""
         moment = now or datetime.now(UTC)
         due = moment + timedelta(days=self.horizon.days - 1)
-        last = (
-            select(func.max(Occurrence.original_start))
-            .where(Occurrence.series_id == Event.id)
-            .scalar_subquery()
-        )
-        count = (
-            select(func.count())
-            .select_from(Occurrence)
-            .where(Occurrence.series_id == Event.id)
-            .scalar_subquery()
-        )
         candidates = (
             await self.session.execute(
                 select(
@@ -445,12 +441,14 @@ class SeriesStore:
                     Event.recurrence,
                     Event.start_local,
                     Event.timezone,
-                    last.label("last"),
+                    select(func.max(Occurrence.original_start))
+                    .where(Occurrence.series_id == Event.id)
+                    .scalar_subquery()
+                    .label("last"),
                 ).where(
                     Event.recurrence.is_not(None),
                     Event.series_id.is_(None),
-                    or_(last.is_(None), last < due),
-                    count < self.horizon.cap,
+                    or_(Event.dates_until.is_(None), Event.dates_until < due),
                 )
             )
         ).all()
@@ -458,9 +456,9 @@ class SeriesStore:
         for number, row in enumerate(candidates, 1):
             if number % 100 == 0:
                 await asyncio.sleep(0)  # reading rules is CPU work: let other tasks run
-            if self._more_dates(row, moment):
-                await self.materialise(row.id, moment)
-                done += 1
+            gains = self._more_dates(row, moment)
+            await self.materialise(row.id, moment)  # also moves its dates_until on
+            done += gains
         return done
 
     def _more_dates(self, row: Any, moment: datetime) -> bool:

@@ -88,11 +88,20 @@ class Recurrence:
             last = local
             yield local
 
+    def complete(self, until: datetime, cap: int) -> bool:
+        """Whether expand(until, cap) stores every date the series will ever store: its
+        first `cap` dates (all of them, when the rules end sooner) are all up to `until`."""
+        return all(start <= until for start in islice(self.starts(), cap))
+
     def expand(self, until: datetime, cap: int) -> list[datetime]:
         """Local start times up to `until` (a local wall time), at most `cap` of them; the
         first one always (a series that starts beyond the horizon is still there)."""
         starts = list(islice(self.starts(), cap))
         return starts[:1] + [start for start in starts[1:] if start <= until]
+
+
+# `dates_until` of a series whose every date is stored (its rules end, or the cap is met).
+SERIES_COMPLETE = datetime(9999, 12, 31, tzinfo=UTC)
 
 
 def _instant(local: datetime, zone: tzinfo | None) -> datetime:

@@ -98,6 +98,9 @@ class Event(PostMixin, Base):
     revision: Mapped[int] = mapped_column(Integer, server_default="0")
     # A series: its RFC 5545 lines (app/events/recurrence.py); None for a single event.
     recurrence: Mapped[list[str] | None] = mapped_column(JSONB(none_as_null=True), default=None)
+    # A series: its dates are stored up to this instant (the horizon when it was last
+    # materialised); SERIES_COMPLETE when it has no later date. None: not known yet.
+    dates_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
     # An override (one occurrence changed on its own, app/events/occurrences.py): the series
     # it belongs to, and the fields it changed (the others follow the series).
     series_id: Mapped[int | None] = mapped_column(

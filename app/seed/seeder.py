@@ -35,6 +35,7 @@ from app.core.dates import zone_abbreviation
 from app.core.settings import LANGUAGES
 from app.core.slugs import make_slug
 from app.events.cost import parse_cost
+from app.events.recurrence import SERIES_COMPLETE
 from app.models import CATEGORY, TAG
 
 # One text in every language, in the order of LANGUAGES (en, de, sk).
@@ -281,7 +282,7 @@ EVENT_COLUMNS = (
     "id", "status", "slug", "published_at", "modified_at", "password", "title", "description",
     "excerpt", "image_id", "start_at", "end_at", "start_local", "end_local", "timezone",
     "timezone_abbr", "all_day", "cost", "cost_details", "website", "show_map", "show_map_link",
-    "hide_from_listings", "sticky", "featured", "venue_id", "recurrence",
+    "hide_from_listings", "sticky", "featured", "venue_id", "recurrence", "dates_until",
 )  # fmt: skip
 VENUE_COLUMNS = (
     "id", "status", "slug", "published_at", "modified_at", "name", "description", "excerpt",
@@ -467,6 +468,18 @@ def _series_rule(rng: random.Random, start_local: datetime, zone: ZoneInfo) -> S
     return SeriesRule(frequency, interval)
 
 
+def _dates_until(plan: Plan, rule: SeriesRule, start_local: datetime, zone: ZoneInfo) -> datetime:
+    """The series' `dates_until`, as SeriesStore.materialise sets it: complete when its rule
+    ends (or meets the cap) by the horizon, else the horizon."""
+    horizon = plan.now + timedelta(days=plan.horizon_days)
+    local_horizon = horizon.astimezone(zone).replace(tzinfo=None)
+    cap = plan.max_occurrences
+    starts = rule.starts(start_local, zone, datetime.max - STEPS["WEEKLY"] * 53, cap)
+    if all(start <= local_horizon for start in starts):
+        return SERIES_COMPLETE
+    return local_horizon.replace(tzinfo=zone).astimezone(UTC)
+
+
 def _series_occurrences(
     rows: EventRows,
     plan: Plan,
@@ -597,6 +610,7 @@ def event_chunk(
                 rng.random() < 0.08,
                 venue[0] if venue else None,
                 None if rule is None else json.dumps([rule.line()]),
+                None if rule is None else _dates_until(plan, rule, start_local, zone),
             )
         )
         if rule is None:

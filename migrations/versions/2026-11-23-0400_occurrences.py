@@ -112,7 +112,7 @@ FUNCTIONS = {
 
 def upgrade() -> None:
     op.execute(
-        "ALTER TABLE events ADD COLUMN recurrence jsonb, "
+        "ALTER TABLE events ADD COLUMN recurrence jsonb, ADD COLUMN dates_until timestamptz, "
         "ADD COLUMN series_id bigint REFERENCES events (id) ON DELETE CASCADE, "
         "ADD COLUMN overrides varchar(32)[] NOT NULL DEFAULT '{}'"
     )
