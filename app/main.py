@@ -57,13 +57,15 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     maker = make_sessionmaker(engine)
     # Series' dates follow the horizon: extended now and then daily (app/events/horizon.py).
     keeper: HorizonKeeper = app.state.horizon_keeper
-    keeper.start(maker)
+    tasks = make_engine(url, settings, pooled=False)
+    keeper.start(make_sessionmaker(tasks))
     yield {
         "sessionmaker": maker,
         "read_sessionmaker": make_sessionmaker(reads),
         "version_reader": version_reader,
     }
     await keeper.stop()
+    await tasks.dispose()
     await version_reader.close()
     await app.state.failed_logins.close()
     await reads.dispose()

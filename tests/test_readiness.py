@@ -59,4 +59,5 @@ async def test_readiness_follows_the_database(postgres: Any, instance: Instance)
             await asyncio.sleep(POLL)
         assert statuses[-1] == 200
         assert set(statuses) <= {200, 503}
-        assert (await http.get(f"{API}/categories")).status_code == 200
+        categories = await http.get(f"{API}/categories")
+        assert categories.status_code == 200, categories.text

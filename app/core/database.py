@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool
 
 from app.core.caching import after_write
 from app.core.changelog import ChangePruner
@@ -69,14 +69,24 @@ def _statement_options(settings: Settings) -> dict[str, Any]:
     }
 
 
-def make_engine(url: str, settings: Settings) -> AsyncEngine:
+def make_engine(url: str, settings: Settings, *, pooled: bool = True) -> AsyncEngine:
+    """The app's engine; `pooled=False` for a background task that runs now and then: its
+    connection is closed after each use instead of waiting, idle for a day, in the pool (and
+    being the one a restarted database finds dead, failing a request)."""
+    pooling: dict[str, Any] = (
+        {
+            "poolclass": MeteredPool,
+            "pool_size": settings.db_pool_size,
+            "max_overflow": settings.db_max_overflow,
+            "pool_recycle": 1800,
+            "pool_timeout": settings.db_connect_timeout,
+        }
+        if pooled
+        else {"poolclass": NullPool}
+    )
     return create_async_engine(
         asyncpg_url(url),
-        poolclass=MeteredPool,
-        pool_size=settings.db_pool_size,
-        max_overflow=settings.db_max_overflow,
-        pool_recycle=1800,
-        pool_timeout=settings.db_connect_timeout,
+        **pooling,
         json_deserializer=orjson.loads,
         json_serializer=lambda value: orjson.dumps(value).decode(),
         connect_args={
