@@ -422,7 +422,7 @@ class LoadClient:
             part for name, value in spec.headers.items() for part in ("-H", f"{name}: {value}")
         ]
         return [
-            *("wrk", f"-t{self.wrk_threads}", f"-c{concurrency}"),
+            *("wrk", f"-t{min(self.wrk_threads, concurrency)}", f"-c{concurrency}"),
             *(f"-d{max(1, round(duration))}s", "--timeout", "10s", "-s", str(WRK_SCRIPT)),
             *headers,
             base,

@@ -24,10 +24,11 @@ from sqlalchemy import (
     select,
     text,
     true,
+    tuple_,
     type_coerce,
     update,
 )
-from sqlalchemy.dialects.postgresql import TSQUERY, aggregate_order_by, distinct_on
+from sqlalchemy.dialects.postgresql import TSQUERY, aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -579,10 +580,12 @@ class EventListQuery:
 
     # ---- building ---------------------------------------------------------------------
 
-    def conditions(self, stmt: Select[Any]) -> list[Any]:
+    def conditions(
+        self, stmt: Select[Any] | None, o: Any = Occurrence, e: Any = Event
+    ) -> list[Any]:
+        """The filters on occurrences `o` showing events `e` (aliases in a subquery)."""
         f = self.filters
-        e, o = Event, Occurrence
-        where: list[Any] = [self._visibility()]
+        where: list[Any] = [self._visibility(o, e)]
         if not f.include_hidden and not self._public():
             # Hidden events stay out of lists for those who may not edit them
             # (docs/design.md, Event list).
@@ -634,16 +637,16 @@ class EventListQuery:
         f = self.filters
         return f.statuses == ("publish",) and f.viewer_id is None and not f.include_hidden
 
-    def _visibility(self) -> Any:
+    def _visibility(self, o: Any, e: Any) -> Any:
         f = self.filters
         if self._public():
-            return Occurrence.listed == true()
-        statuses = Event.status.in_(bindparam("statuses", expanding=True))
+            return o.listed == true()
+        statuses = e.status.in_(bindparam("statuses", expanding=True))
         if f.others_statuses is None or f.viewer_id is None:
             return statuses
         return or_(
-            Event.status.in_(bindparam("others_statuses", expanding=True)),
-            and_(Event.author_id == bindparam("viewer_id"), statuses),
+            e.status.in_(bindparam("others_statuses", expanding=True)),
+            and_(e.author_id == bindparam("viewer_id"), statuses),
         )
 
     def order(self, stmt: Select[Any]) -> list[Any]:
@@ -665,25 +668,25 @@ class EventListQuery:
         stmt = self.repo.select_records()
         stmt = stmt.where(*self.conditions(stmt))
         if self.filters.first_of_series:
-            stmt = stmt.where(Occurrence.id.in_(self._firsts()))
+            stmt = stmt.where(self._first_of_its_series())
         return stmt
 
-    def _firsts(self) -> Select[Any]:
-        """The first occurrence of each series among those the filters select: the same
-        conditions in a subquery of its own (not correlated to the outer query)."""
-        candidates = self.repo.select_records()
-        inner = candidates.where(*self.conditions(candidates)).with_only_columns(
-            Occurrence.id,
-            Occurrence.series_id,
-            Occurrence.start_local,
-            maintain_column_froms=True,
+    def _first_of_its_series(self) -> Any:
+        """No earlier date of the same series passes the filters. A single event is its
+        series' only date: the subquery runs for dates of series alone, each an index probe,
+        so the page still walks the list's index and stops at its limit."""
+        o, e = aliased(Occurrence, name="earlier"), aliased(Event, name="earlier_event")
+        earlier = (
+            select(literal(1))
+            .select_from(o)
+            .join(e, e.id == o.content_id)
+            .where(
+                o.series_id == Occurrence.series_id,
+                tuple_(o.start_local, o.id) < tuple_(Occurrence.start_local, Occurrence.id),
+                *self.conditions(None, o, e),
+            )
         )
-        rows = inner.correlate(None).subquery("candidates")
-        return (
-            select(rows.c.id)
-            .ext(distinct_on(rows.c.series_id))
-            .order_by(rows.c.series_id, rows.c.start_local, rows.c.id)
-        )
+        return or_(Event.recurrence.is_(None), ~earlier.exists())
 
     def _page(self) -> Select[Any]:
         stmt = self.statement()
