@@ -459,3 +459,20 @@ async def test_the_docs_explain_series_and_scopes(client: AsyncClient) -> None:
         body = document["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
     assert {"recurrence", "scope"} <= set(body["properties"])
     assert "/events/by-slug/{slug}/{day}" in paths
+
+
+async def test_the_first_date_of_a_series_is_the_first_one_the_filters_keep(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    series = await create(client, editor, title="Pilates", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+    items = await dates(client, series["id"])
+    renamed = await client.patch(
+        f"{API}/events/{items[0]['id']}",
+        json={"title": "Stretching", "scope": "this"},  # the series' own ID: `all` by default
+        headers=editor.basic,
+    )
+    assert renamed.status_code == 200
+    query = {**WIDE, "search": "pilates", "hide_subsequent_recurrences": "1"}
+    listed = await client.get(f"{API}/events", params=query)
+    assert [(i["id"], i["title"]) for i in listed.json()["events"]] == [(items[1]["id"], "Pilates")]
+    assert listed.json()["total"] == 1
