@@ -119,6 +119,7 @@ class SeriesStore:
                     Event.timezone,
                     Event.recurrence,
                     Event.status,
+                    Event.author_id,
                     Event.hide_from_listings,
                     Event.published_at,
                 ).where(Event.id == series_id)
@@ -182,6 +183,9 @@ class SeriesStore:
                     "original_start": instant,
                     "listed": listed,
                     "published_at": row.published_at,
+                    "status": row.status,
+                    "author_id": row.author_id,
+                    "hide_from_listings": row.hide_from_listings,
                     **dates,
                 }
             )
@@ -197,9 +201,11 @@ class SeriesStore:
         await self.session.execute(
             text(
                 "INSERT INTO occurrences (id, series_id, content_id, original_start, start_at, "
-                "end_at, start_local, end_local, listed, published_at) "
+                "end_at, start_local, end_local, listed, published_at, status, author_id, "
+                "hide_from_listings) "
                 "SELECT id, id, id, start_at, start_at, end_at, start_local, end_local, "
-                "status = 'publish' AND hide_from_listings = false, published_at "
+                "status = 'publish' AND hide_from_listings = false, published_at, status, "
+                "author_id, hide_from_listings "
                 "FROM events WHERE id = :id ON CONFLICT (id) DO UPDATE SET "
                 "content_id = EXCLUDED.content_id, original_start = EXCLUDED.original_start, "
                 "start_at = EXCLUDED.start_at, end_at = EXCLUDED.end_at, "

@@ -588,9 +588,9 @@ class EventListQuery:
         where: list[Any] = [self._visibility(o, e)]
         if not f.include_hidden and not self._public():
             # Hidden events stay out of lists for those who may not edit them
-            # (docs/design.md, Event list).
-            shown = e.hide_from_listings == false()
-            viewer = e.author_id == bindparam("viewer_id")
+            # (docs/design.md, Event list). Occurrences carry their series' visibility.
+            shown = o.hide_from_listings == false()
+            viewer = o.author_id == bindparam("viewer_id")
             where.append(shown if f.viewer_id is None else or_(shown, viewer))
         columns = {"start": o.start_local, "end": o.end_local}
         instants = {"start": o.start_at, "end": o.end_at}
@@ -641,12 +641,12 @@ class EventListQuery:
         f = self.filters
         if self._public():
             return o.listed == true()
-        statuses = e.status.in_(bindparam("statuses", expanding=True))
+        statuses = o.status.in_(bindparam("statuses", expanding=True))
         if f.others_statuses is None or f.viewer_id is None:
             return statuses
         return or_(
-            e.status.in_(bindparam("others_statuses", expanding=True)),
-            and_(e.author_id == bindparam("viewer_id"), statuses),
+            o.status.in_(bindparam("others_statuses", expanding=True)),
+            and_(o.author_id == bindparam("viewer_id"), statuses),
         )
 
     def order(self, stmt: Select[Any]) -> list[Any]:

@@ -161,4 +161,8 @@ class Occurrence(Base):
     start_local: Mapped[datetime] = mapped_column(DateTime(timezone=False))
     end_local: Mapped[datetime] = mapped_column(DateTime(timezone=False))
     listed: Mapped[bool] = mapped_column(Boolean)
+    # The series' (by trigger): what the list's visibility reads, without the events.
     published_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(20))
+    author_id: Mapped[int | None] = mapped_column(BigInteger, default=None)
+    hide_from_listings: Mapped[bool] = mapped_column(Boolean)

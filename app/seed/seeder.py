@@ -303,9 +303,10 @@ SEEDED_TABLES = (
     "organizer_translations", "events", "event_translations", "event_terms",
     "event_organizers", "occurrences",
 )  # fmt: skip
+HIDDEN_COLUMN = EVENT_COLUMNS.index("hide_from_listings")
 OCCURRENCE_COLUMNS = (
     "id", "series_id", "content_id", "original_start", "start_at", "end_at", "start_local",
-    "end_local", "listed", "published_at",
+    "end_local", "listed", "published_at", "status", "author_id", "hide_from_listings",
 )  # fmt: skip
 # Share of events that are series, and their rules: (frequency, how they end, weight), with
 # the ranges of COUNT (dates) and of UNTIL (weeks or days after the start).
@@ -483,9 +484,10 @@ def _dates_until(plan: Plan, rule: SeriesRule, start_local: datetime, zone: Zone
 def _series_occurrences(
     rows: EventRows,
     plan: Plan,
-    event: tuple[int, datetime, datetime, ZoneInfo, SeriesRule, bool, datetime],
+    event: tuple[int, datetime, datetime, ZoneInfo, SeriesRule, str, bool, datetime],
 ) -> None:
-    series_id, start_local, end_local, zone, rule, listed, published = event
+    series_id, start_local, end_local, zone, rule, status, hidden, published = event
+    listed = status == "publish" and not hidden
     horizon = (plan.now + timedelta(days=plan.horizon_days)).astimezone(zone).replace(tzinfo=None)
     duration = end_local - start_local
     for start in rule.starts(start_local, zone, horizon, plan.max_occurrences):
@@ -501,6 +503,9 @@ def _series_occurrences(
                 end,
                 listed,
                 published,
+                status,
+                None,  # seeded events have no author
+                hidden,
             )
         )
 
@@ -616,9 +621,8 @@ def event_chunk(
         if rule is None:
             rows.singles += 1
         else:
-            status, hidden = rows.events[-1][1], rows.events[-1][-5]
-            listed = status == "publish" and not hidden
-            event = (event_id, start_local, end_local, zone, rule, listed, published)
+            status, hidden = rows.events[-1][1], rows.events[-1][HIDDEN_COLUMN]
+            event = (event_id, start_local, end_local, zone, rule, status, hidden, published)
             _series_occurrences(rows, plan, event)
         for other, share in zip(plan.others, plan.translated, strict=True):
             if rng.random() < share:

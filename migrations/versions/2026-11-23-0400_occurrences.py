@@ -27,15 +27,17 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 LISTED = "({r}.status = 'publish' AND {r}.hide_from_listings = false)"
+# What the list's visibility reads, copied from the series: filtered without the events.
+COPIED = ("published_at", "status", "author_id", "hide_from_listings")
 DATES = ("start_at", "end_at", "start_local", "end_local")
 
 # A single event inserted by any writer gets its occurrence (a series' are materialised by
 # the application, which inserts the event as a single one first).
 ON_INSERT = f"""
 INSERT INTO occurrences (id, series_id, content_id, original_start, {", ".join(DATES)},
-                         listed, published_at)
+                         listed, {", ".join(COPIED)})
 SELECT n.id, n.id, n.id, n.start_at, {", ".join(f"n.{d}" for d in DATES)},
-       {LISTED.format(r="n")}, n.published_at
+       {LISTED.format(r="n")}, {", ".join(f"n.{c}" for c in COPIED)}
 FROM new_rows AS n WHERE n.series_id IS NULL AND n.recurrence IS NULL;
 """
 
@@ -43,15 +45,15 @@ FROM new_rows AS n WHERE n.series_id IS NULL AND n.recurrence IS NULL;
 # calling the function): most updates (texts, the search words a translation rewrites,
 # revisions) touch none, and each that does is a few index lookups by the row's ID, whatever
 # the planner believes of the tables' sizes.
-FOLLOWED = ("status", "hide_from_listings", "published_at", *DATES)
+FOLLOWED = (*COPIED, *DATES)
 ON_UPDATE_WHEN = " OR ".join(f"OLD.{c} IS DISTINCT FROM NEW.{c}" for c in FOLLOWED)
 NEW_DATES = ", ".join(f"NEW.{d}" for d in DATES)
 ON_UPDATE = f"""
 IF NEW.series_id IS NULL THEN
-  UPDATE occurrences SET listed = {LISTED.format(r="NEW")}, published_at = NEW.published_at
+  UPDATE occurrences SET listed = {LISTED.format(r="NEW")},
+         {", ".join(f"{c} = NEW.{c}" for c in COPIED)}
   WHERE series_id = NEW.id
-    AND (listed IS DISTINCT FROM {LISTED.format(r="NEW")}
-         OR published_at IS DISTINCT FROM NEW.published_at);
+    AND ({", ".join(COPIED)}) IS DISTINCT FROM ({", ".join(f"NEW.{c}" for c in COPIED)});
   IF NEW.recurrence IS NULL THEN
     UPDATE occurrences SET original_start = NEW.start_at,
            {", ".join(f"{d} = NEW.{d}" for d in DATES)}
@@ -134,16 +136,19 @@ def upgrade() -> None:
             start_local timestamp NOT NULL,
             end_local timestamp NOT NULL,
             listed boolean NOT NULL,
-            published_at timestamptz NOT NULL
+            published_at timestamptz NOT NULL,
+            status varchar(20) NOT NULL,
+            author_id bigint,
+            hide_from_listings boolean NOT NULL
         )
         """
     )
     # Every event so far is a single one: its occurrence has its ID.
     op.execute(
         f"INSERT INTO occurrences (id, series_id, content_id, original_start, "
-        f"{', '.join(DATES)}, listed, published_at) "
+        f"{', '.join(DATES)}, listed, {', '.join(COPIED)}) "
         f"SELECT e.id, e.id, e.id, e.start_at, {', '.join(f'e.{d}' for d in DATES)}, "
-        f"{LISTED.format(r='e')}, e.published_at FROM events AS e"
+        f"{LISTED.format(r='e')}, {', '.join(f'e.{c}' for c in COPIED)} FROM events AS e"
     )
     op.execute(
         "CREATE INDEX occurrences_listing_idx ON occurrences (start_local, published_at, id) "
