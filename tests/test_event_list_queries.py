@@ -94,7 +94,9 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
         dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
     )
     plan = "\n".join(row[0] for row in await db.execute(text(f"EXPLAIN {compiled}")))
-    assert "occurrences_listing_idx" in plan  # the dates, walked in list order
+    # The dates, walked in list order (by the partial index of listed dates, or by all
+    # dates with `listed` as a filter: the planner's costs are close).
+    assert "occurrences_listing_idx" in plan or "occurrences_start_idx" in plan
     assert "Seq Scan" not in plan
 
 
