@@ -580,12 +580,10 @@ class EventListQuery:
 
     # ---- building ---------------------------------------------------------------------
 
-    def conditions(
-        self, stmt: Select[Any] | None, o: Any = Occurrence, e: Any = Event
-    ) -> list[Any]:
+    def conditions(self, o: Any = Occurrence, e: Any = Event) -> list[Any]:
         """The filters on occurrences `o` showing events `e` (aliases in a subquery)."""
         f = self.filters
-        where: list[Any] = [self._visibility(o, e)]
+        where: list[Any] = [self._visibility(o)]
         if not f.include_hidden and not self._public():
             # Hidden events stay out of lists for those who may not edit them
             # (docs/design.md, Event list). Occurrences carry their series' visibility.
@@ -637,7 +635,7 @@ class EventListQuery:
         f = self.filters
         return f.statuses == ("publish",) and f.viewer_id is None and not f.include_hidden
 
-    def _visibility(self, o: Any, e: Any) -> Any:
+    def _visibility(self, o: Any) -> Any:
         f = self.filters
         if self._public():
             return o.listed == true()
@@ -666,7 +664,7 @@ class EventListQuery:
     def statement(self) -> Select[Any]:
         """The filtered statement (unordered, unpaged): the base of the page and the count."""
         stmt = self.repo.select_records()
-        stmt = stmt.where(*self.conditions(stmt))
+        stmt = stmt.where(*self.conditions())
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
         return stmt
@@ -683,7 +681,7 @@ class EventListQuery:
             .where(
                 o.series_id == Occurrence.series_id,
                 tuple_(o.start_local, o.id) < tuple_(Occurrence.start_local, Occurrence.id),
-                *self.conditions(None, o, e),
+                *self.conditions(o, e),
             )
         )
         return or_(Event.recurrence.is_(None), ~earlier.exists())

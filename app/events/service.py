@@ -10,7 +10,7 @@ from typing import Any
 from app.core.dates import DATETIME_FORMAT, parse_when, parse_zone
 from app.core.errors import ApiError, InvalidParams, note
 from app.core.permissions import poster
-from app.events.kind import EVENTS
+from app.events.kind import EVENTS, event_repository
 from app.events.occurrences import OVERRIDABLE, series_store
 from app.events.params import ScopeParams
 from app.events.repository import EventRecord
@@ -26,6 +26,7 @@ ALWAYS_ACCEPTED = {"scope", "i18n_language"}
 class EventService(PostService[EventRecord]):
     def __init__(self, ctx: RequestContext) -> None:
         super().__init__(EVENTS, ctx)
+        self.events = event_repository(ctx)  # the store, with the reads only events have
         self.series = series_store(ctx)
 
     def _scope(self, record: EventRecord) -> str:
@@ -79,7 +80,7 @@ class EventService(PostService[EventRecord]):
     async def read_on(self, slug: str, day: date) -> dict[str, Any]:
         """The series' date on `day`, if the caller may read it."""
         series = await self.by_slug(slug)
-        record = await self.store.occurrence_on(series.series_id, day)  # type: ignore[attr-defined]
+        record = await self.events.occurrence_on(series.series_id, day)
         if record is None:
             values = {"slug": slug, "day": day.isoformat()}
             raise ApiError(404, "rest-event-not-found", "occurrence_not_found", values=values)
@@ -90,9 +91,9 @@ class EventService(PostService[EventRecord]):
     # ---- pieces -----------------------------------------------------------------------
 
     async def _series(self, series_id: int) -> EventRecord:
-        series = await self.store.get_row(series_id)  # type: ignore[attr-defined]
+        series = await self.events.get_row(series_id)
         assert series is not None  # locked by _for_writing
-        return series  # type: ignore[no-any-return]
+        return series
 
     async def _series_start(self, record: EventRecord) -> Any:
         series = await self._series(record.series_id)
