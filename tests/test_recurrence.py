@@ -476,3 +476,46 @@ async def test_the_first_date_of_a_series_is_the_first_one_the_filters_keep(
     listed = await client.get(f"{API}/events", params=query)
     assert [(i["id"], i["title"]) for i in listed.json()["events"]] == [(items[1]["id"], "Pilates")]
     assert listed.json()["total"] == 1
+
+
+async def test_deleting_with_scope_following_ends_the_series_and_all_trashes_it(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    series = await create(client, editor, recurrence=["RRULE:FREQ=WEEKLY;COUNT=5"])
+    items = await dates(client, series["id"])
+    ended = await client.delete(
+        f"{API}/events/{items[3]['id']}", params={"scope": "following"}, headers=editor.basic
+    )
+    assert ended.status_code == 200, ended.text
+    assert [i["id"] for i in await dates(client, series["id"])] == [i["id"] for i in items[:3]]
+    rules = (await client.get(f"{API}/events/{series['id']}")).json()["recurrence"]
+    assert rules == ["RRULE:FREQ=WEEKLY;UNTIL=20270323T175959Z"]
+    trashed = await client.delete(
+        f"{API}/events/{items[1]['id']}", params={"scope": "all"}, headers=editor.basic
+    )
+    assert trashed.status_code == 200, trashed.text
+    assert trashed.json()["id"] == series["id"]
+    assert trashed.json()["status"] == "trash"
+
+
+async def test_an_override_goes_with_a_date_the_rules_no_longer_give(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    series = await create(client, editor, recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+    third = (await dates(client, series["id"]))[2]
+    await client.patch(f"{API}/events/{third['id']}", json={"title": "Late"}, headers=editor.basic)
+    shorter = await client.patch(
+        f"{API}/events/{series['id']}",
+        json={"recurrence": ["RRULE:FREQ=WEEKLY;COUNT=2"]},
+        headers=editor.basic,
+    )
+    assert shorter.status_code == 200, shorter.text
+    assert [i["title"] for i in await dates(client, series["id"])] == ["Yoga", "Yoga"]
+    assert (await client.get(f"{API}/events/{third['id']}")).status_code == 404
+    # The date comes back with the rule, as the series shows it (the override is gone).
+    await client.patch(
+        f"{API}/events/{series['id']}",
+        json={"recurrence": ["RRULE:FREQ=WEEKLY;COUNT=3"]},
+        headers=editor.basic,
+    )
+    assert [i["title"] for i in await dates(client, series["id"])] == ["Yoga"] * 3

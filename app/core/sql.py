@@ -30,7 +30,7 @@ async def in_savepoint(session: AsyncSession, action: Callable[[], Awaitable[T]]
         return await action()
 
 
-async def _under_free_slug(
+async def under_free_slug(
     session: AsyncSession,
     write: Callable[[str], Awaitable[T]],
     base: str,
@@ -61,7 +61,7 @@ async def insert_with_unique_slug(
     taken: set[str],
     constraint: str,
 ) -> M:
-    """Insert the row `build(slug)` under the first free slug of `base` (see _under_free_slug)."""
+    """Insert the row `build(slug)` under the first free slug of `base` (see under_free_slug)."""
 
     async def insert(slug: str) -> M:
         row = build(slug)
@@ -69,7 +69,7 @@ async def insert_with_unique_slug(
         await session.flush()
         return row
 
-    return await _under_free_slug(session, insert, base, taken, constraint)
+    return await under_free_slug(session, insert, base, taken, constraint)
 
 
 async def rename_to_unique_slug(
@@ -83,7 +83,7 @@ async def rename_to_unique_slug(
         await session.execute(update(model).where(model.id == record_id).values(slug=slug))
         return slug
 
-    return await _under_free_slug(session, rename, base, taken, constraint)
+    return await under_free_slug(session, rename, base, taken, constraint)
 
 
 async def add_trashed_suffix(

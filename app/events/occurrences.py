@@ -36,8 +36,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.dates import parse_zone
 from app.core.slugs import make_slug
-from app.core.sql import taken_slugs
+from app.core.sql import taken_slugs, under_free_slug
 from app.events.recurrence import SERIES_COMPLETE, parse_recurrence
+from app.events.repository import SLUG_CONSTRAINT
 from app.http.context import RequestContext
 from app.models import Event, EventTranslation, Occurrence, event_organizers, event_terms
 from app.models.base import POST_ID_SEQ
@@ -160,12 +161,11 @@ class SeriesStore:
                 await self.session.execute(delete(Event).where(Event.id.in_(overrides)))
         fresh = [instant for instant in wanted if instant not in kept]
         own_id_free = all(r.id != series_id for r in kept.values())
+        new_ids: dict[datetime, int] = {}
         if own_id_free and row.start_at in fresh:
             fresh.remove(row.start_at)  # the series' start takes the series' ID
-            ids = [series_id, *await self._new_ids(len(fresh))]
-            fresh.insert(0, row.start_at)
-        else:
-            ids = await self._new_ids(len(fresh))
+            new_ids[row.start_at] = series_id
+        new_ids.update(zip(fresh, await self._new_ids(len(fresh)), strict=True))
         listed = row.status == "publish" and not row.hide_from_listings
         rows = []
         moved: list[dict[str, Any]] = []
@@ -177,7 +177,7 @@ class SeriesStore:
                 continue
             rows.append(
                 {
-                    "id": old.id if old is not None else ids[fresh.index(instant)],
+                    "id": old.id if old is not None else new_ids[instant],
                     "series_id": series_id,
                     "content_id": series_id,
                     "original_start": instant,
@@ -413,14 +413,15 @@ class SeriesStore:
         return new_id
 
     async def _copy_with_free_slug(self, source_id: int, slug: str, **values: Any) -> int:
+        """A copy of the event under the first free `-N` of its slug (a concurrent writer
+        taking one is met by the next, as for every slug)."""
         base = make_slug(slug)
         taken = await taken_slugs(self.session, Event.slug, base)
-        number = 2
-        candidate = f"{base}-{number}"
-        while candidate in taken:
-            number += 1
-            candidate = f"{base}-{number}"
-        return await self.copy(source_id, slug=candidate, series=None, **values)
+
+        async def write(candidate: str) -> int:
+            return await self.copy(source_id, slug=candidate, series=None, **values)
+
+        return await under_free_slug(self.session, write, base, taken, SLUG_CONSTRAINT)
 
     async def _lines(self, series_id: int) -> list[str]:
         lines = await self.session.scalar(select(Event.recurrence).where(Event.id == series_id))
