@@ -6,7 +6,7 @@ from typing import Any
 from app.core.dates import format_datetime
 from app.core.urls import Urls
 from app.media.repository import MediaRecord
-from app.posts.images import with_urls
+from app.posts.images import sizes_body
 
 
 def in_language(texts: dict[str, str], language: str, default_language: str) -> str:
@@ -42,6 +42,6 @@ def media_body(
         "width": record.width,
         "height": record.height,
         "filesize": record.filesize,
-        "sizes": {name: with_urls(size, urls) for name, size in record.sizes.items()},
+        "sizes": sizes_body(record.sizes, urls),
         "rest_url": urls.rest(f"/media/{record.id}"),
     }

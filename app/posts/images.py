@@ -56,6 +56,19 @@ def with_urls(entry: dict[str, Any], urls: Urls) -> dict[str, Any]:
     return shown
 
 
+# The order sizes are shown in (JSONB keeps keys in an order of its own), smallest first.
+SIZE_ORDER = ("thumbnail", "medium", "medium_large", "large", "full")
+
+
+def sizes_body(sizes: dict[str, Any], urls: Urls) -> dict[str, Any]:
+    """Stored sizes as bodies show them, smallest first."""
+
+    def rank(name: str) -> tuple[int, str]:
+        return (SIZE_ORDER.index(name) if name in SIZE_ORDER else len(SIZE_ORDER), name)
+
+    return {name: with_urls(sizes[name], urls) for name in sorted(sizes, key=rank)}
+
+
 def image_body(row: ImageLike | None, urls: Urls) -> Literal[False] | dict[str, Any]:
     """The reference's `image`: false, or `{url, id, extension}` plus known dimensions;
     an upload adds `filesize`, `sizes` (each `{width, height, mime-type, filesize, url}`,
@@ -70,7 +83,7 @@ def image_body(row: ImageLike | None, urls: Urls) -> Literal[False] | dict[str, 
         body["height"] = row.height
     if row.file:
         body["filesize"] = row.filesize
-        body["sizes"] = {name: with_urls(size, urls) for name, size in (row.sizes or {}).items()}
+        body["sizes"] = sizes_body(row.sizes or {}, urls)
         body["alt"] = row.alt or ""
     return body
 
