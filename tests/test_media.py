@@ -1,6 +1,10 @@
 """The media library through HTTP: uploads of real files made by Pillow, their sizes and
 files, what is refused (and that nothing of it is stored), rights, deleting, languages."""
 
+import os
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.settings import get_settings
 from app.main import create_app
 from app.media.processing import FULL, process
+from app.media.prune import prune
+from app.media.repository import MediaRepository
+from app.media.storage import LocalStorage
 from app.models import Image
 from tests.factories import API, Auth, AuthFor, create_post, create_record
 from tests.media_files import (
@@ -465,3 +472,50 @@ async def test_the_routes_are_in_the_doc(client: AsyncClient) -> None:
     one = next(path for path in paths if path.endswith("/media/{id}"))
     assert {"get", "patch", "delete"} <= set(paths[one])
     assert "409" in paths[one]["delete"]["responses"]
+
+
+# ---- almanac media prune ------------------------------------------------------------------
+
+
+async def test_prune_removes_only_files_no_image_names(
+    client: AsyncClient, editor: AuthFor, db: AsyncSession, media_dir: Path
+) -> None:
+    kept = await uploaded(client, editor, picture("PNG", (170, 160)))
+    orphan = "ab/" + "ab" * 16 + "-150x150.png"
+    young = "cd/" + "cd" * 16 + ".png"
+    for name in (orphan, young):
+        (media_dir / name).parent.mkdir(exist_ok=True)
+        (media_dir / name).write_bytes(b"left behind")
+    partial = media_dir / ".partial" / "0123"
+    partial.parent.mkdir(exist_ok=True)
+    partial.write_bytes(b"half")
+    an_hour_ago = time.time() - 3700
+    for path in (media_dir / orphan, partial):
+        os.utime(path, (an_hour_ago, an_hour_ago))
+    storage = LocalStorage(media_dir)
+    rehearsal = await prune(MediaRepository(db), storage, dry_run=True)
+    assert rehearsal.removed == [orphan]
+    assert (media_dir / orphan).exists()
+    pruned = await prune(MediaRepository(db), storage)
+    assert pruned.removed == [orphan]
+    assert pruned.leftovers == 1
+    left = stored(media_dir)
+    assert orphan not in left
+    assert young in left  # younger than the grace period: perhaps an upload committing
+    assert ".partial/0123" not in left
+    for size in kept["sizes"].values():
+        assert (await fetch(client, size["url"])).status_code == 200
+    (media_dir / young).unlink()
+
+
+def test_the_prune_command(database_url: str, tmp_path: Path) -> None:
+    orphan = tmp_path / "media" / "ef" / ("ef" * 16 + ".jpg")
+    orphan.parent.mkdir(parents=True)
+    orphan.write_bytes(b"nobody's")
+    env = {**os.environ, "DATABASE_URL": database_url, "ALMANAC_DATA_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "app.cli", "media", "prune", "--grace-minutes", "0"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"removed ef/{'ef' * 16}.jpg" in done.stdout
+    assert "removed 1 file(s)" in done.stdout
+    assert not orphan.exists()

@@ -8,6 +8,7 @@ whole file or nothing, whatever fails while writing.
 
 import os
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,8 +31,12 @@ class MediaStorage(Protocol):
     def delete(self, name: str) -> None:
         """Remove `name`, if it is there."""
 
-    def names(self) -> Iterator[str]:
-        """Every stored name."""
+    def names(self, older_than: float = 0.0) -> Iterator[str]:
+        """Every stored name, or those written more than `older_than` seconds ago."""
+
+    def remove_leftovers(self, older_than: float) -> int:
+        """Remove partial writes older than `older_than` seconds (a crash mid-write); how
+        many there were."""
 
     def local_path(self, name: str) -> Path | None:
         """The file of `name`, when it is on this machine's disk and there; else None."""
@@ -71,16 +76,27 @@ class LocalStorage:
     def delete(self, name: str) -> None:
         self._path(name).unlink(missing_ok=True)
 
-    def names(self) -> Iterator[str]:
+    def names(self, older_than: float = 0.0) -> Iterator[str]:
         if not self.root.is_dir():
             return
+        before = time.time() - older_than
         for directory in sorted(self.root.iterdir()):
             if directory.name == TEMPORARY or not directory.is_dir():
                 continue
             for path in sorted(directory.iterdir()):
                 name = f"{directory.name}/{path.name}"
-                if is_media_name(name):
+                if is_media_name(name) and path.is_file() and path.stat().st_mtime <= before:
                     yield name
+
+    def remove_leftovers(self, older_than: float) -> int:
+        partial = self.root / TEMPORARY
+        if not partial.is_dir():
+            return 0
+        before = time.time() - older_than
+        stale = [path for path in partial.iterdir() if path.stat().st_mtime <= before]
+        for path in stale:
+            path.unlink(missing_ok=True)
+        return len(stale)
 
     def local_path(self, name: str) -> Path | None:
         if not is_media_name(name):
