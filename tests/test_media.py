@@ -13,9 +13,10 @@ import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient, Response
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.settings import get_settings
+from app.importer.images import CopyLimits
 from app.main import create_app
 from app.media.processing import FULL, process
 from app.media.prune import prune
@@ -32,6 +33,7 @@ from tests.media_files import (
     png_bomb,
     with_gps_and_orientation,
 )
+from tests.test_import import Site, run
 
 MEDIA = f"{API}/media"
 MAX_UPLOAD = 300_000
@@ -519,3 +521,74 @@ def test_the_prune_command(database_url: str, tmp_path: Path) -> None:
     assert f"removed ef/{'ef' * 16}.jpg" in done.stdout
     assert "removed 1 file(s)" in done.stdout
     assert not orphan.exists()
+
+
+# ---- almanac import --copy-images -----------------------------------------------------------
+
+
+async def test_import_copies_images_once(
+    client: AsyncClient, auth: Auth, maker: async_sessionmaker[AsyncSession], media_dir: Path
+) -> None:
+    await auth("administrator")  # the owner of imported records
+    site = Site()
+    tec = site.tec
+    tec.files["/hall.jpg"] = (picture("JPEG", (640, 480)), "image/jpeg")
+    tec.files["/poster.png"] = (picture("PNG", (800, 600)), "image/png")
+    tec.files["/fake.jpg"] = (HTML, "image/jpeg")
+    broken = {"url": "http://tec.test/fake.jpg", "id": 11, "extension": "jpg"}
+    gone = {"url": "http://tec.test/gone.gif", "id": 12, "extension": "gif"}
+    tec.add_organizer("Broken image", image=broken)
+    tec.add_organizer("Gone image", image=gone)
+    tec.add_organizer("Same hall picture", image=tec.venues[site.hall]["image"])
+    options: dict[str, Any] = {
+        "copy_images": True,
+        "media": LocalStorage(media_dir),
+        "copy_limits": CopyLimits(MAX_UPLOAD, MAX_PIXELS),
+    }
+
+    def downloads() -> list[str]:
+        return [r for r in tec.requests if r.split("?")[0] in tec.files or "gone" in r]
+
+    summary = await run(maker, tec, **options)
+    assert summary.images is not None
+    assert (summary.images.copied, summary.images.reused) == (2, 0)
+    failed = dict(summary.images.failed)
+    assert failed["http://tec.test/gone.gif"] == "answered 404"
+    assert "not an image of an accepted type" in failed["http://tec.test/fake.jpg"]
+    assert "  images: 2 copied, 0 copied before, 2 failed" in summary.lines()
+    assert summary.kinds["event"].created == 6  # the failures stopped nothing
+    assert sorted(downloads()) == ["/fake.jpg?", "/gone.gif?", "/hall.jpg?", "/poster.png?"]
+
+    venues = (await client.get(f"{API}/venues", params={"per_page": 50})).json()["venues"]
+    hall = next(v for v in venues if v["venue"].startswith("Hall"))
+    assert hall["image"]["url"].startswith("http://testserver/media/")
+    assert (hall["image"]["width"], hall["image"]["height"]) == (640, 480)
+    assert set(hall["image"]["sizes"]) == {"thumbnail", "medium", "full"}
+    organizers = (await client.get(f"{API}/organizers", params={"per_page": 50})).json()
+    by_name = {o["organizer"]: o for o in organizers["organizers"]}
+    assert by_name["Same hall picture"]["image"]["id"] == hall["image"]["id"]  # one copy
+    assert by_name["Gone image"]["image"]["url"] == "http://tec.test/gone.gif"  # kept as it was
+    events = (await client.get(f"{API}/events", params={"per_page": 50})).json()["events"]
+    concert = next(e for e in events if e["image"] and e["image"]["extension"] == "png")
+    assert list(concert["image"]["sizes"]) == ["thumbnail", "medium", "medium_large", "full"]
+    assert (concert["image"]["width"], concert["image"]["height"]) == (800, 600)
+    poster = (await fetch(client, concert["image"]["sizes"]["medium"]["url"])).content
+    assert opened(poster).size == (300, 225)
+
+    # Again: nothing copied before is downloaded (the failures are tried again).
+    tec.requests.clear()
+    again = await run(maker, tec, **options)
+    assert again.images is not None
+    assert (again.images.copied, again.images.reused) == (0, 0)
+    assert sorted(downloads()) == ["/fake.jpg?", "/gone.gif?"]
+    # A venue changed at the source names the old address again: it shows the copy, which
+    # is not downloaded again.
+    tec.touch(tec.venues[site.hall], city="Graz")
+    tec.requests.clear()
+    third = await run(maker, tec, **options)
+    assert third.images is not None
+    assert (third.images.copied, third.images.reused) == (0, 1)
+    assert "/hall.jpg?" not in downloads()
+    moved = (await client.get(f"{API}/venues/{hall['id']}")).json()
+    assert moved["city"] == "Graz"
+    assert moved["image"]["id"] == hall["image"]["id"]

@@ -34,3 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--prune", action="store_true", help="trash local records gone from the source"
     )
+    parser.add_argument(
+        "--copy-images",
+        action="store_true",
+        help="download the records' images into the media library, once, and show the copies",
+    )

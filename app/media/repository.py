@@ -183,10 +183,13 @@ class MediaRepository:
         )
         return {row.source_url: row.id for row in rows}
 
-    async def link_copies(self, copies: dict[int, int]) -> None:
-        """Every post showing an external image shows its copy instead (old ID -> copy)."""
+    async def show_copy(self, image_id: int, copy_id: int) -> None:
+        """Every post showing the external image `image_id` shows its copy instead. Their
+        modification time stays: their own content did not change (the changes feed still
+        reports them, through the change log's triggers)."""
         for _, model in POSTS:
-            for old, new in copies.items():
-                await self.session.execute(
-                    update(model).where(model.image_id == old).values(image_id=new)
-                )
+            await self.session.execute(
+                update(model)
+                .where(model.image_id == image_id)
+                .values(image_id=copy_id, modified_at=model.modified_at)
+            )
