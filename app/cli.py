@@ -13,15 +13,15 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import make_url
 
-from app.core.caching import after_write
-from app.core.database import make_engine, make_sessionmaker, resolve_database_url
-from app.core.embedded import pgdata_dir
-from app.core.logs import logging_config
-from app.core.metrics import prepare_multiprocess_dir
-from app.core.migrate import head_revision, upgrade
-from app.core.permissions import Role
-from app.core.settings import get_settings
-from app.core.urls import NAMESPACE
+from app.core.edge.caching import after_write
+from app.core.edge.urls import NAMESPACE
+from app.core.infra.database import make_engine, make_sessionmaker, resolve_database_url
+from app.core.infra.embedded import pgdata_dir
+from app.core.infra.logs import logging_config
+from app.core.infra.metrics import prepare_multiprocess_dir
+from app.core.infra.migrate import head_revision, upgrade
+from app.core.infra.settings import get_settings
+from app.core.rules.permissions import Role
 from app.events.horizon import extend_horizon
 from app.events.occurrences import Horizon
 from app.importer.arguments import add_arguments as add_import_arguments
@@ -48,7 +48,7 @@ def _with_accounts(action: Callable[[Accounts], Awaitable[T]]) -> T:
                 async with session.begin():
                     result = await action(Accounts(session, settings.app_password_pepper))
                 # Running servers cache signed-in callers per data version: a removed user
-                # or password must be refused at once (see app.core.caching).
+                # or password must be refused at once (see app.core.edge.caching).
                 await after_write(session)
                 return result
         finally:
@@ -134,7 +134,7 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=False,  # app.core.middleware.TrustedProxyMiddleware handles X-Forwarded-*
+        proxy_headers=False,  # app.core.edge.middleware.TrustedProxyMiddleware handles X-Forwarded-*
         server_header=False,
         log_level=settings.log_level,
         # Every worker logs as configured; one access line per request comes from the app.

@@ -12,8 +12,8 @@ from sqlalchemy import event, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from app.core.settings import get_settings
-from app.core.urls import Urls
+from app.core.edge.urls import Urls
+from app.core.infra.settings import get_settings
 from app.events.listing import list_request
 from app.events.params import EventListParams
 from app.events.repository import EventListQuery, EventRepository

@@ -27,8 +27,8 @@ from sqlalchemy import text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.settings import Settings
-from app.core.urls import Urls
+from app.core.edge.urls import Urls
+from app.core.infra.settings import Settings
 from app.events.listing import list_request
 from app.events.params import EventListParams
 from app.events.repository import EventListQuery, EventRepository

@@ -17,7 +17,7 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.caching import after_write
+from app.core.edge.caching import after_write
 from app.events.occurrences import Horizon, SeriesStore
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ async def extend_horizon(
                 return None
             done = await SeriesStore(session, horizon).extend(now)
         if done:
-            # New dates: cached lists and totals must not outlive them (app.core.caching).
+            # New dates: cached lists and totals must not outlive them (app.core.edge.caching).
             await after_write(session)
     return done
 

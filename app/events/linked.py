@@ -3,9 +3,9 @@ records (reusing an identical existing one, reference §9.2)."""
 
 from typing import Any
 
-from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, MissingParams, invalid, note, unknown_ids
-from app.core.permissions import Principal
+from app.core.edge.errors import InvalidParams, MissingParams, invalid, note, unknown_ids
+from app.core.rules.constants import MAX_ID
+from app.core.rules.permissions import Principal
 from app.events.params import MAX_LINKED
 from app.http.context import RequestContext
 from app.http.params import decimal

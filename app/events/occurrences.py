@@ -34,9 +34,9 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.dates import parse_zone
-from app.core.slugs import make_slug
-from app.core.sql import taken_slugs, under_free_slug
+from app.core.infra.sql import taken_slugs, under_free_slug
+from app.core.rules.dates import parse_zone
+from app.core.rules.slugs import make_slug
 from app.events.recurrence import SERIES_COMPLETE, parse_recurrence
 from app.events.repository import SLUG_CONSTRAINT
 from app.http.context import RequestContext

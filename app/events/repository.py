@@ -32,10 +32,8 @@ from sqlalchemy.dialects.postgresql import TSQUERY, aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.core.caching import CountCache, version_column
-from app.core.constants import TRASH
-from app.core.slugs import make_slug
-from app.core.sql import (
+from app.core.edge.caching import CountCache, version_column
+from app.core.infra.sql import (
     add_trashed_suffix,
     insert_with_unique_slug,
     json_object,
@@ -44,6 +42,8 @@ from app.core.sql import (
     taken_slugs,
     upsert_translation,
 )
+from app.core.rules.constants import TRASH
+from app.core.rules.slugs import make_slug
 from app.events.search import cached_lexemes, remember_lexemes
 from app.models import (
     CATEGORY,

@@ -7,8 +7,8 @@ from typing import Annotated
 from fastapi import Path, Request
 from starlette.responses import Response
 
-from app.core.caching import CountCache
-from app.core.responses import json_response
+from app.core.edge.caching import CountCache
+from app.core.edge.responses import json_response
 from app.events.kind import EVENTS
 from app.events.listing import feed_link, list_events
 from app.events.params import EventDeleteParams, EventListParams

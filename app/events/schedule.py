@@ -6,9 +6,9 @@ from datetime import UTC, datetime, time, tzinfo
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.core.constants import END_OF_DAY
-from app.core.dates import ZoneError, parse_when, parse_zone, zone_abbreviation
-from app.core.errors import invalid, note
+from app.core.edge.errors import invalid, note
+from app.core.rules.constants import END_OF_DAY
+from app.core.rules.dates import ZoneError, parse_when, parse_zone, zone_abbreviation
 from app.events.params import EventWriteParams
 from app.events.repository import EventRecord
 from app.http.params import check

@@ -2,10 +2,10 @@
 
 from typing import Any
 
-from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
-from app.core.html import Markup
-from app.core.permissions import (
+from app.core.edge.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
+from app.core.rules.constants import MAX_ID
+from app.core.rules.html import Markup
+from app.core.rules.permissions import (
     Principal,
     TermAction,
     can_manage_terms,

@@ -15,7 +15,7 @@ from itertools import takewhile
 
 from sqlalchemy import func, select
 
-from app.core.dates import parse_zone
+from app.core.rules.dates import parse_zone
 from app.events.recurrence import LINE, UNTIL_PART, parse_recurrence, until_utc
 from app.events.repository import EventListFilters, EventRecord, EventRepository
 from app.events.serializer import render_events

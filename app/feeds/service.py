@@ -9,10 +9,10 @@ from urllib.parse import urlsplit
 
 from dateutil.relativedelta import relativedelta
 
-from app.core.caching import CountCache
-from app.core.constants import END_OF_DAY
-from app.core.html import html_to_text
-from app.core.permissions import may
+from app.core.edge.caching import CountCache
+from app.core.rules.constants import END_OF_DAY
+from app.core.rules.html import html_to_text
+from app.core.rules.permissions import may
 from app.events.kind import EVENTS
 from app.events.listing import FEED_PATH, ListRequest, list_request
 from app.events.repository import EventListQuery, EventRepository

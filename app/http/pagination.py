@@ -8,10 +8,10 @@ from typing import Annotated, Any, Literal
 from fastapi import Depends, Request
 from starlette.responses import Response
 
-from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, PageNotFound
-from app.core.responses import json_response
-from app.core.urls import Urls
+from app.core.edge.errors import InvalidParams, PageNotFound
+from app.core.edge.responses import json_response
+from app.core.edge.urls import Urls
+from app.core.rules.constants import MAX_ID
 from app.http.params import DEFAULT_PER_PAGE, PageParams, parse, raw_params
 
 

@@ -30,9 +30,7 @@ from pydantic_core import PydanticCustomError
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
-from app.core.constants import FALSE_WORDS, MAX_ID, STATUSES, TRUE_WORDS
-from app.core.dates import ZoneError, parse_when, parse_zone
-from app.core.errors import (
+from app.core.edge.errors import (
     INVALID,
     ApiError,
     InvalidParams,
@@ -41,7 +39,9 @@ from app.core.errors import (
     Problems,
     note,
 )
-from app.core.i18n import MESSAGES
+from app.core.edge.i18n import MESSAGES
+from app.core.rules.constants import FALSE_WORDS, MAX_ID, STATUSES, TRUE_WORDS
+from app.core.rules.dates import ZoneError, parse_when, parse_zone
 
 RAW_PARAMS_STATE_KEY = "raw_params"
 MAX_LIST_ITEMS = 500
@@ -472,7 +472,7 @@ _QUOTED = re.compile(r"'([^']*)'")
 
 
 def _note(error: Any, name: str) -> Note:
-    """Why a parameter failed its model, as a message of the catalogue (app/core/i18n.py):
+    """Why a parameter failed its model, as a message of the catalogue (app/core/edge/i18n.py):
     the custom error types above are message keys, their context the message's values."""
     kind = error["type"]
     context = dict(error.get("ctx") or {})

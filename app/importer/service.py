@@ -17,9 +17,9 @@ from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.caching import after_write
-from app.core.errors import ApiError, InvalidParams
-from app.core.permissions import Principal
+from app.core.edge.caching import after_write
+from app.core.edge.errors import ApiError, InvalidParams
+from app.core.rules.permissions import Principal
 from app.importer.client import SourceClient, SourceError, site_key
 from app.importer.listing import Listing, collect
 from app.importer.prune import Pruner

@@ -14,10 +14,10 @@ from fastapi import FastAPI, Request
 from sqlalchemy import text
 from starlette.responses import Response
 
-from app.core.database import MakerDep
-from app.core.metrics import Metrics
-from app.core.migrate import head_revisions
-from app.core.responses import json_response
+from app.core.edge.responses import json_response
+from app.core.infra.database import MakerDep
+from app.core.infra.metrics import Metrics
+from app.core.infra.migrate import head_revisions
 
 log = logging.getLogger(__name__)
 

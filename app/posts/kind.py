@@ -6,7 +6,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from app.core.permissions import Principal
+from app.core.rules.permissions import Principal
 from app.http.context import RequestContext
 from app.http.params import Params, RawParams
 from app.posts.params import PostWriteParams

@@ -7,10 +7,10 @@ from typing import Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.dates import parse_when
-from app.core.errors import MissingParams, Problems, invalid, note
-from app.core.html import Markup
-from app.core.permissions import (
+from app.core.edge.errors import MissingParams, Problems, invalid, note
+from app.core.rules.dates import parse_when
+from app.core.rules.html import Markup
+from app.core.rules.permissions import (
     Principal,
     can_post_unfiltered_html,
     can_publish,

@@ -30,10 +30,10 @@ from zoneinfo import ZoneInfo
 
 import asyncpg
 
-from app.core.database import asyncpg_url
-from app.core.dates import zone_abbreviation
-from app.core.settings import LANGUAGES
-from app.core.slugs import make_slug
+from app.core.infra.database import asyncpg_url
+from app.core.infra.settings import LANGUAGES
+from app.core.rules.dates import zone_abbreviation
+from app.core.rules.slugs import make_slug
 from app.events.cost import parse_cost
 from app.events.recurrence import SERIES_COMPLETE
 from app.models import CATEGORY, TAG

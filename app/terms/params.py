@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.core.constants import MAX_ID
+from app.core.rules.constants import MAX_ID
 from app.http.params import (
     NonEmptyStr,
     PageParams,

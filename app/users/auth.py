@@ -14,12 +14,12 @@ import secrets
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.caching import PrincipalCache
-from app.core.errors import ApiError
-from app.core.metrics import Metrics
-from app.core.permissions import Principal
-from app.core.ratelimit import FailedLogins
-from app.core.settings import Settings
+from app.core.edge.caching import PrincipalCache
+from app.core.edge.errors import ApiError
+from app.core.edge.ratelimit import FailedLogins
+from app.core.infra.metrics import Metrics
+from app.core.infra.settings import Settings
+from app.core.rules.permissions import Principal
 from app.users.repository import UserRepository
 
 PASSWORD_BYTES = 24

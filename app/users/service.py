@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.permissions import Role
+from app.core.rules.permissions import Role
 from app.models import User
 from app.users.auth import hash_password, new_password
 from app.users.repository import UserRepository

@@ -16,12 +16,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
 
-from app.core.i18n import translate
-from app.core.language import language_of
-from app.core.request_id import NONE as NO_REQUEST_ID
-from app.core.request_id import STATE_KEY as REQUEST_ID_KEY
-from app.core.request_id import current_request_id, new_request_id
-from app.core.responses import json_response
+from app.core.edge.i18n import translate
+from app.core.edge.language import language_of
+from app.core.edge.request_id import NONE as NO_REQUEST_ID
+from app.core.edge.request_id import STATE_KEY as REQUEST_ID_KEY
+from app.core.edge.request_id import current_request_id, new_request_id
+from app.core.edge.responses import json_response
 
 log = logging.getLogger("almanac.errors")
 
@@ -260,7 +260,7 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     if _is_unavailable(exc):
         log.warning("database unavailable: %s: %s", type(exc).__name__, exc)
         return _error_response(request, _unavailable())
-    # The request's id (app/core/access.py): in the message, on the response and on the log
+    # The request's id (app/core/edge/access.py): in the message, on the response and on the log
     # line with the traceback, so that a user's report leads to it.
     request_id = request.scope.get("state", {}).get(REQUEST_ID_KEY) or current_request_id()
     if request_id == NO_REQUEST_ID:

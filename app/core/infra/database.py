@@ -18,10 +18,10 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool
 
-from app.core.caching import after_write
-from app.core.changelog import ChangePruner
-from app.core.embedded import embedded_url
-from app.core.settings import Settings
+from app.core.edge.caching import after_write
+from app.core.infra.changelog import ChangePruner
+from app.core.infra.embedded import embedded_url
+from app.core.infra.settings import Settings
 
 
 def asyncpg_url(url: str) -> str:
@@ -41,7 +41,7 @@ def resolve_database_url(settings: Settings) -> str:
 
 class MeteredPool(AsyncAdaptedQueuePool):
     """The engine's pool, timing the checkouts that have to wait for a connection (no idle
-    one, no overflow left): the metrics' pool waits (app/core/metrics.py sets `on_wait`)."""
+    one, no overflow left): the metrics' pool waits (app/core/infra/metrics.py sets `on_wait`)."""
 
     on_wait: Callable[[float], None] | None = None
 

@@ -33,12 +33,12 @@ from sqlalchemy import Label, column, func, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
-from app.core.etags import matches, not_modified_start
-from app.core.language import scope_accepted_language
-from app.core.permissions import Principal
-from app.core.scopes import header, signed_in
-from app.core.urls import NAMESPACE
+from app.core.edge.etags import matches, not_modified_start
+from app.core.edge.language import scope_accepted_language
+from app.core.edge.scopes import header, signed_in
+from app.core.edge.urls import NAMESPACE
+from app.core.rules.constants import DATE_PARAMS, VERSION_SEQUENCE
+from app.core.rules.permissions import Principal
 
 log = logging.getLogger(__name__)
 
