@@ -31,7 +31,8 @@ from app.core.edge.urls import Urls
 from app.core.infra.settings import Settings
 from app.events.listing import list_request
 from app.events.params import EventListParams
-from app.events.repository import EventListQuery, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.list_query import EventListQuery
 from app.http.context import RequestContext
 from tests.factories import API, AuthFor
 

@@ -38,7 +38,7 @@ from app.core.infra.sql import taken_slugs, under_free_slug
 from app.core.rules.dates import parse_zone
 from app.core.rules.slugs import make_slug
 from app.events.recurrence import SERIES_COMPLETE, parse_recurrence
-from app.events.repository import SLUG_CONSTRAINT
+from app.events.repository.events import SLUG_CONSTRAINT
 from app.http.context import RequestContext
 from app.models import Event, EventTranslation, Occurrence, event_organizers, event_terms
 from app.models.base import POST_ID_SEQ

@@ -12,7 +12,7 @@ from app.core.edge.responses import json_response
 from app.events.kind import EVENTS
 from app.events.listing import feed_link, list_events
 from app.events.params import EventDeleteParams, EventListParams
-from app.events.repository import EventRecord
+from app.events.records import EventRecord
 from app.events.schemas import Event, EventList
 from app.events.service import EventService
 from app.http.context import ContextDep, RequestContext

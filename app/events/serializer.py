@@ -6,7 +6,7 @@ from typing import Any
 
 from app.core.rules.dates import details_of, format_datetime, parse_zone
 from app.core.rules.permissions import may
-from app.events.repository import EventRecord
+from app.events.records import EventRecord
 from app.organizers.serializer import organizer_body
 from app.posts.images import image_body
 from app.posts.records import PostRecord

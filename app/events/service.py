@@ -13,7 +13,7 @@ from app.core.rules.permissions import poster
 from app.events.kind import EVENTS, event_repository
 from app.events.occurrences import OVERRIDABLE, series_store
 from app.events.params import ScopeParams
-from app.events.repository import EventRecord
+from app.events.records import EventRecord
 from app.http.context import RequestContext
 from app.http.params import parse
 from app.posts.params import DeleteParams, ReadParams

@@ -15,9 +15,10 @@ from app.events.cost import Currency, cost_columns
 from app.events.linked import LinkedPosts
 from app.events.occurrences import series_store
 from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
+from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
-from app.events.repository import EventRecord, EventRepository
-from app.events.schedule import Schedule, schedule, valid_website
+from app.events.repository.events import EventRepository
+from app.events.schedule import schedule, valid_website
 from app.http.context import RequestContext
 from app.http.params import RawParams, check, decimal, parse
 from app.models import CATEGORY, TAG

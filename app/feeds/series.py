@@ -16,8 +16,10 @@ from itertools import takewhile
 from sqlalchemy import func, select
 
 from app.core.rules.dates import parse_zone
+from app.events.records import EventRecord
 from app.events.recurrence import LINE, UNTIL_PART, parse_recurrence, until_utc
-from app.events.repository import EventListFilters, EventRecord, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.list_query import EventListFilters
 from app.events.serializer import render_events
 from app.feeds.builder import Item, Rules
 from app.models import Occurrence

@@ -9,7 +9,7 @@ digest: should the source record come back, the next run updates (and so restore
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.rules.constants import PUBLISH, TRASH
-from app.events.repository import EventRepository
+from app.events.repository.events import EventRepository
 from app.importer.repository import ImportRepository
 from app.importer.summary import Summary
 from app.importer.writers import TAXONOMIES

@@ -17,7 +17,7 @@ from app.core.rules.html import Markup
 from app.core.rules.permissions import Principal, can_post_unfiltered_html
 from app.core.rules.slugs import make_slug
 from app.events.params import EventWriteParams
-from app.events.repository import EventRepository
+from app.events.repository.events import EventRepository
 from app.events.schedule import schedule
 from app.http.params import check, parse
 from app.importer.repository import ImportRepository
