@@ -15,9 +15,11 @@ from app.core.rules.dates import DATETIME_FORMAT
 from app.discovery.docs_page import asset, docs_page, wants_html
 from app.events.listing import default_window
 from app.feeds.service import feed_window
+from app.http.coercion import lowercase
 from app.http.context import LanguageDep, RawParamsDep
 from app.http.openapi import api_doc, document, namespace_routes
-from app.http.params import DEFAULT_PER_PAGE, Params, lowercase, parse
+from app.http.pagination import DEFAULT_PER_PAGE
+from app.http.params import Params, parse
 from app.http.schemas import Schema
 
 router = APIRouter(tags=["discovery"])

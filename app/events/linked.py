@@ -7,8 +7,8 @@ from app.core.edge.errors import InvalidParams, MissingParams, invalid, note, un
 from app.core.rules.constants import MAX_ID
 from app.core.rules.permissions import Principal
 from app.events.params import MAX_LINKED
+from app.http.coercion import decimal
 from app.http.context import RequestContext
-from app.http.params import decimal
 from app.organizers.kind import ORGANIZERS
 from app.posts.kind import PostKind
 from app.venues.kind import VENUES

@@ -19,8 +19,10 @@ from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
 from app.events.repository.events import EventRepository
 from app.events.schedule import schedule, valid_website
+from app.http.coercion import decimal
 from app.http.context import RequestContext
-from app.http.params import RawParams, check, decimal, parse
+from app.http.params import check, parse
+from app.http.raw_params import RawParams
 from app.models import CATEGORY, TAG
 from app.posts.writer import common_columns
 from app.terms.repository import DuplicateName, TermRepository

@@ -13,7 +13,7 @@ from app.core.edge.urls import Urls, urls_of
 from app.core.infra.database import MakerDep, session_scope
 from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
 from app.core.rules.permissions import Principal
-from app.http.params import RawParams, raw_params
+from app.http.raw_params import RawParams, raw_params
 from app.users.auth import authenticate
 
 RawParamsDep = Annotated[RawParams, Depends(raw_params)]

@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 from app.core.edge.errors import invalid, note
 from app.core.rules.constants import MAX_ID
-from app.http.params import decimal
+from app.http.coercion import decimal
 from app.posts.repository import ImageRepository
 
 MAX_URL_LENGTH = 2048

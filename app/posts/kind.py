@@ -8,7 +8,8 @@ from pydantic import BaseModel
 
 from app.core.rules.permissions import Principal
 from app.http.context import RequestContext
-from app.http.params import Params, RawParams
+from app.http.params import Params
+from app.http.raw_params import RawParams
 from app.posts.params import PostWriteParams
 from app.posts.records import PostRecord, Protectable
 from app.posts.repository import PostRepository

@@ -18,7 +18,8 @@ from app.core.rules.permissions import (
     require,
     scale_status,
 )
-from app.http.params import RawParams, check, parse
+from app.http.params import check, parse
+from app.http.raw_params import RawParams
 from app.posts.images import resolve_image
 from app.posts.params import PostFields, PostWriteParams
 from app.posts.records import PostRecord, Protectable
