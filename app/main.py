@@ -8,8 +8,15 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api import api_router
+from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
-from app.core.edge.caching import CountCache, PrincipalCache, ResponseCache, ResponseCacheMiddleware
+from app.core.edge.caching import (
+    CountCache,
+    PrincipalCache,
+    ResponseCache,
+    ResponseCacheMiddleware,
+    after_write,
+)
 from app.core.edge.errors import register_error_handlers
 from app.core.edge.etags import ETagMiddleware
 from app.core.edge.middleware import (
@@ -21,8 +28,8 @@ from app.core.edge.middleware import (
 )
 from app.core.edge.ratelimit import FailedLogins
 from app.core.edge.urls import NAMESPACE
-from app.core.infra.changelog import ChangePruner
 from app.core.infra.database import (
+    add_after_commit,
     make_engine,
     make_sessionmaker,
     raw_dsn,
@@ -93,7 +100,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.event_totals = CountCache(observe=metrics.totals_lookup)
     app.state.response_cache = ResponseCache()
     app.state.principals = PrincipalCache()
-    app.state.change_pruner = ChangePruner(settings.changes_retention_days)
+    # After a committed write: a new data version first (no cache serves the old state),
+    # then the change log's pruning (at most once a minute per process).
+    add_after_commit(app.state, after_write)
+    add_after_commit(app.state, ChangePruner(settings.changes_retention_days).after_write)
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )

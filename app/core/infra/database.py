@@ -2,7 +2,7 @@
 
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, cast
 from urllib.parse import urlsplit, urlunsplit
@@ -18,10 +18,22 @@ from sqlalchemy.ext.asyncio import (
 )
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool
 
-from app.core.edge.caching import after_write
-from app.core.infra.changelog import ChangePruner
 from app.core.infra.embedded import embedded_url
 from app.core.infra.settings import Settings
+
+# The session type every layer names (only this module and the repositories import SQLAlchemy).
+Session = AsyncSession
+SessionMaker = async_sessionmaker[AsyncSession]
+# Run after a request's write has committed, in order, on its session: e.g. drawing a new data
+# version (app/core/edge/caching.py) and pruning the change log (app/changes/pruning.py).
+AfterCommit = Callable[[AsyncSession], Awaitable[None]]
+AFTER_COMMIT_STATE_KEY = "after_commit_hooks"
+
+
+def add_after_commit(state: Any, hook: AfterCommit) -> None:
+    """Register `hook` on the app's state (`app.state`): run after every committed write."""
+    hooks: list[AfterCommit] = getattr(state, AFTER_COMMIT_STATE_KEY, None) or []
+    setattr(state, AFTER_COMMIT_STATE_KEY, [*hooks, hook])
 
 
 def asyncpg_url(url: str) -> str:
@@ -137,8 +149,8 @@ MakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)
 async def session_scope(
     request: Request, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncSession]:
-    """The one session of a request: committed when the handler succeeds (and a new data
-    version drawn after a write), rolled back when it fails."""
+    """The one session of a request: committed when the handler succeeds (and, after a
+    write, the registered after-commit hooks run), rolled back when it fails."""
     async with maker() as session:
         try:
             yield session
@@ -147,10 +159,8 @@ async def session_scope(
             raise
         await session.commit()
         if request.method not in SAFE_METHODS:
-            await after_write(session)
-            pruner: ChangePruner | None = getattr(request.app.state, "change_pruner", None)
-            if pruner is not None:
-                await pruner.after_write(session)
+            for hook in getattr(request.app.state, AFTER_COMMIT_STATE_KEY, None) or ():
+                await hook(session)
 
 
 class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]
