@@ -267,6 +267,21 @@ class EventRepository:
         occurrence_id = found.scalar()
         return None if occurrence_id is None else await self.get(occurrence_id)
 
+    async def last_stored_start(self, series_id: int) -> datetime | None:
+        """The original start of the series' last stored date."""
+        return await self.session.scalar(
+            select(func.max(Occurrence.original_start)).where(Occurrence.series_id == series_id)
+        )
+
+    async def override_ids(self, series_id: int) -> list[int]:
+        """The series' occurrences shown by an override row of their own."""
+        ids = await self.session.scalars(
+            select(Occurrence.id)
+            .where(Occurrence.series_id == series_id)
+            .where(Occurrence.content_id != Occurrence.series_id)
+        )
+        return list(ids)
+
     async def fetch(
         self,
         stmt: Select[Any],
