@@ -11,11 +11,14 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy.engine import make_url
-
 from app.core.edge.caching import after_write
 from app.core.edge.urls import NAMESPACE
-from app.core.infra.database import make_engine, make_sessionmaker, resolve_database_url
+from app.core.infra.database import (
+    make_engine,
+    make_sessionmaker,
+    printable_url,
+    resolve_database_url,
+)
 from app.core.infra.embedded import pgdata_dir
 from app.core.infra.logs import logging_config
 from app.core.infra.metrics import prepare_multiprocess_dir
@@ -66,7 +69,7 @@ def cmd_migrate(_: argparse.Namespace) -> int:
 def _where_the_database_is(url: str) -> str:
     settings = get_settings()
     if settings.database_url:
-        return f"database: {make_url(url).render_as_string(hide_password=True)}"
+        return f"database: {printable_url(url)}"
     where = f"database: embedded PostgreSQL, data in {pgdata_dir(settings.almanac_data_dir)}"
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         where += (

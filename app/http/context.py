@@ -5,12 +5,11 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.edge.errors import invalid, no_route
 from app.core.edge.language import header_language, requested_language, set_language
 from app.core.edge.urls import Urls, urls_of
-from app.core.infra.database import MakerDep, session_scope
+from app.core.infra.database import MakerDep, Session, session_scope
 from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
 from app.core.rules.permissions import Principal
 from app.http.raw_params import RawParams, raw_params
@@ -50,7 +49,7 @@ class RequestContext:
     raw: RawParams
     language: str
     user: Principal | None
-    session: AsyncSession
+    session: Session
     urls: Urls
     settings: Settings
     # The request's `If-Match` header: writes check it under the record's row lock.

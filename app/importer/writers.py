@@ -11,8 +11,7 @@ caller's transaction; the caller commits the record together with its mapping ro
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
+from app.core.infra.database import Session
 from app.core.rules.html import Markup
 from app.core.rules.permissions import Principal, can_post_unfiltered_html
 from app.core.rules.slugs import make_slug
@@ -57,7 +56,7 @@ class RecordWriter:
     """Writes records of one source into one transaction's session."""
 
     def __init__(
-        self, session: AsyncSession, source: str, owner: Principal, language: str, zone: str
+        self, session: Session, source: str, owner: Principal, language: str, zone: str
     ) -> None:
         self.session = session
         self.owner = owner

@@ -5,9 +5,8 @@ an identical existing record instead of creating a duplicate)."""
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.core.edge.errors import MissingParams, Problems, invalid, note
+from app.core.infra.database import Session
 from app.core.rules.dates import parse_when
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
@@ -57,7 +56,7 @@ def post_status(
 
 
 async def common_columns(
-    session: AsyncSession,
+    session: Session,
     user: Principal,
     params: PostFields,
     *,

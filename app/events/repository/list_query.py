@@ -25,7 +25,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import aliased
 
-from app.core.edge.caching import CountCache, version_column
+from app.core.edge.caching import CountCache
+from app.core.infra.database import version_column
 from app.events.records import EventRecord
 from app.events.repository.events import DAY, EventRepository
 from app.models import (
