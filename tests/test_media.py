@@ -15,7 +15,7 @@ from httpx import AsyncClient, Response
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.settings import get_settings
+from app.core.infra.settings import get_settings
 from app.importer.images import CopyLimits
 from app.main import create_app
 from app.media.processing import FULL, process

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 import httpx
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.errors import ApiError
-from app.core.i18n import translate
+from app.core.edge.errors import ApiError
+from app.core.edge.i18n import translate
+from app.core.infra.database import SessionMaker
 from app.importer.client import SourceClient
 from app.importer.repository import ImportRepository
 from app.importer.summary import ImageCounts
@@ -40,7 +40,7 @@ class CopyLimits:
 class ImageCopier:
     def __init__(
         self,
-        maker: async_sessionmaker[AsyncSession],
+        maker: SessionMaker,
         client: SourceClient,
         storage: MediaStorage,
         limits: CopyLimits,

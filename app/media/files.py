@@ -10,7 +10,7 @@ headers, and a sandboxing Content-Security-Policy should one be opened directly)
 from fastapi import Request
 from starlette.responses import FileResponse, Response
 
-from app.core.errors import no_route
+from app.core.edge.errors import no_route
 from app.media.storage import MediaStorage
 
 TYPES = {

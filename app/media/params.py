@@ -4,7 +4,9 @@ from typing import Annotated
 
 from pydantic import Field
 
-from app.http.params import NonEmptyStr, PageParams, Params, PositiveInt, StrOrEmpty, WPBool
+from app.http.coercion import NonEmptyStr, PositiveInt, StrOrEmpty, WPBool
+from app.http.pagination import PageParams
+from app.http.params import Params
 
 MAX_TITLE = 200
 MAX_TEXT = 2000

@@ -10,12 +10,12 @@ write records (the files themselves are public, as the records showing them).
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.constants import UNPUBLISHED
-from app.core.errors import ApiError, NotFound, invalid, note, precondition_failed
-from app.core.etags import etag_of, if_match_holds
-from app.core.html import Markup
-from app.core.permissions import Principal, Role, can_create_posts, may, poster, require
-from app.core.responses import dumps
+from app.core.edge.errors import ApiError, NotFound, invalid, note, precondition_failed
+from app.core.edge.etags import etag_of, if_match_holds
+from app.core.edge.responses import dumps
+from app.core.rules.constants import UNPUBLISHED
+from app.core.rules.html import Markup
+from app.core.rules.permissions import Principal, Role, can_create_posts, may, poster, require
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import parse

@@ -37,9 +37,9 @@ class ImageRecord:
     alt: str | None = None
 
 
-@dataclass(slots=True)
-class PostRecord:
-    """A venue or organizer; `name`, `description` and `excerpt` in the request language."""
+@dataclass
+class PostCore:
+    """The columns every post kind's record has (events, venues, organizers)."""
 
     id: int
     author_id: int | None
@@ -48,6 +48,12 @@ class PostRecord:
     published_at: datetime
     modified_at: datetime
     password: str | None
+
+
+@dataclass(slots=True)
+class PostRecord(PostCore):
+    """A venue or organizer; `name`, `description` and `excerpt` in the request language."""
+
     name: str
     description: str
     excerpt: str
