@@ -1,6 +1,7 @@
 """The media library through HTTP: uploads of real files made by Pillow, their sizes and
 files, what is refused (and that nothing of it is stored), rights, deleting, languages."""
 
+import io
 import os
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient, Response
+from PIL import Image as PILImage
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -146,6 +148,50 @@ async def test_every_accepted_format(
             assert opened(served.content).format == "WEBP"
     read = await client.get(f"{MEDIA}/{body['id']}", headers=editor.basic)
     assert read.json() == body
+
+
+def _frames() -> bytes:
+    frames = [PILImage.new("RGB", (160, 160), (40 * i, 0, 0)) for i in range(1, 4)]
+    out = io.BytesIO()
+    frames[0].save(out, format="GIF", save_all=True, append_images=frames[1:], duration=100)
+    return out.getvalue()
+
+
+def _of_mode(mode: str, fmt: str, color: Any, **options: Any) -> bytes:
+    out = io.BytesIO()
+    PILImage.new(mode, (160, 160), color).save(out, format=fmt, **options)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "mime"),
+    [
+        (_of_mode("I;16", "PNG", 3000), "image/png"),
+        (_of_mode("LA", "PNG", (100, 50)), "image/png"),
+        (_of_mode("P", "PNG", 0, transparency=0), "image/png"),
+        (_of_mode("CMYK", "JPEG", (10, 20, 30, 40)), "image/jpeg"),
+        (_of_mode("RGBA", "AVIF", (1, 2, 3, 100)), "image/avif"),
+        (_frames(), "image/gif"),
+    ],
+    ids=[
+        "png-16-bit",
+        "png-grey-alpha",
+        "png-palette-transparent",
+        "jpeg-cmyk",
+        "avif-alpha",
+        "gif-animated",
+    ],
+)
+async def test_unusual_colour_modes_and_animations(
+    client: AsyncClient, editor: AuthFor, data: bytes, mime: str
+) -> None:
+    body = await uploaded(client, editor, data)
+    assert body["mime_type"] == mime
+    assert (body["sizes"]["thumbnail"]["width"], body["sizes"]["thumbnail"]["height"]) == (150, 150)
+    full = opened((await fetch(client, body["url"])).content)
+    assert getattr(full, "n_frames", 1) == 1  # an animation keeps its first frame
+    webp = body["sizes"]["thumbnail"]["sources"]["image/webp"]
+    assert opened((await fetch(client, webp["url"])).content).size == (150, 150)
 
 
 async def test_a_raw_body_with_content_disposition(
@@ -430,6 +476,12 @@ async def test_texts_in_every_language(client: AsyncClient, editor: AuthFor) -> 
     assert (await client.get(f"{API}/venues/{venue['id']}")).json()["image"]["alt"] == "A stage"
     too_long = await client.patch(url, json={"title": "x" * 201}, headers=editor.basic)
     assert too_long.status_code == 400
+    # Conditional writes, as on every record: the ETag of the GET.
+    read = await client.get(url, headers=editor.basic)
+    stale = {**editor.basic, "If-Match": '"stale"'}
+    assert (await client.patch(url, json={"title": "New"}, headers=stale)).status_code == 412
+    fresh = {**editor.basic, "If-Match": read.headers["etag"]}
+    assert (await client.patch(url, json={"title": "New"}, headers=fresh)).status_code == 200
 
 
 async def test_the_list_pages_and_searches(client: AsyncClient, editor: AuthFor) -> None:

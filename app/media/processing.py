@@ -118,7 +118,7 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
             raise BadImage("media_not_an_image") from None
         except Image.DecompressionBombError:
             raise BadImage("media_too_many_pixels", max=max_pixels) from None
-        except (OSError, ValueError, SyntaxError):
+        except Exception:  # a malformed header: Pillow's readers raise many kinds
             raise BadImage("media_not_an_image") from None
     if image.format not in FORMATS:
         raise BadImage("media_not_an_image")
@@ -127,7 +127,7 @@ def _open(data: bytes, max_pixels: int) -> Image.Image:
         raise BadImage("media_too_many_pixels", max=max_pixels)
     try:
         image.load()  # the whole file: a truncated or corrupt one fails here
-    except (OSError, ValueError, SyntaxError, EOFError):
+    except Exception:  # decoders fail in many ways (OSError, EOFError, RuntimeError, ...)
         raise BadImage("media_broken_image") from None
     return image
 
@@ -185,7 +185,14 @@ def process(data: bytes, max_pixels: int) -> Processed:
     original = _open(data, max_pixels)
     fmt = original.format
     assert fmt is not None  # _open() accepted it
-    image = _clean(original)
+    try:
+        return _sized(_clean(original), fmt)
+    except (OSError, ValueError, RuntimeError):
+        # Decoded, but in a form the encoders refuse (an odd mode or palette).
+        raise BadImage("media_broken_image") from None
+
+
+def _sized(image: Image.Image, fmt: str) -> Processed:
     processed = Processed(format=fmt)
     versions: dict[str, Image.Image] = {FULL: image}
     for spec in SIZES:

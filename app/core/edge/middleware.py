@@ -7,6 +7,7 @@ from urllib.parse import parse_qsl
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.edge.errors import payload_too_large
+from app.core.edge.urls import NAMESPACE
 from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_language
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
@@ -168,7 +169,7 @@ class BodySizeLimitMiddleware:
     # place; reading (and dropping) a bounded amount first lets the 413 reach the client.
     DRAIN_LIMIT = 64 * 1024 * 1024
 
-    UPLOAD_PATH = "/media"
+    UPLOAD_PATH = f"/{NAMESPACE}/media"
     FORM_ROOM = 256 * 1024
 
     def __init__(
