@@ -7,10 +7,10 @@ from urllib.parse import parse_qsl
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.edge.errors import payload_too_large
-from app.core.edge.urls import NAMESPACE
 from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_language
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
+from app.core.edge.urls import NAMESPACE
 from app.core.infra.settings import LANGUAGES
 
 
