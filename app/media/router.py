@@ -85,7 +85,9 @@ def _upload_doc() -> dict[str, Any]:
 
 router = APIRouter(prefix="/media", tags=["media"])
 add = router.add_api_route
-listing = api_doc(query=MediaListParams, response=MediaList, errors=(401, 403), paging_headers=True)
+listing = api_doc(
+    query=MediaListParams, response=MediaList, errors=(401, 403, 404), paging_headers=True
+)
 add("", list_media, methods=["GET"], summary="List the media library", **listing)
 add("", upload_media, methods=["POST"], status_code=201, summary="Upload an image", **_upload_doc())
 one = "/{id:int}"
