@@ -1,5 +1,6 @@
 """Application factory."""
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -47,6 +48,8 @@ from app.media.files import serve_media_file
 from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
 
+# Images one worker decodes and resizes at once (app/media/uploads.py).
+MEDIA_PROCESSING_SLOTS = 2
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
 EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag"]
 CONDITIONAL_HEADERS = ["If-Match", "If-None-Match"]
@@ -110,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )
     app.state.media_storage = LocalStorage(settings.media_root)
+    app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,

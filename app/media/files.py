@@ -7,6 +7,8 @@ and never as anything a browser would run (no HTML, no SVG; `nosniff` from the c
 headers, and a sandboxing Content-Security-Policy should one be opened directly).
 """
 
+import asyncio
+
 from fastapi import Request
 from starlette.responses import FileResponse, Response
 
@@ -27,6 +29,11 @@ SANDBOX = "default-src 'none'; sandbox"
 def media_storage(request: Request) -> MediaStorage:
     storage: MediaStorage = request.app.state.media_storage
     return storage
+
+
+def processing_slots(request: Request) -> asyncio.Semaphore:
+    slots: asyncio.Semaphore = request.app.state.media_slots
+    return slots
 
 
 async def serve_media_file(name: str, request: Request) -> Response:

@@ -13,7 +13,7 @@ from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
 from app.http.routing import RecordId, update_route
-from app.media.files import media_storage
+from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, incoming_file
 from app.media.params import MediaDeleteParams, MediaListParams, MediaUploadParams, MediaWriteParams
 from app.media.schemas import Media, MediaDeleted, MediaList
@@ -38,7 +38,8 @@ async def upload_media(ctx: ContextDep, request: Request) -> Response:
     async def incoming() -> IncomingFile:
         return await incoming_file(request, ctx.settings.max_upload_bytes)
 
-    media_id, body = await MediaService(ctx, media_storage(request)).upload(incoming)
+    service = MediaService(ctx, media_storage(request), processing_slots(request))
+    media_id, body = await service.upload(incoming)
     headers = {"Location": ctx.urls.rest(f"/media/{media_id}"), "ETag": etag_of(dumps(body))}
     return json_response(body, 201, headers)
 

@@ -7,6 +7,7 @@ manage their own images. The library is a tool of writers: reading it needs the 
 write records (the files themselves are public, as the records showing them).
 """
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -39,9 +40,12 @@ def may_manage(user: Principal, record: MediaRecord) -> bool:
 
 
 class MediaService:
-    def __init__(self, ctx: RequestContext, storage: MediaStorage) -> None:
+    def __init__(
+        self, ctx: RequestContext, storage: MediaStorage, slots: asyncio.Semaphore | None = None
+    ) -> None:
         self.ctx = ctx
         self.storage = storage
+        self.slots = slots
         self.repo = MediaRepository(ctx.session)
 
     def _body(self, record: MediaRecord) -> Body:
@@ -120,7 +124,8 @@ class MediaService:
             if texts.get(column)
         }
         settings = self.ctx.settings
-        media_id = await Uploads(self.repo, self.storage, settings.max_image_pixels).store(
+        uploads = Uploads(self.repo, self.storage, settings.max_image_pixels, self.slots)
+        media_id = await uploads.store(
             file.data,
             UploadTexts(
                 title=by_language.get("title", {}),

@@ -63,10 +63,19 @@ def stored_sizes(processed: Processed) -> dict[str, object]:
 
 
 class Uploads:
-    def __init__(self, repo: MediaRepository, storage: MediaStorage, max_pixels: int) -> None:
+    def __init__(
+        self,
+        repo: MediaRepository,
+        storage: MediaStorage,
+        max_pixels: int,
+        slots: asyncio.Semaphore | None = None,
+    ) -> None:
         self.repo = repo
         self.storage = storage
         self.max_pixels = max_pixels
+        # The app's: how many images a worker decodes at once (each may take hundreds of
+        # MB at MAX_IMAGE_PIXELS); more uploads wait their turn.
+        self.slots = slots or asyncio.Semaphore(1)
 
     async def store(
         self,
@@ -80,7 +89,8 @@ class Uploads:
         """The new image's ID; 400 when the bytes are refused, 500 when storing fails."""
         try:
             # Decoding and encoding are CPU work: off the event loop.
-            processed = await asyncio.to_thread(process, data, self.max_pixels)
+            async with self.slots:
+                processed = await asyncio.to_thread(process, data, self.max_pixels)
         except BadImage as exc:
             raise refused(exc) from None
         files = [
