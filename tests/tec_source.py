@@ -66,6 +66,7 @@ class FakeTEC:
         self.expose_wp = True
         self.failures: dict[str, int] = {}  # path fragment → 500s still to answer
         self.files: dict[str, tuple[bytes, str]] = {}  # path → (bytes, type): uploads
+        self.file_credentials: list[str | None] = []  # the Authorization of each file request
         self.requests: list[str] = []
         self.next_id = 100
         self.now = datetime(2026, 11, 21, 21, 44, tzinfo=UTC)
@@ -266,6 +267,7 @@ class FakeTEC:
                 return JSONResponse({"code": "internal_server_error"}, status_code=500)
         if path in self.files:  # wp-content/uploads: public files
             data, media_type = self.files[path]
+            self.file_credentials.append(request.headers.get("authorization"))
             return Response(data, media_type=media_type)
         user = self._user(request)
         if user == "!":
