@@ -16,7 +16,7 @@ from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
 from app.core.rules.constants import UNPUBLISHED
 from app.core.rules.html import Markup
-from app.core.rules.permissions import Principal, Role, can_create_posts, may, poster, require
+from app.core.rules.permissions import Principal, Role, may, poster, require
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import parse
@@ -54,12 +54,6 @@ class MediaService:
             record, ctx.urls, ctx.settings.site_zone, ctx.language, ctx.settings.default_language
         )
 
-    def _reader(self) -> Principal:
-        user = self.ctx.user
-        require(user, can_create_posts(user))
-        assert user is not None
-        return user
-
     async def _load(self, media_id: int) -> MediaRecord:
         record = await self.repo.get(media_id)
         if record is None:
@@ -69,7 +63,7 @@ class MediaService:
     # ---- reads ----------------------------------------------------------------------
 
     async def find(self, page: Page) -> tuple[list[Body], int, dict[str, Any]]:
-        user = self._reader()
+        user = poster(self.ctx.user)  # writers only: 401, 403
         params = parse(MediaListParams, self.ctx.raw)
         author = params.author
         if not user.at_least(Role.AUTHOR):  # contributors see their own uploads only
@@ -81,7 +75,7 @@ class MediaService:
         return [self._body(record) for record in records], total, echoed
 
     async def get(self, media_id: int) -> Body:
-        user = self._reader()
+        user = poster(self.ctx.user)  # writers only: 401, 403
         record = await self._load(media_id)
         if not user.at_least(Role.AUTHOR):
             require(user, may_manage(user, record))
@@ -89,7 +83,7 @@ class MediaService:
 
     # ---- writes ---------------------------------------------------------------------
 
-    async def _texts(self, params: MediaWriteParams) -> dict[str, str]:
+    def _texts(self, params: MediaWriteParams) -> dict[str, str]:
         """The texts sent, without markup (they are shown as plain text and attributes)."""
         markup = Markup(False)
         sent = params.model_dump(include=set(TEXTS), exclude_none=True)
@@ -115,7 +109,7 @@ class MediaService:
         params = parse(MediaUploadParams, self.ctx.raw)
         await self._check_post(user, params.post)
         file = await incoming()
-        texts = await self._texts(params)
+        texts = self._texts(params)
         texts.setdefault("title", base_name(file.filename))
         languages = {self.ctx.language, self.ctx.settings.default_language}
         by_language = {
@@ -154,7 +148,7 @@ class MediaService:
         it has none yet, so that no image is without a text in it)."""
         record = await self._for_writing(media_id)
         params = parse(MediaWriteParams, self.ctx.raw)
-        texts = await self._texts(params)
+        texts = self._texts(params)
         changes: dict[str, Any] = {}
         default = self.ctx.settings.default_language
         for column, value in texts.items():
