@@ -26,6 +26,7 @@ from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS
 from app.posts.kind import PostKind
 from app.posts.listing import status_echo
+from app.posts.params import asked_statuses
 from app.posts.serializer import View
 from app.posts.service import check_visible_event
 from app.terms.repository import TermRepository
@@ -199,9 +200,10 @@ async def list_request(
         lexemes = await repo.search_lexemes(words)
         listing.filters.search = search_query(lexemes, ctx.language, settings.default_language)
         listing.echo["search"] = params.search
+    statuses = asked_statuses(params.status)
     with problems.gather():
-        _statuses(listing.filters, params.status, ctx.user)
-    listing.echo["status"] = status_echo(params.status, ctx.user)
+        _statuses(listing.filters, statuses, ctx.user)
+    listing.echo["status"] = status_echo(statuses, ctx.user)
     if params.post_parent is not None:
         with problems.gather():
             await check_visible_event(ctx, "post_parent", params.post_parent)
