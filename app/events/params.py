@@ -98,10 +98,11 @@ def _lines(value: Any) -> Any:
     return value
 
 
+# The limit on the number of lines belongs to the list: on the whole (list or None) it would
+# measure a null too, and fail it (null is a single event again, as [] is).
 RecurrenceLines = Annotated[
-    list[Annotated[str, Field(max_length=2000)]] | None,
+    Annotated[list[Annotated[str, Field(max_length=2000)]], Field(max_length=50)] | None,
     BeforeValidator(_lines),
-    Field(max_length=50),
 ]
 Scope = Literal["this", "following", "all"]
 
