@@ -155,7 +155,7 @@ async def test_inclusive_and_strict_dates(client: AsyncClient, editor: AuthFor) 
 
 
 async def test_relative_bounds_worked_example(client: AsyncClient, editor: AuthFor) -> None:
-    # Reference §5.2: events around a new year, filtered by ends_after/starts_before.
+    # docs/design.md#event-list: events around a new year, filtered by ends_after/starts_before.
     d = today() + timedelta(days=40)
     e1 = await add(client, editor, at(d, 17), hours=2)  # ends on d: out (ends_after=d is end of d)
     e2 = await add(client, editor, at(d + timedelta(days=1), 16))

@@ -1,4 +1,4 @@
-"""Event cost: the display string and `cost_details` the reference derives (§9.5)."""
+"""Event cost: the display string and `cost_details` the reference derives (docs/design.md#cost)."""
 
 import re
 from dataclasses import dataclass, field

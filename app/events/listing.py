@@ -1,5 +1,5 @@
 """`GET /events`: its parameters turned into one filter object (the default window, day
-widening, strict dates, relations and status visibility; docs/design.md, Event list), then
+widening, strict dates, relations and status visibility; docs/design.md#event-list), then
 the page and its total."""
 
 from collections.abc import Callable
@@ -65,7 +65,7 @@ def _bound(
     name: str, value: Any, zone: tzinfo, strict: bool, now: datetime
 ) -> tuple[datetime, datetime]:
     """A date parameter as (naive site wall time, UTC instant): whole days unless strict
-    (reference §5.2)."""
+    (docs/design.md#event-list)."""
     try:
         moment = parse_when(value, UTC if strict else zone, now)
     except ValueError:
@@ -135,7 +135,7 @@ def _window(
 
 
 def _statuses(filters: EventListFilters, asked: list[str] | None, user: User) -> None:
-    """Status visibility (reference §5.5; docs/design.md, Event list)."""
+    """Status visibility (docs/design.md#event-list, Visibility)."""
     if asked is not None and not can_create_posts(user):
         check("status", asked == ["publish"], note("status_publish_only"))
     every_but_trash = tuple(status for status in STATUSES if status != TRASH)

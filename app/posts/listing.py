@@ -40,7 +40,7 @@ async def list_posts(
     params = parse(PostListParams, ctx.raw)
     statuses = asked_statuses(params.status)
     if statuses is not None:
-        # Who cannot create records may only ask for published ones (reference §5.5).
+        # Who cannot create records may only ask for published ones (docs/design.md#event-list, Visibility).
         allowed = can_create_posts(ctx.user) or statuses == ["publish"]
         check("status", allowed, note("status_publish_only"))
     if params.event is not None:
