@@ -9,6 +9,7 @@ XMP, comments): only the ICC colour profile stays, since colours depend on it.
 
 import hashlib
 import io
+import logging
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,8 @@ ENCODING: dict[str, dict[str, object]] = {
 }
 WEBP = "WEBP"
 HASH_LENGTH = 32
+
+log = logging.getLogger("almanac.media")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +92,11 @@ class Processed:
     format: str
     renditions: dict[str, Rendition] = field(default_factory=dict)
     webp: dict[str, Rendition] = field(default_factory=dict)
+    digest: str = ""
 
     @property
     def full(self) -> Rendition:
         return self.renditions[FULL]
-
-    @property
-    def digest(self) -> str:
-        return hashlib.sha256(self.full.data).hexdigest()[:HASH_LENGTH]
 
     def file_name(self, size: str, rendition: Rendition) -> str:
         """The server's name of a file: content-addressed, never the client's name. Two
@@ -186,10 +186,14 @@ def process(data: bytes, max_pixels: int) -> Processed:
     fmt = original.format
     assert fmt is not None  # _open() accepted it
     try:
-        return _sized(_clean(original), fmt)
-    except (OSError, ValueError, RuntimeError):
-        # Decoded, but in a form the encoders refuse (an odd mode or palette).
+        processed = _sized(_clean(original), fmt)
+    except Exception:
+        # Decoded, but with metadata or in a form the encoders refuse (a malformed EXIF
+        # block, an odd mode or palette): the file's fault, logged in case it is ours.
+        log.warning("image decoded but not re-encoded", exc_info=True)
         raise BadImage("media_broken_image") from None
+    processed.digest = hashlib.sha256(processed.full.data).hexdigest()[:HASH_LENGTH]
+    return processed
 
 
 def _sized(image: Image.Image, fmt: str) -> Processed:
