@@ -313,6 +313,17 @@ async def test_exif_and_its_gps_position_are_gone(client: AsyncClient, editor: A
             assert b"SecretCam" not in content
 
 
+async def test_a_broken_exif_block_is_dropped(client: AsyncClient, editor: AuthFor) -> None:
+    out = io.BytesIO()
+    broken = b"Exif\x00\x00II*\x00\x08\x00\x00\x00\x05\x00\x12\x01\x03"  # cut short
+    PILImage.new("RGB", (200, 150), (9, 9, 9)).save(out, format="JPEG", exif=broken)
+    body = await uploaded(client, editor, out.getvalue())
+    assert (body["width"], body["height"]) == (200, 150)
+    full = opened((await fetch(client, body["url"])).content)
+    assert not full.getexif()
+    assert "exif" not in full.info
+
+
 async def test_the_orientation_flag_is_applied(client: AsyncClient, editor: AuthFor) -> None:
     # Stored 450 × 300 with "rotate 90° clockwise to show" (6): shown 300 × 450.
     data = with_gps_and_orientation(orientation=6, size=(450, 300))
