@@ -612,6 +612,10 @@ async def test_import_copies_images_once(
     def downloads() -> list[str]:
         return [r for r in tec.requests if r.split("?")[0] in tec.files or "gone" in r]
 
+    rehearsal = await run(maker, tec, dry_run=True, **options)
+    assert "images not copied (dry run)" in rehearsal.notes
+    assert downloads() == []
+
     summary = await run(maker, tec, **options)
     assert summary.images is not None
     assert (summary.images.copied, summary.images.reused) == (2, 0)
