@@ -507,6 +507,20 @@ async def test_the_list_pages_and_searches(client: AsyncClient, editor: AuthFor)
     assert [m["title"] for m in found.json()["media"]] == ["Harbour at night", "Harbour at dawn"]
     past = await client.get(MEDIA, params={"page": 9}, headers=editor.basic)
     assert past.status_code == 404
+    venue = await create_post(client, editor, "venues", venue="Harbour hall")
+    await uploaded(client, editor, picture("PNG", (60, 40)), title="Hall", post=venue["id"])
+    of_venue = await client.get(MEDIA, params={"post": venue["id"]}, headers=editor.basic)
+    assert [m["title"] for m in of_venue.json()["media"]] == ["Hall"]
+    gifs = await client.get(MEDIA, params={"mime_type": "image/gif"}, headers=editor.basic)
+    assert gifs.json()["total"] == 3
+    both = await client.get(
+        MEDIA, params={"mime_type": "image/gif,image/png"}, headers=editor.basic
+    )
+    assert both.json()["total"] == 4
+    assert "mime_type=image%2Fgif%2Cimage%2Fpng" in both.json()["rest_url"]
+    bad = await client.get(MEDIA, params={"mime_type": "text/html"}, headers=editor.basic)
+    assert bad.status_code == 400
+    assert "mime_type" in bad.json()["data"]["params"]
 
 
 async def test_a_changed_image_is_a_change_of_its_records(

@@ -37,6 +37,14 @@ class MediaRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class MediaFilters:
+    search: str | None = None
+    author_id: int | None = None
+    post_id: int | None = None
+    mime_types: list[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class NewMedia:
     """A stored upload, as its row records it."""
 
@@ -81,13 +89,16 @@ class MediaRepository:
     async def lock(self, media_id: int) -> None:
         await lock_row(self.session, Image, media_id)
 
-    async def find(
-        self, page: Page, *, search: str | None, author_id: int | None
-    ) -> tuple[list[MediaRecord], int]:
+    async def find(self, page: Page, filters: MediaFilters) -> tuple[list[MediaRecord], int]:
         """A page of the library, newest first, and the number of matches."""
         conditions: list[Any] = [Image.file.is_not(None)]
-        if author_id is not None:
-            conditions.append(Image.author_id == author_id)
+        if filters.author_id is not None:
+            conditions.append(Image.author_id == filters.author_id)
+        if filters.post_id is not None:
+            conditions.append(Image.post_id == filters.post_id)
+        if filters.mime_types:
+            conditions.append(Image.mime_type.in_(filters.mime_types))
+        search = filters.search
         if search:
             pattern = f"%{escape_like(search)}%"
             # A text in any language matches.

@@ -22,7 +22,7 @@ from app.http.pagination import Page
 from app.http.params import parse
 from app.media.incoming import IncomingFile, base_name
 from app.media.params import MediaDeleteParams, MediaListParams, MediaUploadParams, MediaWriteParams
-from app.media.repository import MediaRecord, MediaRepository, file_names
+from app.media.repository import MediaFilters, MediaRecord, MediaRepository, file_names
 from app.media.serializer import media_body
 from app.media.storage import MediaStorage
 from app.media.uploads import Uploads, UploadTexts
@@ -68,7 +68,13 @@ class MediaService:
         author = params.author
         if not user.at_least(Role.AUTHOR):  # contributors see their own uploads only
             author = user.id
-        records, total = await self.repo.find(page, search=params.search, author_id=author)
+        filters = MediaFilters(
+            search=params.search,
+            author_id=author,
+            post_id=params.post,
+            mime_types=params.mime_type,
+        )
+        records, total = await self.repo.find(page, filters)
         echoed = params.model_dump(
             exclude_none=True, exclude={"i18n_language", "page", "per_page"}, exclude_defaults=True
         )
