@@ -206,6 +206,9 @@ async def test_a_raw_body_with_content_disposition(
     assert response.status_code == 201, response.text
     body = response.json()
     assert body["title"] == "Rooftop view"  # the name's stem, never a path
+    encoded = {**headers, "Content-Disposition": "attachment; filename*=UTF-8''B%C3%BChne.png"}
+    german = await client.post(MEDIA, content=picture("PNG"), headers=encoded)
+    assert german.json()["title"] == "Bühne"
     assert response.headers["location"].endswith(f"{MEDIA}/{body['id']}")
     before = (await library_rows(db), stored(media_dir))
     for missing in ({}, {"Content-Disposition": "inline"}):

@@ -4,6 +4,7 @@ filename=...`. The client's file name only ever becomes a default title."""
 
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
+from email.message import Message
 
 from fastapi import Request
 from python_multipart.multipart import parse_options_header
@@ -27,6 +28,16 @@ class IncomingFile:
 
 def too_big(max_bytes: int) -> ApiError:
     return ApiError(413, "rest_upload_file_too_big", values={"max": max_bytes})
+
+
+def attachment_name(header: str) -> str | None:
+    """The file name of `Content-Disposition: attachment; filename=...` (or RFC 2231's
+    `filename*=UTF-8''...`), None unless the header says attachment and names one."""
+    parsed = Message()
+    parsed["content-disposition"] = header
+    if parsed.get_content_disposition() != "attachment":
+        return None
+    return parsed.get_filename() or None
 
 
 def base_name(filename: str) -> str:
@@ -67,11 +78,10 @@ async def incoming_file(request: Request, max_bytes: int) -> IncomingFile:
     else:
         if not body:
             raise ApiError(400, "rest_upload_no_data")
-        disposition, options = parse_options_header(request.headers.get("content-disposition", ""))
-        filename = options.get(b"filename")
-        if disposition.lower() != b"attachment" or not filename:
+        filename = attachment_name(request.headers.get("content-disposition", ""))
+        if not filename:
             raise ApiError(400, "rest_upload_no_content_disposition")
-        incoming = IncomingFile(body, filename.decode("utf-8", "replace"))
+        incoming = IncomingFile(body, filename)
     if not incoming.data:
         raise ApiError(400, "rest_upload_no_data")
     if len(incoming.data) > max_bytes:
