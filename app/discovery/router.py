@@ -8,17 +8,19 @@ from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BeforeValidator, Field
 from starlette.responses import RedirectResponse, Response
 
-from app.core.dates import DATETIME_FORMAT
-from app.core.errors import ApiError, no_route
-from app.core.responses import json_response
-from app.core.settings import Settings, SettingsDep
-from app.core.urls import NAMESPACE, Urls, UrlsDep
+from app.core.edge.errors import ApiError, no_route
+from app.core.edge.responses import json_response
+from app.core.edge.urls import NAMESPACE, Urls, UrlsDep
+from app.core.infra.settings import Settings, SettingsDep
+from app.core.rules.dates import DATETIME_FORMAT
 from app.discovery.docs_page import asset, docs_page, wants_html
 from app.events.listing import default_window
 from app.feeds.service import feed_window
+from app.http.coercion import lowercase
 from app.http.context import LanguageDep, RawParamsDep
 from app.http.openapi import api_doc, base_document, document
-from app.http.params import DEFAULT_PER_PAGE, Params, lowercase, parse
+from app.http.pagination import DEFAULT_PER_PAGE
+from app.http.params import Params, parse
 from app.http.route_index import namespace_routes, route_key, route_of_template
 from app.http.schemas import Schema
 
@@ -164,8 +166,10 @@ async def describe_index(urls: UrlsDep) -> Response:
 def add_route_descriptions(router: APIRouter) -> None:
     """An OPTIONS route next to every documented path of `router` (call it once its routes
     are all there)."""
+    # In the router's order: `/events/by-slug/{slug}.ics` must be tried before its prefix
+    # `/events/by-slug/{slug}` takes `x.ics` for a slug, as for GET (app/api.py).
     documented = {
-        str(route.path)
+        str(route.path): None
         for route in iter_route_contexts(router.routes)
         if isinstance(route.original_route, APIRoute) and route.include_in_schema
     }

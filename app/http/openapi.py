@@ -13,15 +13,16 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
-from app.core.settings import LANGUAGES
-from app.core.urls import NAMESPACE, Urls
+from app.core.edge.urls import NAMESPACE, Urls
+from app.core.infra.settings import LANGUAGES
+from app.core.rules.constants import STATUSES
 from app.http.openapi_clients import (
     declare_security,
     name_operations,
     share_bodies,
     share_schemas,
 )
-from app.http.params import STATUS_SCHEMA, Params
+from app.http.params import Params
 from app.http.schemas import ErrorEnvelope
 
 ERROR_TEXTS = {
@@ -45,6 +46,8 @@ RETRY_AFTER = {
 
 
 LANGUAGE_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(LANGUAGES)}
+# How app/posts/params.py documents a status: shared as one type (`share_schemas`).
+POST_STATUS_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STATUSES)}
 
 
 def field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[str]]:
@@ -243,7 +246,7 @@ NOT_MODIFIED = {"description": "Not modified: the stored copy named by If-None-M
 
 def _conditional(operations: dict[str, Any], has_key: bool) -> None:
     """Document the ETag headers, 304 on reads and If-Match/412 on record writes
-    (app/core/etags.py)."""
+    (app/core/edge/etags.py)."""
     for method, operation in operations.items():
         responses = operation.setdefault("responses", {})
         if method == "get":
@@ -332,7 +335,7 @@ def base_document(app: FastAPI) -> dict[str, Any]:
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
     share_bodies(paths, components)
-    named = {"Language": LANGUAGE_SCHEMA, "PostStatus": STATUS_SCHEMA}
+    named = {"Language": LANGUAGE_SCHEMA, "PostStatus": POST_STATUS_SCHEMA}
     generated["paths"] = paths = share_schemas(paths, named)
     components["schemas"] = {**share_schemas(schemas, named), **named}
     declare_security(generated)

@@ -13,7 +13,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app.core.urls import NAMESPACE, Urls
+from app.core.edge.urls import NAMESPACE, Urls
 from app.http.openapi import base_document
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -9,7 +9,7 @@ from fastapi import Depends, Request
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
-from app.core.settings import LANGUAGES, Settings, SettingsDep
+from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
 
 NAMESPACE = "calendar/events/v1"
 
