@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -109,8 +110,19 @@ def _module(client: ModuleType, name: str) -> Any:
     return importlib.import_module(f"{client.__name__}.{name}")
 
 
+@pytest.fixture
+def clients(generated: ModuleType, site: Site) -> Iterator[tuple[Any, Any, Any]]:
+    """Generated clients: signed in with Bearer, signed in with Basic, anonymous."""
+    basic_token = base64.b64encode(f"{site.login}:{site.password}".encode()).decode()
+    with ExitStack() as open_clients:
+        bearer = generated.AuthenticatedClient(base_url=site.api, token=site.password)
+        basic = generated.AuthenticatedClient(base_url=site.api, token=basic_token, prefix="Basic")
+        anonymous = generated.Client(base_url=site.api)
+        yield tuple(open_clients.enter_context(c) for c in (bearer, basic, anonymous))
+
+
 async def test_generated_python_client_does_the_whole_workflow(
-    generated: ModuleType, site: Site
+    generated: ModuleType, site: Site, clients: tuple[Any, Any, Any]
 ) -> None:
     events = _module(generated, "api.events")
     models = _module(generated, "models")
@@ -119,10 +131,7 @@ async def test_generated_python_client_does_the_whole_workflow(
                       "patch_events_by_id", "put_events_by_slug", "delete_events_by_id"):  # fmt: skip
         importlib.import_module(f"{events.__name__}.{operation}")
     api = sys.modules[events.__name__]
-    bearer = generated.AuthenticatedClient(base_url=site.api, token=site.password)
-    basic_token = base64.b64encode(f"{site.login}:{site.password}".encode()).decode()
-    basic = generated.AuthenticatedClient(base_url=site.api, token=basic_token, prefix="Basic")
-    anonymous = generated.Client(base_url=site.api)
+    bearer, basic, anonymous = clients
 
     def call(operation: str, **arguments: Any) -> Any:
         """The operation's parsed answer, sync_detailed's status checked against `expect`."""

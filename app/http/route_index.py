@@ -1,6 +1,6 @@
 """WordPress's description of routes, derived from the OpenAPI operations: the `routes` of the
 API index and of the namespace description, and the answer to OPTIONS on a route
-(docs/design.md#url-space-and-discovery).
+(docs/design.md#wordpress-discovery).
 
 WordPress clients (node-wpapi's `discover()`) build their request methods from these keys, so
 they are the patterns WordPress registers (`/calendar/events/v1/events/(?P<id>\\d+)`), and each
