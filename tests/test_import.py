@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from httpx import AsyncClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.importer.client import RetryPolicy, SourceClient
@@ -726,3 +726,19 @@ async def test_an_event_linking_a_protected_venue(
     local = (await mapping(db, "event"))[tasting]
     event = await get(client, f"events/{local}", None)
     assert event["venue"]["id"] == (await mapping(db, "venue"))[cellar]
+
+
+async def test_statistics_follow_what_an_import_wrote(
+    site: Site, maker: async_sessionmaker[AsyncSession], db: AsyncSession
+) -> None:
+    """A first import into an empty database analyses the tables it grew, so that the plans
+    of the next writes are made for their real size (docs/design.md#bulk-loads)."""
+
+    async def analyses() -> int:
+        await db.execute(text("SELECT pg_stat_clear_snapshot()"))
+        count = await db.scalar(text("SELECT pg_stat_get_analyze_count('events'::regclass)"))
+        return int(count or 0)
+
+    before = await analyses()
+    await run(maker, site.tec)
+    assert await analyses() > before

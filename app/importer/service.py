@@ -64,6 +64,11 @@ class ImportOptions:
     site_timezone: str = "UTC"
 
 
+# Records written between two refreshes of the statistics (an ANALYZE takes well under a
+# second; a thousand records take several).
+STATISTICS_EVERY = 1000
+
+
 class Importer:
     def __init__(
         self,
@@ -82,6 +87,7 @@ class Importer:
         self.mapped: dict[str, dict[int, Mapped]] = {}
         self.ids: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}
         self.written = False
+        self.unanalysed = 0  # records written since the last statistics
         self.session: AsyncSession
 
     async def run(self) -> Summary:
@@ -170,6 +176,8 @@ class Importer:
         for raw in ordered:
             await self._one(kind, raw)
             self.progress.advance(kind)
+        if self.unanalysed:
+            await self._refresh_statistics()
         self.progress.finish(kind)
 
     async def _one(self, kind: str, raw: dict[str, Any]) -> int | None:
@@ -263,7 +271,17 @@ class Importer:
             self.summary.skip(kind, source_id, f"not written: {type(exc).__name__}: {exc}"[:300])
             return None
         self.written = True
+        self.unanalysed += 1
+        if self.unanalysed >= STATISTICS_EVERY:
+            await self._refresh_statistics()
         return new_id
+
+    async def _refresh_statistics(self) -> None:
+        """Fresh statistics every few thousand records and after each kind: without them,
+        plans made while the tables were empty scan them once per record written (a large
+        first import slows down quadratically; docs/design.md#bulk-loads)."""
+        self.unanalysed = 0
+        await ImportRepository(self.session, self.source).refresh_statistics()
 
     async def _write_in(
         self,
