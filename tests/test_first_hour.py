@@ -104,6 +104,8 @@ async def test_users_add_says_the_role_and_list_has_a_header(database_url: str) 
 async def test_seed_demo(database_url: str) -> None:
     async with fresh_database(database_url, "almanac_demo_seed") as url:
         await almanac(url, "seed", "--demo")
+        # The tutorial run again: the demo is not added twice, and that is said.
+        again = await almanac(url, "seed", "--demo")
         engine = create_async_engine(url)
         try:
             async with engine.connect() as conn:
@@ -140,6 +142,11 @@ async def test_seed_demo(database_url: str) -> None:
     assert counts["event_terms"] >= 50
     assert languages == {"de", "sk"}
     assert upcoming == 50  # all of them in the default list window
+    assert again.strip() == (
+        f"the calendar has records already (50 events, {counts['venues']} venues, "
+        f"{counts['organizers']} organizers); the demo fills an empty one only "
+        "(`almanac seed --events N` appends generated events to any): nothing changed"
+    )
 
 
 @pytest.fixture
