@@ -2,10 +2,13 @@
 
 import argparse
 import asyncio
+import errno
 import logging
 import logging.config
 import os
 import shutil
+import signal
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -86,7 +89,47 @@ def _start_up_lines(url: str, host: str, port: int) -> list[str]:
     ]
 
 
+def _address_taken(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (bound and released at once, as uvicorn binds
+    it), or None. Checked before the database starts and before "listening" is printed; a
+    process taking the port in the instant between is left to uvicorn's own error."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return f"port {port} on {host} is in use (another almanac?)"
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (docker stop, systemd, process managers) stops the server as Ctrl-C does.
+
+    uvicorn shuts down gracefully on either, then raises the signal again; SIGTERM's default
+    action would end the process there, before the exit hooks run, and the embedded
+    PostgreSQL this process started would keep running. As KeyboardInterrupt it returns from
+    uvicorn like Ctrl-C, and the hooks stop it (unless another process still uses it)."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    taken = _address_taken(args.host, args.port)
+    if taken:
+        print(f"error: {taken}; choose another with --port (make run PORT=8001)", file=sys.stderr)
+        return 1
+    _stop_on_sigterm()
+    try:
+        return _serve(args)
+    except KeyboardInterrupt:  # a signal before uvicorn took over
+        return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
     url = _database_url()
     upgrade(url)
     settings = get_settings()
