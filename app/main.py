@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
+from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
@@ -88,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="almanac",
         summary="Events calendar API compatible with The Events Calendar REST v1",
-        version="1.0.0",
+        version=VERSION,
         lifespan=lifespan,
         openapi_url=None,
         docs_url=None,
