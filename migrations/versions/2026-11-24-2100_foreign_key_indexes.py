@@ -5,8 +5,8 @@ Deleting an image checks the events, venues and organizers that show it; without
 (tests/test_bulk_load_plans.py checks all of them). Partial: most records have no image.
 
 Revision ID: 32a0b1c2d3e4
-Revises: e18a0b1c2d3e
-Create Date: 2026-11-24 19:00:00
+Revises: 24a0b1c2d3e4
+Create Date: 2026-11-24 21:00:00
 """
 
 from collections.abc import Sequence
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "32a0b1c2d3e4"
-down_revision: str | None = "e18a0b1c2d3e"
+down_revision: str | None = "24a0b1c2d3e4"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
