@@ -96,16 +96,17 @@ def _address_taken(host: str, port: int) -> str | None:
     """Why `host:port` cannot be listened on (bound and released at once, as uvicorn binds
     it), or None. Checked before the database starts and before "listening" is printed; a
     process taking the port in the instant between is left to uvicorn's own error."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # uvicorn's choice
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-        )[0]
-        with socket.socket(family, kind, proto) as probe:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind(address)
+            probe.bind((host, port))
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
-            return f"port {port} on {host} is in use (another almanac?)"
+            return (
+                f"port {port} on {host} is in use (another almanac?); choose another with "
+                "--port (make run PORT=8001)"
+            )
         return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
     return None
 
@@ -123,7 +124,7 @@ def _stop_on_sigterm() -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     taken = _address_taken(args.host, args.port)
     if taken:
-        print(f"error: {taken}; choose another with --port (make run PORT=8001)", file=sys.stderr)
+        print(f"error: {taken}", file=sys.stderr)
         return 1
     _stop_on_sigterm()
     try:
