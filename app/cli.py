@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from app.core.edge.caching import after_write
+from app.core.edge.i18n import translate
 from app.core.edge.urls import NAMESPACE
 from app.core.infra.database import (
     make_engine,
@@ -194,15 +195,6 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
     )
 
 
-ROLE_RIGHTS = {
-    Role.ADMINISTRATOR: "manages everything",
-    Role.EDITOR: "manages everything",
-    Role.AUTHOR: "publishes and manages their own records, manages categories",
-    Role.CONTRIBUTOR: "writes their own records, unpublished",
-    Role.SUBSCRIBER: "reads only: every write answers 403",
-}
-
-
 def cmd_users_add(args: argparse.Namespace) -> int:
     role = Role(args.role or Role.SUBSCRIBER.value)
     try:
@@ -213,7 +205,9 @@ def cmd_users_add(args: argparse.Namespace) -> int:
         print(f"{exists}: nothing changed, its passwords still work")
         print(f"for a new application password: almanac users password {exists.login}")
         return 1
-    print(f"created user {user.login} (id {user.id}, role {user.role}: {ROLE_RIGHTS[role]})")
+    # The role's rights in the words a 403 uses (app/core/edge/i18n.py).
+    rights = translate(f"rights_{role.value}", "en")
+    print(f"created user {user.login} (id {user.id}, role {user.role}): {rights}")
     if args.role is None:
         roles = ", ".join(r.value for r in Role)
         print(f"no --role given: {user.login} is a subscriber (roles: {roles})")
