@@ -406,8 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
     seeding = commands.add_parser(
         "seed",
         help="append realistic generated events, venues, organizers and terms",
-        description=f"Append generated records (by default {defaults.events} events, which "
-        "take a minute or so), or the small --demo. Categories and tags are taken from a "
+        description=f"Append generated records (by default {defaults.events} events with "
+        "their venues, organizers and terms), or the small --demo. Categories and tags are taken from a "
         "vocabulary; names already there are skipped.",
     )
     for name, what in (
