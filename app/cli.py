@@ -317,25 +317,20 @@ def cmd_import(args: argparse.Namespace) -> int:
     return run(url, get_settings(), args, sys.stdout)
 
 
-def _port(value: str) -> int:
-    number = int(value)
-    if not 0 < number < 65536:
-        raise argparse.ArgumentTypeError("must be from 1 to 65535")
-    return number
+def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` (to `high`), refused with the range."""
+    shown = f"from {low} to {high}" if high is not None else f"{low} or more"
+
+    def convert(value: str) -> int:
+        number = int(value)
+        if number < low or (high is not None and number > high):
+            raise argparse.ArgumentTypeError(f"must be {shown}")
+        return number
+
+    return convert
 
 
-def _positive(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return number
-
-
-def _count(value: str) -> int:
-    number = int(value)
-    if number < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return number
+_port, _positive, _count = _whole(1, 65535), _whole(1), _whole(0)
 
 
 LOGIN_HELP = "the user's login (1-60 characters, no spaces or ':'; any case matches)"
