@@ -327,6 +327,7 @@ def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be {shown}")
         return number
 
+    convert.__name__ = "whole number"  # argparse's "invalid whole number value: 'x'"
     return convert
 
 
