@@ -16,6 +16,14 @@ number, so a hit is exact, not eventually consistent:
   without a body built or hashed.
 - `CountCache`: list totals per normalised filter (an exact count over a large window is too
   slow to repeat on every request). The version is read in the same statement as the page.
+
+With a read replica, a version is only ever one the server that did the read had reached.
+A sequence read on a standby is not one (its `last_value` is what was last logged, up to 32
+numbers ahead of the primary, and it moves only when the primary logs it again): the
+version and a WAL position are read on the primary, and what a replica read finds is filed
+under the version of a primary sample the replica had replayed before the read began
+(app/core/replica.py). A response built on a replica behind the version the middleware read
+is answered but not stored; a total counted there is stored under the older version.
 """
 
 import asyncio
@@ -37,12 +45,15 @@ from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
 from app.core.etags import matches, not_modified_start
 from app.core.language import scope_accepted_language
 from app.core.permissions import Principal
+from app.core.replica import PRIMARY_POINT_SQL, Route
+from app.core.replica import STATE_KEY as ROUTE_KEY
 from app.core.scopes import header, signed_in
 from app.core.urls import NAMESPACE
 
 log = logging.getLogger(__name__)
 
-CURRENT_VERSION_SQL = f"SELECT last_value FROM {VERSION_SEQUENCE}"
+# A replica session's `info` key: the version its reads may be filed under (None: none).
+REPLICA_VERSION = "replica_version"
 TOTAL_ENTRIES = 4096
 # Writers that are not the API (bulk seeding, manual SQL) race with readers only inside
 # their transaction; the TTL bounds how long such a rare stale total can live.
@@ -56,10 +67,30 @@ def version_column() -> Label[int]:
     return select(sequence.c.last_value).scalar_subquery().label("data_version")
 
 
-async def after_write(session: AsyncSession) -> None:
-    """Draw a new version once a write has committed (see the module docstring)."""
-    await session.execute(select(func.nextval(VERSION_SEQUENCE)))
+async def after_write(session: AsyncSession) -> int:
+    """Draw a new version once a write has committed (see the module docstring); the
+    primary's WAL position, at or past the write's commit (read-your-writes)."""
+    drawn = select(func.nextval(VERSION_SEQUENCE), func.pg_current_wal_lsn())
+    position = (await session.execute(drawn)).one()[1]
     await session.commit()
+    return _lsn(position)
+
+
+def _lsn(value: object) -> int:
+    """asyncpg hands `pg_lsn` over as a number, other drivers as text (`16/B374D848`)."""
+    if isinstance(value, int):
+        return value
+    high, _, low = str(value).partition("/")
+    return (int(high, 16) << 32) | int(low, 16)
+
+
+def read_version(session: AsyncSession, found: int | None) -> int | None:
+    """The version to file what `session` read under: `found` (read in the statement's own
+    snapshot) on the primary, the one its route vouches for on a replica."""
+    if REPLICA_VERSION in session.info:
+        vouched: int | None = session.info[REPLICA_VERSION]
+        return vouched
+    return found
 
 
 class CountCache:
@@ -137,15 +168,24 @@ class PrincipalCache:
         self._entries.clear()
 
 
-async def current_version(reader: Any) -> int | None:
-    """The data version through the raw pool of the lifespan, None if it cannot be read
-    (the request itself then reports an outage, or works without the cache)."""
+async def current_point(reader: Any) -> tuple[int, int] | None:
+    """The primary's data version and WAL position through the raw pool of the lifespan,
+    None if they cannot be read (the request itself then reports an outage, or works
+    without the cache)."""
     try:
-        version: int = await reader.fetchval(CURRENT_VERSION_SQL)
+        row = await reader.fetchrow(PRIMARY_POINT_SQL)
     except Exception as exc:
         log.debug("no data version: %s", exc)
         return None
-    return version
+    return row["version"], _lsn(row["position"])
+
+
+def read_at(scope: Scope, version: int) -> bool:
+    """Whether what the request read can be filed under `version`: read on the primary
+    after `version` was (the middleware read it first), or on a replica that had replayed
+    it (app/core/replica.py)."""
+    route: Route | None = (scope.get("state") or {}).get(ROUTE_KEY)
+    return route is None or route.server == "primary" or route.version == version
 
 
 RESPONSE_ENTRIES = 2048
@@ -247,10 +287,12 @@ class ResponseCacheMiddleware:
         if reader is None or key is None:
             await self.app(scope, receive, send)
             return
-        version = await current_version(reader)
-        if version is None:
+        point = await current_point(reader)
+        if point is None:
             await self.app(scope, receive, send)
             return
+        version = point[0]
+        scope.setdefault("state", {})["primary_point"] = point  # for the read router
         flight = (key, version)
         filling = self._filling.get(flight)
         if filling is not None:
@@ -318,6 +360,7 @@ class ResponseCacheMiddleware:
                     not message.get("more_body")
                     and start["status"] == 200
                     and size <= MAX_RESPONSE_BYTES
+                    and read_at(scope, version)
                 ):
                     headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"date"]
                     self.cache.put(key, (version, 200, headers, b"".join(chunks)))

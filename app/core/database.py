@@ -17,10 +17,14 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool
+from sqlalchemy.util import greenlet_spawn
 
-from app.core.caching import after_write
+from app.core.caching import REPLICA_VERSION, after_write
 from app.core.changelog import ChangePruner
 from app.core.embedded import embedded_url
+from app.core.metrics import Metrics
+from app.core.replica import STATE_KEY as ROUTE_KEY
+from app.core.replica import WRITTEN_KEY, ReadRouter, Route
 from app.core.settings import Settings
 
 
@@ -111,23 +115,36 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
-    """Reads run without a transaction (no BEGIN/COMMIT round trips), on the read replica
-    when one is configured; writes get a transaction on the primary."""
-    name = "read_sessionmaker" if request.method in SAFE_METHODS else "sessionmaker"
-    return cast(async_sessionmaker[AsyncSession], getattr(request.state, name))
+    """Writes get a transaction on the primary. Reads run without a transaction (no
+    BEGIN/COMMIT round trips), on the server the read router picks when a replica is
+    configured (app/core/replica.py), else on the primary."""
+    state = request.state
+    if request.method not in SAFE_METHODS:
+        return cast(async_sessionmaker[AsyncSession], state.sessionmaker)
+    metrics: Metrics = request.app.state.metrics
+    router: ReadRouter | None = getattr(state, "read_router", None)
+    if router is None:
+        metrics.read("primary")
+        return cast(async_sessionmaker[AsyncSession], state.read_sessionmaker)
+    route = await router.route(request.scope)
+    setattr(state, ROUTE_KEY, route)
+    metrics.read(route.server)
+    name = "replica_sessionmaker" if route.server == "replica" else "read_sessionmaker"
+    return cast(async_sessionmaker[AsyncSession], getattr(state, name))
 
 
 def read_engine(engine: AsyncEngine, settings: Settings) -> AsyncEngine:
-    """The engine for reads: the replica's when DATABASE_READ_URL is set, in autocommit
-    (unless behind a transaction pooler: see `PinnedReader`)."""
-    base = (
-        make_engine(asyncpg_url(settings.database_read_url), settings)
-        if settings.database_read_url
-        else engine
-    )
+    """`engine` for reads: in autocommit (unless behind a transaction pooler: see
+    `PinnedReader`)."""
     if not settings.db_prepared_statements:
-        return base
-    return base.execution_options(isolation_level="AUTOCOMMIT")
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
+async def release_idle(engine: AsyncEngine) -> None:
+    """Close the pooled connections nobody uses (to a server that went away: the next
+    checkout connects again instead of failing a request); the pool stays in place."""
+    await greenlet_spawn(engine.sync_engine.pool.dispose)
 
 
 MakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
@@ -138,8 +155,13 @@ async def session_scope(
     request: Request, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncSession]:
     """The one session of a request: committed when the handler succeeds (and a new data
-    version drawn after a write), rolled back when it fails."""
-    async with maker() as session:
+    version drawn after a write), rolled back when it fails. A replica's session carries
+    the data version its reads may be filed under (app/core/caching.py `read_version`)."""
+    route: Route | None = getattr(request.state, ROUTE_KEY, None)
+    info = (
+        {REPLICA_VERSION: route.version} if route is not None and route.server != "primary" else {}
+    )
+    async with maker(info=info) as session:
         try:
             yield session
         except Exception:
@@ -147,7 +169,9 @@ async def session_scope(
             raise
         await session.commit()
         if request.method not in SAFE_METHODS:
-            await after_write(session)
+            position = await after_write(session)
+            if getattr(request.state, "read_router", None) is not None:
+                setattr(request.state, WRITTEN_KEY, position)  # read-your-writes
             pruner: ChangePruner | None = getattr(request.app.state, "change_pruner", None)
             if pruner is not None:
                 await pruner.after_write(session)
@@ -200,17 +224,19 @@ class PinnedReader:
         await self.pool.close()
 
 
-async def version_pool(url: str, settings: Settings) -> Any:
+async def version_pool(url: str, settings: Settings, *, min_size: int = 1) -> Any:
     """A few raw connections for the one-row reads that validate cached responses and
-    cached callers, for the failed-login throttle and for readiness."""
-    pool = await _raw_pool(url, settings)
+    cached callers, for the failed-login throttle and for readiness (of the primary); for
+    the replica's replay position (`min_size=0`: a replica that is down at start-up does not
+    stop the app, its reads go to the primary)."""
+    pool = await _raw_pool(url, settings, min_size)
     return pool if settings.db_prepared_statements else PinnedReader(pool)
 
 
-async def _raw_pool(url: str, settings: Settings) -> asyncpg.Pool:
+async def _raw_pool(url: str, settings: Settings, min_size: int) -> asyncpg.Pool:
     return await asyncpg.create_pool(
         raw_dsn(url),
-        min_size=1,
+        min_size=min_size,
         max_size=2,
         timeout=settings.db_connect_timeout,
         command_timeout=5,

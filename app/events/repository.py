@@ -32,7 +32,7 @@ from sqlalchemy.dialects.postgresql import TSQUERY, aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.core.caching import CountCache, version_column
+from app.core.caching import CountCache, read_version, version_column
 from app.core.constants import TRASH
 from app.core.slugs import make_slug
 from app.core.sql import (
@@ -750,7 +750,7 @@ class EventListQuery:
         extras: dict[str, Any] = {"data_version": None}
         paged = {**values, "offset": offset, "limit": limit}
         records = await self.repo.fetch(page_stmt, paged, extras)
-        version = extras["data_version"]
+        version = read_version(self.repo.session, extras["data_version"])
         if totals is not None and version is not None:
             cached = totals.get(key, version)
             if cached is not None:
@@ -764,7 +764,7 @@ class EventListQuery:
         _, count_stmt = self._statements()
         connection = await self.repo.session.connection()
         row = (await connection.execute(count_stmt, values)).one()
-        total, version = row[0] or 0, row[1]
+        total, version = row[0] or 0, read_version(self.repo.session, row[1])
         if totals is not None and version is not None:
             totals.put(key, version, total)
         return int(total)

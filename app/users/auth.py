@@ -10,15 +10,19 @@ import binascii
 import hashlib
 import hmac
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import Request
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.caching import PrincipalCache
 from app.core.errors import ApiError
 from app.core.metrics import Metrics
 from app.core.permissions import Principal
 from app.core.ratelimit import FailedLogins
+from app.core.replica import STATE_KEY as ROUTE_KEY
+from app.core.replica import Route
 from app.core.settings import Settings
 from app.users.repository import UserRepository
 
@@ -79,7 +83,8 @@ async def authenticate(
         pepper = settings.app_password_pepper
         if principal is None:
             try:
-                principal = await _caller(header, session, pepper)
+                async with _security_session(request, session) as lookup:
+                    principal = await _caller(header, lookup, pepper)
             except ApiError:
                 metrics.failed_signin()
                 await limiter.record(client, reader)
@@ -88,6 +93,20 @@ async def authenticate(
                 principals.put(header, version, principal)
     request.state.user = principal
     return principal
+
+
+@asynccontextmanager
+async def _security_session(request: Request, session: AsyncSession) -> AsyncIterator[AsyncSession]:
+    """Where credentials and roles are read: never a replica's copy, which may still hold a
+    revoked password, a removed user or an old role (and the cached caller is filed under
+    the primary's version, read before this lookup)."""
+    route: Route | None = getattr(request.state, ROUTE_KEY, None)
+    if route is None or route.server == "primary":
+        yield session
+        return
+    primary: async_sessionmaker[AsyncSession] = request.state.read_sessionmaker
+    async with primary() as lookup:
+        yield lookup
 
 
 async def _caller(header: str, session: AsyncSession, pepper: str) -> Principal | None:

@@ -1,0 +1,294 @@
+"""Reads on a streaming replica: never staler than its lag, never a user's own write missed.
+
+Positions are PostgreSQL WAL positions (LSNs). The primary's `pg_current_wal_lsn()` read
+after a commit is at or past that commit; a standby whose `pg_last_wal_replay_lsn()` is at or
+past it shows the commit to every snapshot taken from then on (replay only moves forward).
+
+- `ReplicaMonitor`, one per worker, samples the primary (data version and position) and the
+  replica (replay position) every `REPLICA_CHECK_INTERVAL` seconds. The lag is the age of the
+  oldest primary sample the replica has not replayed (0 when it has replayed them all): what
+  a reader of the replica may miss, measured on the app's clock, not the servers'.
+- `ReadRouter` sends each read to a server: the primary when the replica is down, lags
+  beyond `REPLICA_MAX_LAG`, or has not replayed the position the client brings
+  (read-your-writes: a header or cookie that writes hand out, waited for up to
+  `READ_YOUR_WRITES_WAIT` seconds); else the replica. A replica read carries the data
+  version its snapshots are known to include (`Route.version`): the version of a primary
+  sample the replica had replayed before the read began. Caches file what the read found
+  under that version only (app/core/caching.py), never under the primary's newer one.
+"""
+
+import asyncio
+import contextlib
+import logging
+import math
+import re
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.core.constants import VERSION_SEQUENCE
+from app.core.errors import ApiError
+from app.core.metrics import Metrics
+from app.core.scopes import header
+from app.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+POSITION_HEADER = "x-almanac-position"
+POSITION_COOKIE = "almanac_position"
+# The primary's data version and position in one statement: the position is at or past the
+# commit of every write whose version has been drawn (app/core/caching.py `after_write`).
+PRIMARY_POINT_SQL = (
+    f"SELECT last_value AS version, pg_current_wal_lsn() AS position FROM {VERSION_SEQUENCE}"
+)
+REPLAY_SQL = "SELECT pg_last_wal_replay_lsn()"
+WAIT_POLL = 0.02  # seconds between two looks at the replica's replay position
+# Primary samples kept while the replica has not replayed them: at the default interval
+# more than an hour, far beyond any sensible REPLICA_MAX_LAG.
+MAX_POINTS = 8192
+STATE_KEY = "read_route"
+WRITTEN_KEY = "written_position"
+_LSN = re.compile(r"^([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})$")
+
+
+def format_lsn(position: int) -> str:
+    """PostgreSQL's text form of a WAL position: `16/B374D848`."""
+    return f"{position >> 32:X}/{position & 0xFFFFFFFF:X}"
+
+
+def parse_lsn(text: str) -> int | None:
+    match = _LSN.match(text.strip())
+    if match is None:
+        return None
+    return (int(match[1], 16) << 32) | int(match[2], 16)
+
+
+def client_position(scope: Scope) -> int | None:
+    """The newest position the client says it has written at: the header (malformed: 400)
+    or the cookie (malformed: ignored, a browser sends it without being asked)."""
+    positions: list[int] = []
+    sent = header(scope, POSITION_HEADER.encode())
+    if sent is not None:
+        parsed = parse_lsn(sent)
+        if parsed is None:
+            raise ApiError(400, "rest_invalid_header", "malformed_position")
+        positions.append(parsed)
+    cookies = header(scope, b"cookie")
+    if cookies:
+        for part in cookies.split(";"):
+            name, _, value = part.strip().partition("=")
+            if name == POSITION_COOKIE and (parsed := parse_lsn(value)) is not None:
+                positions.append(parsed)
+    return max(positions, default=None)
+
+
+NOT_A_STANDBY = "not a standby in recovery (DATABASE_READ_URL must name a streaming replica)"
+
+
+class NotAStandby(RuntimeError):
+    """The read server has no replay position: no way to know what its reads include."""
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A sample of the primary: its data version and WAL position at one moment."""
+
+    at: float
+    version: int
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where a read goes. `version`: for a replica read, the data version its snapshots are
+    known to include (None: none known); for a primary read, None (statements read the
+    version themselves, in their own snapshot)."""
+
+    server: str
+    version: int | None = None
+
+
+PRIMARY = Route("primary")
+
+
+class ReplicaMonitor:
+    def __init__(
+        self,
+        primary: Any,
+        replica: Any,
+        settings: Settings,
+        metrics: Metrics,
+        on_down: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.primary = primary  # raw pools (app/core/database.py `version_pool`)
+        self.replica = replica
+        self.max_lag = settings.replica_max_lag
+        self.interval = settings.replica_check_interval
+        self.metrics = metrics
+        self.on_down = on_down  # e.g. drop the replica engine's connections to the old server
+        self.reachable = False
+        self.replayed: int | None = None
+        self.lag = math.inf
+        self.error: str | None = None
+        self._points: deque[Point] = deque(maxlen=MAX_POINTS)
+        self._replayed_point: Point | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.reachable and self.lag <= self.max_lag
+
+    def status(self) -> dict[str, Any]:
+        """For /readyz: where reads go, and why."""
+        if not self.reachable:
+            state = "down"
+        elif self.lag > self.max_lag:
+            state = "lagging"
+        else:
+            state = "streaming"
+        return {
+            "status": state,
+            "lag_seconds": round(self.lag, 3) if math.isfinite(self.lag) else None,
+            "max_lag_seconds": self.max_lag,
+            "reads": "replica" if self.usable else "primary",
+            **({"error": self.error} if self.error else {}),
+        }
+
+    async def check(self) -> None:
+        """One sample of both servers (the primary's first: what the replica has replayed is
+        then compared with a position the primary had already reached)."""
+        try:
+            row = await self.primary.fetchrow(PRIMARY_POINT_SQL)
+        except Exception as exc:  # the primary's outage is the requests' to report
+            log.debug("no primary position: %s", exc)
+        else:
+            self._points.append(Point(time.monotonic(), row["version"], row["position"]))
+        was_reachable = self.reachable
+        try:
+            replayed = await self.replica.fetchval(REPLAY_SQL)
+            if replayed is None:
+                raise NotAStandby(NOT_A_STANDBY)
+        except Exception as exc:
+            self.reachable = False
+            self.error = str(exc) if isinstance(exc, NotAStandby) else type(exc).__name__
+            self.lag = math.inf
+            if was_reachable:
+                log.warning("read replica unusable, reads go to the primary: %s", exc)
+                if self.on_down is not None:
+                    await self.on_down()
+        else:
+            self.reachable = True
+            self.error = None
+            self._replayed(replayed)
+            if not was_reachable:
+                log.info("read replica reachable again")
+        self.metrics.replica_state(self.lag, self.usable)
+
+    def _replayed(self, position: int) -> None:
+        """Take a replay position in: the newest sample it covers, the lag."""
+        if self.replayed is None or position > self.replayed:
+            self.replayed = position
+        points = self._points
+        while points and points[0].position <= self.replayed:
+            self._replayed_point = points.popleft()
+        self.lag = time.monotonic() - points[0].at if points else 0.0
+
+    def version(self) -> int | None:
+        """The data version of the newest primary sample the replica has replayed."""
+        return None if self._replayed_point is None else self._replayed_point.version
+
+    async def reaches(self, position: int, seconds: float = 0.0) -> bool:
+        """Whether the replica has replayed `position`, asking it again (within `seconds`)
+        when the last sample says no."""
+        if self.replayed is not None and self.replayed >= position:
+            return True
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                replayed = await self.replica.fetchval(REPLAY_SQL)
+            except Exception:
+                return False
+            if replayed is not None:
+                self._replayed(replayed)
+                if replayed >= position:
+                    return True
+            if time.monotonic() + WAIT_POLL > deadline:
+                return False
+            await asyncio.sleep(WAIT_POLL)
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self.check()
+            await asyncio.sleep(self.interval)
+
+    async def start(self) -> None:
+        await self.check()  # the first requests know where to go
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+
+class ReadRouter:
+    def __init__(self, monitor: ReplicaMonitor, settings: Settings) -> None:
+        self.monitor = monitor
+        self.read_your_writes = settings.read_your_writes
+        self.wait = settings.read_your_writes_wait
+
+    async def route(self, scope: Scope) -> Route:
+        """The server for this read (see the module docstring)."""
+        monitor = self.monitor
+        if not monitor.usable:
+            return PRIMARY
+        wanted = client_position(scope) if self.read_your_writes else None
+        if wanted is not None and not await monitor.reaches(wanted, self.wait):
+            return PRIMARY
+        version = monitor.version()
+        # The response cache read the primary's version and position before this request
+        # reached the app; when the replica has replayed that position, what it reads now can
+        # be filed under that version (app/core/caching.py).
+        point: tuple[int, int] | None = (scope.get("state") or {}).get("primary_point")
+        if point is not None and await monitor.reaches(point[1]):
+            version = point[0]
+        return Route("replica", version)
+
+
+class PositionMiddleware:
+    """After a write, the position the client's next reads must see: in a header for API
+    clients, and in a short-lived cookie for browsers (long enough for a replica within
+    `REPLICA_MAX_LAG` to have replayed it; after that the replica is caught up anyway)."""
+
+    def __init__(self, app: ASGIApp, max_age: float) -> None:
+        self.app = app
+        self.max_age = max(1, math.ceil(max_age))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_position(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                position: int | None = (scope.get("state") or {}).get(WRITTEN_KEY)
+                if position is not None:
+                    text = format_lsn(position).encode()
+                    secure = b"; Secure" if scope.get("scheme") == "https" else b""
+                    cookie = (
+                        POSITION_COOKIE.encode() + b"=" + text
+                        + f"; Max-Age={self.max_age}; Path=/; HttpOnly; SameSite=Lax".encode()
+                        + secure
+                    )  # fmt: skip
+                    extra = [(POSITION_HEADER.encode(), text), (b"set-cookie", cookie)]
+                    message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, with_position)
