@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from app.core.replica import NOT_A_STANDBY
+from app.core.infra.replica import NOT_A_STANDBY
 from tests.factories import API
 from tests.live import (
     almanac,

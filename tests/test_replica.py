@@ -14,8 +14,8 @@ import asyncpg
 import httpx
 import pytest
 
-from app.core.constants import VERSION_SEQUENCE
-from app.core.database import asyncpg_url, raw_dsn
+from app.core.infra.database import asyncpg_url, raw_dsn
+from app.core.rules.constants import VERSION_SEQUENCE
 from tests.factories import API
 from tests.live import POLL, almanac, private_postgres
 from tests.standby import Standby, streaming_standby

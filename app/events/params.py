@@ -1,34 +1,57 @@
-"""Parameters of the event routes: writes (interface §2.1) and the list (reference §5)."""
+"""Parameters of the event routes: writes (docs/design.md#events) and the list (docs/design.md#event-list)."""
 
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.core.constants import MAX_ID
-from app.http.openapi import field_schemas
-from app.http.params import (
+from app.core.rules.constants import MAX_ID
+from app.http.coercion import (
     ID_CSV,
     ID_SCHEMA,
     WEBSITE_PATTERN,
-    CostInput,
     DateInput,
     IdOrSlugList,
     NonEmptyStr,
-    PageParams,
-    Params,
     PositiveInt,
     PositiveIntList,
-    StatusList,
     StrOrEmpty,
-    TermRefs,
     WPBool,
     ZoneInput,
     lowercase,
 )
+from app.http.openapi import field_schemas
+from app.http.pagination import PageParams
+from app.http.params import Params
 from app.organizers.params import OrganizerWriteParams
-from app.posts.params import DeleteParams, PostFields
+from app.posts.params import DeleteParams, PostFields, StatusList
 from app.venues.params import VenueWriteParams
+
+# Parameters their handlers read in several shapes (typed `Any`), with the forms documented.
+CostInput = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": ["string", "number", "null"]},
+                {"type": "array", "items": {"type": ["string", "number"]}},
+            ]
+        }
+    ),
+]
+TermRefs = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                ID_SCHEMA,
+                {"type": ["string", "null"]},
+                {"type": "array", "items": {"anyOf": [ID_SCHEMA, {"type": "string"}]}},
+            ]
+        }
+    ),
+]
+
 
 REQUIRED_ON_CREATE = ("title", "start_date", "end_date")
 MAX_LINKED = 100
@@ -75,10 +98,11 @@ def _lines(value: Any) -> Any:
     return value
 
 
+# The limit on the number of lines belongs to the list: on the whole (list or None) it would
+# measure a null too, and fail it (null is a single event again, as [] is).
 RecurrenceLines = Annotated[
-    list[Annotated[str, Field(max_length=2000)]] | None,
+    Annotated[list[Annotated[str, Field(max_length=2000)]], Field(max_length=50)] | None,
     BeforeValidator(_lines),
-    Field(max_length=50),
 ]
 Scope = Literal["this", "following", "all"]
 
@@ -98,7 +122,7 @@ class EventDeleteParams(DeleteParams):
 
 
 class EventWriteParams(PostFields):
-    """Fields of an event create or update (interface §2.1); all optional on update."""
+    """Fields of an event create or update (docs/design.md#events); all optional on update."""
 
     title: Annotated[NonEmptyStr, Field(max_length=500)] | None = Field(
         None, description="Event title"

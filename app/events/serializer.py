@@ -1,12 +1,12 @@
-"""The event object (reference §3.1) and its schema.org JSON-LD."""
+"""The event object (docs/design.md#shapes) and its schema.org JSON-LD."""
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.dates import details_of, format_datetime, parse_zone
-from app.core.permissions import may
-from app.events.repository import EventRecord
+from app.core.rules.dates import details_of, format_datetime, parse_zone
+from app.core.rules.permissions import may
+from app.events.records import EventRecord
 from app.organizers.serializer import organizer_body
 from app.posts.images import image_body
 from app.posts.records import PostRecord
@@ -96,7 +96,7 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
 
 
 def event_json_ld(event: EventRecord, body: dict[str, Any]) -> dict[str, Any]:
-    """schema.org Event (reference §3.8), built from the already serialised body."""
+    """schema.org Event (docs/design.md#shapes), built from the already serialised body."""
     zone = parse_zone(event.timezone)
     data: dict[str, Any] = {
         "@context": "http://schema.org",

@@ -1,4 +1,4 @@
-"""Images of events, venues and organizers (docs/design.md, Images).
+"""Images of events, venues and organizers (docs/design.md#images).
 
 `image` in a write accepts an image ID (a row of `images`) or an http(s) URL. A URL is
 recorded as it is, never fetched: nothing the service does may make it request a
@@ -9,9 +9,9 @@ import posixpath
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, urlsplit
 
-from app.core.constants import MAX_ID
-from app.core.errors import invalid, note
-from app.http.params import decimal
+from app.core.edge.errors import invalid, note
+from app.core.rules.constants import MAX_ID
+from app.http.coercion import decimal
 from app.posts.repository import ImageRepository
 
 MAX_URL_LENGTH = 2048

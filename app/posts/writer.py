@@ -5,12 +5,11 @@ an identical existing record instead of creating a duplicate)."""
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.core.dates import parse_when
-from app.core.errors import MissingParams, Problems, invalid, note
-from app.core.html import Markup
-from app.core.permissions import (
+from app.core.edge.errors import MissingParams, Problems, invalid, note
+from app.core.infra.database import Session
+from app.core.rules.dates import parse_when
+from app.core.rules.html import Markup
+from app.core.rules.permissions import (
     Principal,
     can_post_unfiltered_html,
     can_publish,
@@ -18,7 +17,8 @@ from app.core.permissions import (
     require,
     scale_status,
 )
-from app.http.params import RawParams, check, parse
+from app.http.params import check, parse
+from app.http.raw_params import RawParams
 from app.posts.images import resolve_image
 from app.posts.params import PostFields, PostWriteParams
 from app.posts.records import PostRecord, Protectable
@@ -43,7 +43,7 @@ def publication_date(params: PostFields, zone: tzinfo) -> datetime | None:
 def post_status(
     user: Principal, requested: str | None, current: str | None, published: datetime
 ) -> str:
-    """The status a write really gets: contributors cannot publish (reference §9.7), and, as
+    """The status a write really gets: contributors cannot publish (docs/design.md#statuses), and, as
     in WordPress, publishing with a future date schedules while a past date publishes."""
     status = scale_status(user, requested)
     if current == status:
@@ -56,7 +56,7 @@ def post_status(
 
 
 async def common_columns(
-    session: AsyncSession,
+    session: Session,
     user: Principal,
     params: PostFields,
     *,
@@ -143,7 +143,7 @@ class PostWriter(Generic[R]):
         )
         own, texts = self._sent(params, problems)
         problems.raise_any()
-        # Duplicate avoidance (reference §9.10): sending what a record already holds gives
+        # Duplicate avoidance (docs/design.md#linked-venues-organizers-and-terms): sending what a record already holds gives
         # that record, in a create of its own as in an event's inline venue or organizer.
         existing = await self.repo.find_identical({**own, **texts}, self.user)
         if existing is not None:

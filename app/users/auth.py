@@ -14,16 +14,15 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import Request
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.caching import PrincipalCache
-from app.core.errors import ApiError
-from app.core.metrics import Metrics
-from app.core.permissions import Principal
-from app.core.ratelimit import FailedLogins
-from app.core.replica import STATE_KEY as ROUTE_KEY
-from app.core.replica import Route
-from app.core.settings import Settings
+from app.core.edge.caching import PrincipalCache
+from app.core.edge.errors import ApiError
+from app.core.edge.ratelimit import FailedLogins
+from app.core.infra.database import ROUTE_KEY, Session, SessionMaker
+from app.core.infra.metrics import Metrics
+from app.core.infra.replica import Route
+from app.core.infra.settings import Settings
+from app.core.rules.permissions import Principal
 from app.users.repository import UserRepository
 
 PASSWORD_BYTES = 24
@@ -59,9 +58,7 @@ def _credentials(header: str) -> tuple[str | None, str] | None:
     return None
 
 
-async def authenticate(
-    request: Request, session: AsyncSession, settings: Settings
-) -> Principal | None:
+async def authenticate(request: Request, session: Session, settings: Settings) -> Principal | None:
     """The caller, None when anonymous; wrong credentials are a 401 on every route."""
     if USER_STATE_KEY in request.scope.get("state", {}):
         cached: Principal | None = request.state.user
@@ -96,7 +93,7 @@ async def authenticate(
 
 
 @asynccontextmanager
-async def _security_session(request: Request, session: AsyncSession) -> AsyncIterator[AsyncSession]:
+async def _security_session(request: Request, session: Session) -> AsyncIterator[Session]:
     """Where credentials and roles are read: never a replica's copy, which may still hold a
     revoked password, a removed user or an old role (and the cached caller is filed under
     the primary's version, read before this lookup)."""
@@ -104,12 +101,12 @@ async def _security_session(request: Request, session: AsyncSession) -> AsyncIte
     if route is None or route.server == "primary":
         yield session
         return
-    primary: async_sessionmaker[AsyncSession] = request.state.read_sessionmaker
+    primary: SessionMaker = request.state.read_sessionmaker
     async with primary() as lookup:
         yield lookup
 
 
-async def _caller(header: str, session: AsyncSession, pepper: str) -> Principal | None:
+async def _caller(header: str, session: Session, pepper: str) -> Principal | None:
     """The caller an Authorization header names (None: not a scheme of ours)."""
     credentials = _credentials(header)
     if credentials is None:

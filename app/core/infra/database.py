@@ -2,30 +2,62 @@
 
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import orjson
 from fastapi import Depends, Request
+from sqlalchemy import Label, column, event, exc, func, select, table, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool, QueuePool
 from sqlalchemy.util import greenlet_spawn
 
-from app.core.caching import REPLICA_VERSION, after_write
-from app.core.changelog import ChangePruner
-from app.core.embedded import embedded_url
-from app.core.metrics import Metrics
-from app.core.replica import STATE_KEY as ROUTE_KEY
-from app.core.replica import WRITTEN_KEY, ReadRouter, Route
-from app.core.settings import Settings
+from app.core.infra.embedded import embedded_url
+from app.core.infra.settings import Settings
+from app.core.rules.constants import VERSION_SEQUENCE
+
+if TYPE_CHECKING:  # both import this module
+    from app.core.infra.metrics import Metrics
+    from app.core.infra.replica import ReadRouter, ReplayWatch, Route
+
+# The session type every layer names (only this module and the repositories import SQLAlchemy).
+Session = AsyncSession
+SessionMaker = async_sessionmaker[AsyncSession]
+# Run after a request's write has committed, in order, on its session: e.g. drawing a new data
+# version (app/core/edge/caching.py) and pruning the change log (app/changes/pruning.py).
+AfterCommit = Callable[[AsyncSession], Awaitable[None]]
+AFTER_COMMIT_STATE_KEY = "after_commit_hooks"
+
+
+def add_after_commit(state: Any, hook: AfterCommit) -> None:
+    """Register `hook` on the app's state (`app.state`): run after every committed write."""
+    hooks: list[AfterCommit] = getattr(state, AFTER_COMMIT_STATE_KEY, None) or []
+    setattr(state, AFTER_COMMIT_STATE_KEY, [*hooks, hook])
+
+
+# Failures of the database layer, for the modules that tell them apart (app/core/edge/errors.py):
+# any error of SQLAlchemy's, and no connection free in the pool in time.
+DatabaseError = exc.SQLAlchemyError
+PoolTimeout = exc.TimeoutError
+
+
+def connection_invalidated(error: BaseException) -> bool:
+    """Did the driver report the connection lost (the database gone, not a bad query)?"""
+    return isinstance(error, exc.DBAPIError) and error.connection_invalidated
+
+
+def printable_url(url: str) -> str:
+    """The database URL without its password, for messages."""
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def asyncpg_url(url: str) -> str:
@@ -45,7 +77,7 @@ def resolve_database_url(settings: Settings) -> str:
 
 class MeteredPool(AsyncAdaptedQueuePool):
     """The engine's pool, timing the checkouts that have to wait for a connection (no idle
-    one, no overflow left): the metrics' pool waits (app/core/metrics.py sets `on_wait`)."""
+    one, no overflow left): the metrics' pool waits (app/core/infra/metrics.py sets `on_wait`)."""
 
     on_wait: Callable[[float], None] | None = None
 
@@ -112,12 +144,13 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+ROUTE_KEY = "read_route"  # the request state's Route (app/core/infra/replica.py)
 
 
 async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
     """Writes get a transaction on the primary. Reads run without a transaction (no
     BEGIN/COMMIT round trips), on the server the read router picks when a replica is
-    configured (app/core/replica.py), else on the primary."""
+    configured (app/core/infra/replica.py), else on the primary."""
     state = request.state
     if request.method not in SAFE_METHODS:
         return cast(async_sessionmaker[AsyncSession], state.sessionmaker)
@@ -126,7 +159,8 @@ async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]
     if router is None:
         metrics.read("primary")
         return cast(async_sessionmaker[AsyncSession], state.read_sessionmaker)
-    route = await router.route(request.scope)
+    read_position: ReadPosition = request.app.state.read_position
+    route = await router.route(*read_position(request.scope))
     setattr(state, ROUTE_KEY, route)
     metrics.read(route.server)
     name = "replica_sessionmaker" if route.server == "replica" else "read_sessionmaker"
@@ -154,14 +188,12 @@ MakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)
 async def session_scope(
     request: Request, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncSession]:
-    """The one session of a request: committed when the handler succeeds (and a new data
-    version drawn after a write), rolled back when it fails. A replica's session carries
-    the data version its reads may be filed under (app/core/caching.py `read_version`)."""
+    """The one session of a request: committed when the handler succeeds (and, after a
+    write, the registered after-commit hooks run), rolled back when it fails. A replica's
+    session carries the data version its reads may be filed under (`read_version`)."""
     route: Route | None = getattr(request.state, ROUTE_KEY, None)
-    info = (
-        {REPLICA_VERSION: route.version} if route is not None and route.server != "primary" else {}
-    )
-    async with maker(info=info) as session:
+    watch = None if route is None else route.watch
+    async with maker(info={} if watch is None else {REPLAY_WATCH: watch}) as session:
         try:
             yield session
         except Exception:
@@ -169,12 +201,11 @@ async def session_scope(
             raise
         await session.commit()
         if request.method not in SAFE_METHODS:
-            position = await after_write(session)
-            if getattr(request.state, "read_router", None) is not None:
-                setattr(request.state, WRITTEN_KEY, position)  # read-your-writes
-            pruner: ChangePruner | None = getattr(request.app.state, "change_pruner", None)
-            if pruner is not None:
-                await pruner.after_write(session)
+            for hook in getattr(request.app.state, AFTER_COMMIT_STATE_KEY, None) or ():
+                await hook(session)
+            position = session.info.get(WRITTEN_POSITION)
+            if position is not None and getattr(request.state, "read_router", None) is not None:
+                setattr(request.state, WRITTEN_POSITION, position)  # read-your-writes
 
 
 class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]
@@ -243,3 +274,81 @@ async def _raw_pool(url: str, settings: Settings, min_size: int) -> asyncpg.Pool
         connection_class=_StatelessConnection,
         statement_cache_size=100 if settings.db_prepared_statements else 0,
     )
+
+
+# ---- the data version (app/core/edge/caching.py) ---------------------------------------
+
+
+def version_column() -> Label[int]:
+    """The current data version, as a scalar subquery to add to a query (reading a
+    sequence's last value takes no lock and sees numbers drawn by uncommitted writers)."""
+    sequence = table(VERSION_SEQUENCE, column("last_value"))
+    return select(sequence.c.last_value).scalar_subquery().label("data_version")
+
+
+# A session's `info` keys: a replica session's ReplayWatch (app/core/infra/replica.py), and
+# the primary's WAL position after the session's write committed.
+REPLAY_WATCH = "replay_watch"
+WRITTEN_POSITION = "written_position"
+# The request's (client position, primary point) for the read router (app/core/edge/positions.py).
+ReadPosition = Callable[[Any], tuple[int | None, tuple[int, int] | None]]
+
+
+async def draw_data_version(session: AsyncSession) -> None:
+    """Draw a new data version, committed at once; the primary's WAL position, at or past
+    the write's commit, is kept in the session's info (read-your-writes)."""
+    drawn = select(func.nextval(VERSION_SEQUENCE), func.pg_current_wal_lsn())
+    position = (await session.execute(drawn)).one()[1]
+    session.info[WRITTEN_POSITION] = lsn_number(position)
+    await session.commit()
+
+
+def lsn_number(value: object) -> int:
+    """asyncpg hands `pg_lsn` over as a number, other drivers as text (`16/B374D848`)."""
+    if isinstance(value, int):
+        return value
+    high, _, low = str(value).partition("/")
+    return (int(high, 16) << 32) | int(low, 16)
+
+
+async def read_version(session: AsyncSession, found: int | None) -> Hashable | None:
+    """What to file the result of `session`'s last statement under (None: nothing): on the
+    primary `found`, the version read in the statement's own snapshot; on a replica the
+    replay position, when it did not move during the statement (a sequence's `last_value`
+    on a standby is what the primary last logged, up to 32 numbers ahead: no version)."""
+    watch: ReplayWatch | None = session.info.get(REPLAY_WATCH)
+    return found if watch is None else await watch.label()
+
+
+# ---- readiness and metrics --------------------------------------------------------------
+
+REVISIONS_SQL = "SELECT version_num FROM alembic_version"
+
+
+async def applied_revisions(session: AsyncSession) -> set[str]:
+    """The schema's applied Alembic revisions."""
+    return set((await session.execute(text(REVISIONS_SQL))).scalars())
+
+
+def observe_pool(
+    pool: Any, in_use: Callable[[int], None], waited: Callable[[float], None]
+) -> int | None:
+    """Tell `in_use` the connections in use after every checkout and checkin, and `waited`
+    each wait for a connection (MeteredPool); the pool's capacity, None for a pool that
+    keeps no connections (NullPool)."""
+    if not isinstance(pool, QueuePool):
+        return None
+    checked_out = pool.checkedout
+
+    def on_checkout(*_: object) -> None:
+        in_use(checked_out())
+
+    def on_checkin(*_: object) -> None:
+        # Fired before the connection is back in the pool: it still counts as out.
+        in_use(max(0, checked_out() - 1))
+
+    event.listen(pool, "checkout", on_checkout)
+    event.listen(pool, "checkin", on_checkin)
+    if isinstance(pool, MeteredPool):
+        pool.on_wait = waited
+    return pool.size() + max(0, pool._max_overflow)

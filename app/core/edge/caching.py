@@ -20,10 +20,12 @@ number, so a hit is exact, not eventually consistent:
 With a read replica, a version is only ever one the server that did the read had reached.
 A sequence read on a standby is not one (its `last_value` is what was last logged, up to 32
 numbers ahead of the primary, and it moves only when the primary logs it again): the
-version and a WAL position are read on the primary, and what a replica read finds is filed
-under the version of a primary sample the replica had replayed before the read began
-(app/core/replica.py). A response built on a replica behind the version the middleware read
-is answered but not stored; a total counted there is stored under the older version.
+version and a WAL position are read on the primary, and a response read on a replica is
+filed under that version only when the replica had replayed that position before the read
+began (app/core/infra/replica.py). A response built on a replica behind the version the
+middleware read is answered but not stored. Totals counted on a replica are filed under the
+replay position they were counted at, when it did not move during the count
+(`read_version` in app/core/infra/database.py).
 """
 
 import asyncio
@@ -37,60 +39,30 @@ from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import parse_qsl
 
-from sqlalchemy import Label, column, func, select, table
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
-from app.core.etags import matches, not_modified_start
-from app.core.language import scope_accepted_language
-from app.core.permissions import Principal
-from app.core.replica import PRIMARY_POINT_SQL, Route
-from app.core.replica import STATE_KEY as ROUTE_KEY
-from app.core.scopes import header, signed_in
-from app.core.urls import NAMESPACE
+from app.core.edge.etags import matches, not_modified_start
+from app.core.edge.language import scope_accepted_language
+from app.core.edge.positions import POINT_KEY
+from app.core.edge.scopes import header, signed_in
+from app.core.edge.urls import NAMESPACE
+from app.core.infra.database import ROUTE_KEY, Session, draw_data_version, lsn_number
+from app.core.infra.replica import PRIMARY_POINT_SQL, Route
+from app.core.rules.constants import DATE_PARAMS
+from app.core.rules.permissions import Principal
 
 log = logging.getLogger(__name__)
 
-# A replica session's `info` key: the version its reads may be filed under (None: none).
-REPLICA_VERSION = "replica_version"
 TOTAL_ENTRIES = 4096
 # Writers that are not the API (bulk seeding, manual SQL) race with readers only inside
 # their transaction; the TTL bounds how long such a rare stale total can live.
 TTL_SECONDS = 300.0
 
 
-def version_column() -> Label[int]:
-    """The current data version, as a scalar subquery to add to a query (reading a
-    sequence's last value takes no lock and sees numbers drawn by uncommitted writers)."""
-    sequence = table(VERSION_SEQUENCE, column("last_value"))
-    return select(sequence.c.last_value).scalar_subquery().label("data_version")
-
-
-async def after_write(session: AsyncSession) -> int:
-    """Draw a new version once a write has committed (see the module docstring); the
-    primary's WAL position, at or past the write's commit (read-your-writes)."""
-    drawn = select(func.nextval(VERSION_SEQUENCE), func.pg_current_wal_lsn())
-    position = (await session.execute(drawn)).one()[1]
-    await session.commit()
-    return _lsn(position)
-
-
-def _lsn(value: object) -> int:
-    """asyncpg hands `pg_lsn` over as a number, other drivers as text (`16/B374D848`)."""
-    if isinstance(value, int):
-        return value
-    high, _, low = str(value).partition("/")
-    return (int(high, 16) << 32) | int(low, 16)
-
-
-def read_version(session: AsyncSession, found: int | None) -> int | None:
-    """The version to file what `session` read under: `found` (read in the statement's own
-    snapshot) on the primary, the one its route vouches for on a replica."""
-    if REPLICA_VERSION in session.info:
-        vouched: int | None = session.info[REPLICA_VERSION]
-        return vouched
-    return found
+async def after_write(session: Session) -> None:
+    """Draw a new version once a write has committed (see the module docstring): the
+    session's after-commit hook (app/core/infra/database.py, registered by create_app)."""
+    await draw_data_version(session)
 
 
 class CountCache:
@@ -103,15 +75,15 @@ class CountCache:
         self.max_entries = max_entries
         self.ttl = ttl
         self.observe = observe  # told of every lookup: hit or not (the metrics)
-        self._entries: OrderedDict[Hashable, tuple[int, float, int]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[Hashable, float, int]] = OrderedDict()
 
-    def get(self, key: Hashable, version: int) -> int | None:
+    def get(self, key: Hashable, version: Hashable) -> int | None:
         total = self._lookup(key, version)
         if self.observe is not None:
             self.observe(total is not None)
         return total
 
-    def _lookup(self, key: Hashable, version: int) -> int | None:
+    def _lookup(self, key: Hashable, version: Hashable) -> int | None:
         entry = self._entries.get(key)
         if entry is None:
             return None
@@ -130,7 +102,7 @@ class CountCache:
     def clear(self) -> None:
         self._entries.clear()
 
-    def put(self, key: Hashable, version: int, total: int) -> None:
+    def put(self, key: Hashable, version: Hashable, total: int) -> None:
         self._entries[key] = (version, time.monotonic() + self.ttl, total)
         self._entries.move_to_end(key)
         while len(self._entries) > self.max_entries:
@@ -177,13 +149,13 @@ async def current_point(reader: Any) -> tuple[int, int] | None:
     except Exception as exc:
         log.debug("no data version: %s", exc)
         return None
-    return row["version"], _lsn(row["position"])
+    return row["version"], lsn_number(row["position"])
 
 
 def read_at(scope: Scope, version: int) -> bool:
     """Whether what the request read can be filed under `version`: read on the primary
     after `version` was (the middleware read it first), or on a replica that had replayed
-    it (app/core/replica.py)."""
+    it (app/core/infra/replica.py)."""
     route: Route | None = (scope.get("state") or {}).get(ROUTE_KEY)
     return route is None or route.server == "primary" or route.version == version
 
@@ -292,7 +264,7 @@ class ResponseCacheMiddleware:
             await self.app(scope, receive, send)
             return
         version = point[0]
-        scope.setdefault("state", {})["primary_point"] = point  # for the read router
+        scope["state"][POINT_KEY] = point  # for the read router
         flight = (key, version)
         filling = self._filling.get(flight)
         if filling is not None:

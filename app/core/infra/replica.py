@@ -14,7 +14,7 @@ past it shows the commit to every snapshot taken from then on (replay only moves
   `READ_YOUR_WRITES_WAIT` seconds); else the replica. A replica read carries the data
   version its snapshots are known to include (`Route.version`): the version of a primary
   sample the replica had replayed before the read began. Caches file what the read found
-  under that version only (app/core/caching.py), never under the primary's newer one.
+  under that version only (app/core/edge/caching.py), never under the primary's newer one.
 """
 
 import asyncio
@@ -26,20 +26,16 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from app.core.infra.settings import Settings
+from app.core.rules.constants import VERSION_SEQUENCE
 
-from app.core.constants import VERSION_SEQUENCE
-from app.core.errors import ApiError
-from app.core.metrics import Metrics
-from app.core.scopes import header
-from app.core.settings import Settings
+if TYPE_CHECKING:  # metrics imports the database module, which routes reads with this one
+    from app.core.infra.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
-POSITION_HEADER = "x-almanac-position"
-POSITION_COOKIE = "almanac_position"
 # The primary's data version and position in one statement: the position is at or past the
 # commit of every write whose version has been drawn (app/core/caching.py `after_write`).
 PRIMARY_POINT_SQL = (
@@ -50,8 +46,6 @@ WAIT_POLL = 0.02  # seconds between two looks at the replica's replay position
 # Primary samples kept while the replica has not replayed them: at the default interval
 # more than an hour, far beyond any sensible REPLICA_MAX_LAG.
 MAX_POINTS = 8192
-STATE_KEY = "read_route"
-WRITTEN_KEY = "written_position"
 _LSN = re.compile(r"^([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})$")
 
 
@@ -65,25 +59,6 @@ def parse_lsn(text: str) -> int | None:
     if match is None:
         return None
     return (int(match[1], 16) << 32) | int(match[2], 16)
-
-
-def client_position(scope: Scope) -> int | None:
-    """The newest position the client says it has written at: the header (malformed: 400)
-    or the cookie (malformed: ignored, a browser sends it without being asked)."""
-    positions: list[int] = []
-    sent = header(scope, POSITION_HEADER.encode())
-    if sent is not None:
-        parsed = parse_lsn(sent)
-        if parsed is None:
-            raise ApiError(400, "rest_invalid_header", "malformed_position")
-        positions.append(parsed)
-    cookies = header(scope, b"cookie")
-    if cookies:
-        for part in cookies.split(";"):
-            name, _, value = part.strip().partition("=")
-            if name == POSITION_COOKIE and (parsed := parse_lsn(value)) is not None:
-                positions.append(parsed)
-    return max(positions, default=None)
 
 
 NOT_A_STANDBY = "not a standby in recovery (DATABASE_READ_URL must name a streaming replica)"
@@ -102,14 +77,35 @@ class Point:
     position: int
 
 
+class ReplayWatch:
+    """What a replica session's reads can be filed under, for the totals cache: a replica
+    read sees the state at one replay position when that position has not moved from
+    before the read to after it (replay only moves forward). Its label is that position,
+    `("replay", lsn)`: two reads under one label saw one state. A sequence read on the
+    standby cannot serve (see app/core/edge/caching.py), and neither can a primary sample
+    it had replayed: a write's commit is replayed before the version drawn after it."""
+
+    def __init__(self, monitor: "ReplicaMonitor", seen: int | None) -> None:
+        self.monitor = monitor
+        self.seen = seen  # a replay position read before the session's next statement
+
+    async def label(self) -> tuple[str, int] | None:
+        """After a statement: its label, None when the replay moved (or is unknown)."""
+        now = await self.monitor.replay_now()
+        exact = now is not None and now == self.seen
+        self.seen = now
+        return ("replay", now) if exact and now is not None else None
+
+
 @dataclass(frozen=True, slots=True)
 class Route:
-    """Where a read goes. `version`: for a replica read, the data version its snapshots are
-    known to include (None: none known); for a primary read, None (statements read the
-    version themselves, in their own snapshot)."""
+    """Where a read goes. For a replica read: `version`, the primary's data version (read
+    by the response cache for this request) when the replica had replayed it before the
+    read began, else None; `watch`, the labels of its totals."""
 
     server: str
     version: int | None = None
+    watch: ReplayWatch | None = None
 
 
 PRIMARY = Route("primary")
@@ -121,7 +117,7 @@ class ReplicaMonitor:
         primary: Any,
         replica: Any,
         settings: Settings,
-        metrics: Metrics,
+        metrics: "Metrics",
         on_down: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.primary = primary  # raw pools (app/core/database.py `version_pool`)
@@ -135,7 +131,6 @@ class ReplicaMonitor:
         self.lag = math.inf
         self.error: str | None = None
         self._points: deque[Point] = deque(maxlen=MAX_POINTS)
-        self._replayed_point: Point | None = None
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -189,17 +184,23 @@ class ReplicaMonitor:
         self.metrics.replica_state(self.lag, self.usable)
 
     def _replayed(self, position: int) -> None:
-        """Take a replay position in: the newest sample it covers, the lag."""
+        """Take a replay position in: the samples it covers leave, the lag follows."""
         if self.replayed is None or position > self.replayed:
             self.replayed = position
         points = self._points
         while points and points[0].position <= self.replayed:
-            self._replayed_point = points.popleft()
+            points.popleft()
         self.lag = time.monotonic() - points[0].at if points else 0.0
 
-    def version(self) -> int | None:
-        """The data version of the newest primary sample the replica has replayed."""
-        return None if self._replayed_point is None else self._replayed_point.version
+    async def replay_now(self) -> int | None:
+        """The replica's replay position now, None if it cannot be read."""
+        try:
+            replayed: int | None = await self.replica.fetchval(REPLAY_SQL)
+        except Exception:
+            return None
+        if replayed is not None:
+            self._replayed(replayed)
+        return replayed
 
     async def reaches(self, position: int, seconds: float = 0.0) -> bool:
         """Whether the replica has replayed `position`, asking it again (within `seconds`)
@@ -208,14 +209,9 @@ class ReplicaMonitor:
             return True
         deadline = time.monotonic() + seconds
         while True:
-            try:
-                replayed = await self.replica.fetchval(REPLAY_SQL)
-            except Exception:
-                return False
-            if replayed is not None:
-                self._replayed(replayed)
-                if replayed >= position:
-                    return True
+            replayed = await self.replay_now()
+            if replayed is not None and replayed >= position:
+                return True
             if time.monotonic() + WAIT_POLL > deadline:
                 return False
             await asyncio.sleep(WAIT_POLL)
@@ -244,51 +240,20 @@ class ReadRouter:
         self.read_your_writes = settings.read_your_writes
         self.wait = settings.read_your_writes_wait
 
-    async def route(self, scope: Scope) -> Route:
-        """The server for this read (see the module docstring)."""
+    async def route(self, wanted: int | None, point: tuple[int, int] | None) -> Route:
+        """The server for a read (see the module docstring). `wanted`: the position the
+        client brings (app/core/edge/positions.py); `point`: the primary's version and
+        position read for this request before it reached the app (the response cache,
+        app/core/edge/caching.py): when the replica has replayed that position, what it
+        reads now can be filed under that version."""
         monitor = self.monitor
         if not monitor.usable:
             return PRIMARY
-        wanted = client_position(scope) if self.read_your_writes else None
-        if wanted is not None and not await monitor.reaches(wanted, self.wait):
-            return PRIMARY
-        version = monitor.version()
-        # The response cache read the primary's version and position before this request
-        # reached the app; when the replica has replayed that position, what it reads now can
-        # be filed under that version (app/core/caching.py).
-        point: tuple[int, int] | None = (scope.get("state") or {}).get("primary_point")
+        if wanted is not None and self.read_your_writes:
+            seen = await monitor.reaches(wanted, self.wait)
+            if not seen:
+                return PRIMARY
+        watch = ReplayWatch(monitor, monitor.replayed)
         if point is not None and await monitor.reaches(point[1]):
-            version = point[0]
-        return Route("replica", version)
-
-
-class PositionMiddleware:
-    """After a write, the position the client's next reads must see: in a header for API
-    clients, and in a short-lived cookie for browsers (long enough for a replica within
-    `REPLICA_MAX_LAG` to have replayed it; after that the replica is caught up anyway)."""
-
-    def __init__(self, app: ASGIApp, max_age: float) -> None:
-        self.app = app
-        self.max_age = max(1, math.ceil(max_age))
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_position(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                position: int | None = (scope.get("state") or {}).get(WRITTEN_KEY)
-                if position is not None:
-                    text = format_lsn(position).encode()
-                    secure = b"; Secure" if scope.get("scheme") == "https" else b""
-                    cookie = (
-                        POSITION_COOKIE.encode() + b"=" + text
-                        + f"; Max-Age={self.max_age}; Path=/; HttpOnly; SameSite=Lax".encode()
-                        + secure
-                    )  # fmt: skip
-                    extra = [(POSITION_HEADER.encode(), text), (b"set-cookie", cookie)]
-                    message = {**message, "headers": [*message.get("headers", []), *extra]}
-            await send(message)
-
-        await self.app(scope, receive, with_position)
+            return Route("replica", point[0], watch)
+        return Route("replica", None, watch)

@@ -1,6 +1,6 @@
 """Roles, capabilities and the one answer to "may this user do X to this record".
 
-Capabilities follow The Events Calendar's copy of WordPress roles (reference §11):
+Capabilities follow The Events Calendar's copy of WordPress roles (docs/design.md#users-and-permissions):
 editors and administrators manage everything; authors publish and manage their own
 records; contributors edit their own unpublished records; subscribers only read.
 """
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from app.core.constants import PUBLISH, UNPUBLISHED
-from app.core.errors import forbidden
+from app.core.edge.errors import forbidden
+from app.core.rules.constants import PUBLISH, UNPUBLISHED
 
 
 class Role(StrEnum):
@@ -65,7 +65,7 @@ def can_see_all_statuses(user: User) -> bool:
 
 def can_post_unfiltered_html(user: User) -> bool:
     """WordPress's `unfiltered_html`: editors and up keep any markup they write; the markup of
-    everybody else is sanitised (app.core.html)."""
+    everybody else is sanitised (app.core.rules.html)."""
     return user is not None and user.at_least(Role.EDITOR)
 
 
@@ -100,7 +100,7 @@ def require(user: User, allowed: bool) -> None:
 
 
 def scale_status(user: User, requested: str | None) -> str:
-    """The status a write really gets: contributors cannot publish (reference §9.7)."""
+    """The status a write really gets: contributors cannot publish (docs/design.md#statuses)."""
     if can_publish(user):
         return requested or "publish"
     if requested in (None, ""):
