@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from app.core.infra.database import asyncpg_url, raw_dsn
+from app.core.infra.replica import format_lsn, parse_lsn
 from app.core.rules.constants import VERSION_SEQUENCE
 from tests.factories import API
 from tests.live import POLL, almanac, private_postgres
@@ -117,6 +118,14 @@ def titles(response: httpx.Response) -> list[str]:
     return [e["title"] for e in response.json()["events"]]
 
 
+def test_positions_read_and_written_as_postgresql_does() -> None:
+    assert format_lsn(0x16B374D848) == "16/B374D848"
+    assert parse_lsn("16/b374d848") == 0x16B374D848
+    assert parse_lsn(format_lsn(2**64 - 1)) == 2**64 - 1
+    for malformed in ("", "16", "16/", "/1", "0x1/2", "1/2/3", "123456789/1", "g/1"):
+        assert parse_lsn(malformed) is None
+
+
 async def test_no_anonymous_answer_staler_than_the_lag(setup: Setup) -> None:
     async with (
         client(setup, auth=setup.editor) as editor,
@@ -199,6 +208,9 @@ async def test_signed_in_totals_follow_the_writes(setup: Setup) -> None:
             await until(counted, "the signed-in list and its total show the new event")
             for _ in range(6):
                 assert await listed() == (day, day)
+        # The sync feed reads its snapshot on the replica as well.
+        changes = await editor.get(f"{API}/changes")
+        assert changes.status_code == 200, changes.text
     await primary.close()
 
 
