@@ -11,10 +11,12 @@ past it shows the commit to every snapshot taken from then on (replay only moves
 - `ReadRouter` sends each read to a server: the primary when the replica is down, lags
   beyond `REPLICA_MAX_LAG`, or has not replayed the position the client brings
   (read-your-writes: a header or cookie that writes hand out, waited for up to
-  `READ_YOUR_WRITES_WAIT` seconds); else the replica. A replica read carries the data
-  version its snapshots are known to include (`Route.version`): the version of a primary
-  sample the replica had replayed before the read began. Caches file what the read found
-  under that version only (app/core/edge/caching.py), never under the primary's newer one.
+  `READ_YOUR_WRITES_WAIT` seconds); else the replica.
+- Caches file what a replica read found only under a version that replica had reached: a
+  response under the primary's version the response cache read for the request, when the
+  replica had replayed the position read with it before the read began (`Route.version`);
+  a total under the replay position it was counted at (`ReplayWatch`). Credentials are
+  never read on the replica (app/users/auth.py).
 """
 
 import asyncio
@@ -37,10 +39,11 @@ if TYPE_CHECKING:  # metrics imports the database module, which routes reads wit
 log = logging.getLogger(__name__)
 
 # The primary's data version and position in one statement: the position is at or past the
-# commit of every write whose version has been drawn (app/core/caching.py `after_write`).
+# commit of every write whose version has been drawn (app/core/edge/caching.py `after_write`).
 PRIMARY_POINT_SQL = (
     f"SELECT last_value AS version, pg_current_wal_lsn() AS position FROM {VERSION_SEQUENCE}"
 )
+PRIMARY_POSITION_SQL = "SELECT pg_current_wal_lsn()"
 REPLAY_SQL = "SELECT pg_last_wal_replay_lsn()"
 WAIT_POLL = 0.02  # seconds between two looks at the replica's replay position
 # Primary samples kept while the replica has not replayed them: at the default interval
@@ -70,10 +73,9 @@ class NotAStandby(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Point:
-    """A sample of the primary: its data version and WAL position at one moment."""
+    """A sample of the primary: its WAL position at one moment."""
 
     at: float
-    version: int
     position: int
 
 
@@ -92,9 +94,10 @@ class ReplayWatch:
     async def label(self) -> tuple[str, int] | None:
         """After a statement: its label, None when the replay moved (or is unknown)."""
         now = await self.monitor.replay_now()
-        exact = now is not None and now == self.seen
-        self.seen = now
-        return ("replay", now) if exact and now is not None else None
+        before, self.seen = self.seen, now
+        if now is None or now != before:
+            return None
+        return ("replay", now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +123,7 @@ class ReplicaMonitor:
         metrics: "Metrics",
         on_down: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        self.primary = primary  # raw pools (app/core/database.py `version_pool`)
+        self.primary = primary  # raw pools (app/core/infra/database.py `version_pool`)
         self.replica = replica
         self.max_lag = settings.replica_max_lag
         self.interval = settings.replica_check_interval
@@ -157,11 +160,11 @@ class ReplicaMonitor:
         """One sample of both servers (the primary's first: what the replica has replayed is
         then compared with a position the primary had already reached)."""
         try:
-            row = await self.primary.fetchrow(PRIMARY_POINT_SQL)
+            position = await self.primary.fetchval(PRIMARY_POSITION_SQL)
         except Exception as exc:  # the primary's outage is the requests' to report
             log.debug("no primary position: %s", exc)
         else:
-            self._points.append(Point(time.monotonic(), row["version"], row["position"]))
+            self._points.append(Point(time.monotonic(), position))
         was_reachable = self.reachable
         try:
             replayed = await self.replica.fetchval(REPLAY_SQL)
