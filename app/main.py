@@ -182,8 +182,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         expose_headers=EXPOSED_HEADERS,
     )
     app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
-    # The position a write reached, on its answer (read-your-writes with a replica).
-    app.add_middleware(PositionMiddleware, max_age=settings.replica_max_lag)
+    if settings.database_read_url and settings.read_your_writes:
+        # The position a write reached, on its answer (read-your-writes).
+        app.add_middleware(PositionMiddleware, max_age=settings.replica_max_lag)
     # Sees the path the router sees, and the cache hits that never reach the router.
     app.add_middleware(RouteTemplateMiddleware, templates=RouteTemplates(app))
     app.add_middleware(TrailingSlashMiddleware)

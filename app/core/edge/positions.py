@@ -8,11 +8,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.edge.errors import ApiError
 from app.core.edge.scopes import header
+from app.core.infra.database import WRITTEN_POSITION
 from app.core.infra.replica import format_lsn, parse_lsn
 
 POSITION_HEADER = "x-almanac-position"
 POSITION_COOKIE = "almanac_position"
-WRITTEN_KEY = "written_position"  # the request state's position of its committed write
 POINT_KEY = "primary_point"  # the request state's primary version and position, if read
 
 
@@ -52,13 +52,13 @@ class PositionMiddleware:
         self.max_age = max(1, math.ceil(max_age))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)  # reads hand out no position
             return
 
         async def with_position(message: Message) -> None:
             if message["type"] == "http.response.start":
-                position: int | None = (scope.get("state") or {}).get(WRITTEN_KEY)
+                position: int | None = (scope.get("state") or {}).get(WRITTEN_POSITION)
                 if position is not None:
                     text = format_lsn(position).encode()
                     secure = b"; Secure" if scope.get("scheme") == "https" else b""
