@@ -60,7 +60,7 @@ async def setup(servers: tuple[Any, Standby]) -> AsyncIterator[Setup]:
         "DATABASE_READ_URL": standby.url("postgres"),
         "REPLICA_MAX_LAG": MAX_LAG,
         "REPLICA_CHECK_INTERVAL": "0.1",
-        "READ_YOUR_WRITES_WAIT": "0",
+        "READ_YOUR_WRITES_WAIT": "2.5",
         "LOGIN_FAILURES_LIMIT": "100",  # the removed user's refusals are failures too
     }
     async with serving(url, 2, **replica) as instance:
@@ -232,6 +232,16 @@ async def test_a_removed_user_is_refused_at_once(setup: Setup) -> None:
         await until(readers(2, ops), "both workers read from the replica again")
 
 
+async def served_by(http: httpx.AsyncClient, request: Awaitable[httpx.Response]) -> str:
+    """The server that answered `request` (nothing else reads meanwhile: /metrics does not)."""
+    before = {server: await reads(http, server) for server in ("primary", "replica")}
+    response = await request
+    assert response.status_code == 200, response.text
+    moved = [s for s in before if await reads(http, s) > before[s]]
+    assert len(moved) == 1, moved
+    return moved[0]
+
+
 async def test_read_your_writes_and_a_lag_beyond_the_limit(setup: Setup) -> None:
     async with (
         client(setup, auth=setup.editor) as writer,
@@ -247,13 +257,14 @@ async def test_read_your_writes_and_a_lag_beyond_the_limit(setup: Setup) -> None
         assert "HttpOnly" in created.headers["set-cookie"]
         mine = f"{EVENTS}/{created.json()['id']}"
 
-        # The writer's client sends the cookie back; another one sends the header: both read
-        # the write at once. Without either, the replica answers (it has not replayed it).
-        assert (await writer.get(mine)).status_code == 200
-        assert (await other.get(mine, headers={"X-Almanac-Position": position})).status_code == 200
+        # Without a position the replica answers: it has not replayed the write.
         replica_before = await reads(ops, "replica")
         assert (await other.get(mine)).status_code == 404
         assert await reads(ops, "replica") > replica_before
+        # The writer's client sends the cookie back, another one the header: the replica is
+        # waited for (READ_YOUR_WRITES_WAIT) and then the primary reads the write.
+        assert await served_by(ops, writer.get(mine)) == "primary"
+        assert await served_by(ops, other.get(mine, headers={"X-Almanac-Position": position})) == "primary"  # fmt: skip
         malformed = await other.get(mine, headers={"X-Almanac-Position": "yesterday"})
         assert malformed.status_code == 400
         assert malformed.json()["code"] == "rest_invalid_header"
@@ -263,15 +274,22 @@ async def test_read_your_writes_and_a_lag_beyond_the_limit(setup: Setup) -> None
         status = await replica_status(ops)
         assert (status["status"], status["reads"]) == ("lagging", "primary")
         assert status["lag_seconds"] > status["max_lag_seconds"]
-        primary_before = await reads(ops, "primary")
-        assert (await other.get(mine)).status_code == 200
-        assert await reads(ops, "primary") > primary_before
+        assert await served_by(ops, other.get(mine)) == "primary"
         assert await metric(ops, "almanac_replica_lag_seconds") > float(MAX_LAG)
 
         await asyncio.to_thread(setup.standby.set_apply_delay, APPLY_DELAY)
         await until(readers(2, ops), "both workers read from the replica again")
         assert (await replica_status(ops))["status"] == "streaming"
-        assert (await other.get(mine)).status_code == 200
+        # A position the replica has replayed: the replica answers.
+        assert await served_by(ops, other.get(mine, headers={"X-Almanac-Position": position})) == "replica"  # fmt: skip
+        # A new write's position: the replica is waited for, within READ_YOUR_WRITES_WAIT
+        # (well above its APPLY_DELAY), and answers.
+        renamed = await writer.post(mine, json={"title": "Mine, renamed"})
+        assert renamed.status_code == 200
+        fresh = {"X-Almanac-Position": renamed.headers["X-Almanac-Position"]}
+        read = other.get(mine, headers=fresh)
+        assert await served_by(ops, read) == "replica"
+        assert (await other.get(mine, headers=fresh)).json()["title"] == "Mine, renamed"
 
 
 async def test_the_standby_stopped_and_started(setup: Setup) -> None:
