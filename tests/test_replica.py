@@ -214,20 +214,34 @@ async def test_signed_in_totals_follow_the_writes(setup: Setup) -> None:
     await primary.close()
 
 
-async def test_a_removed_user_is_refused_at_once(setup: Setup) -> None:
-    password = (await almanac(setup.primary_url, "users", "add", "leaving", "--role", "author")).split()[-1]  # fmt: skip
-    async with client(setup, auth=("leaving", password)) as user, client(setup) as ops:
-        for _ in range(6):  # each worker caches the caller
-            assert (await user.get(EVENTS, params={"status": "draft"})).status_code == 200
+async def test_a_removed_user_and_a_changed_role_take_effect_at_once(setup: Setup) -> None:
+    async def added(login: str) -> tuple[str, str]:
+        out = await almanac(setup.primary_url, "users", "add", login, "--role", "author")
+        return login, out.split()[-1]
+
+    drafts = {"status": "draft"}  # an author's list of drafts; a subscriber may not ask
+    async with (
+        client(setup, auth=await added("leaving")) as leaving,
+        client(setup, auth=await added("demoted")) as demoted,
+        client(setup) as ops,
+    ):
+        for _ in range(6):  # each worker caches the callers
+            assert (await leaving.get(EVENTS, params=drafts)).status_code == 200
+            assert (await demoted.get(EVENTS, params=drafts)).status_code == 200
         await until_replayed(ops)
-        # The replica keeps the user for LONG_DELAY after the removal, and is read from
-        # until its lag passes MAX_LAG: credentials are never checked there.
+        # The replica keeps the users as they were for LONG_DELAY, and is read from until
+        # its lag passes MAX_LAG: credentials and roles are never read there.
         await asyncio.to_thread(setup.standby.set_apply_delay, LONG_DELAY)
         await almanac(setup.primary_url, "users", "remove", "leaving")
+        primary = await asyncpg.connect(raw_dsn(setup.primary_url))
+        await primary.execute("UPDATE users SET role = 'subscriber' WHERE login = 'demoted'")
+        await primary.close()
         replica_before = await reads(ops, "replica")
         for _ in range(6):
-            assert (await user.get(EVENTS)).status_code == 401
-        assert await reads(ops, "replica") >= replica_before + 6  # the reads were the replica's
+            assert (await leaving.get(EVENTS)).status_code == 401
+            refused = await demoted.get(EVENTS, params=drafts)
+            assert refused.status_code == 400, refused.text  # status_publish_only
+        assert await reads(ops, "replica") >= replica_before + 12  # the reads were the replica's
         await asyncio.to_thread(setup.standby.set_apply_delay, APPLY_DELAY)
         await until(readers(2, ops), "both workers read from the replica again")
 
