@@ -41,6 +41,7 @@ TEST_DATABASE = per_worker("almanac_test")
 # and the many short ones fill in around them instead of one long file running last.
 SLOW_FILES = (
     "test_fuzz.py",
+    "test_replica.py",
     "test_live_server.py",
     "test_instances.py",
     "test_pgbouncer.py",

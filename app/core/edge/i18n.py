@@ -320,6 +320,15 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Unbekannter Benutzername. Bitte den Login zum Anwendungspasswort prüfen.",
         "sk": "Neznáme používateľské meno. Skontrolujte login k aplikačnému heslu.",
     },
+    "malformed_position": {
+        "en": "The X-Almanac-Position header is malformed: send back the value a write "
+        "answered with (a WAL position such as 0/16B3748), or leave it out.",
+        "de": "Der Header X-Almanac-Position ist fehlerhaft: den Wert zurücksenden, mit dem "
+        "ein Schreibzugriff beantwortet wurde (eine WAL-Position wie 0/16B3748), oder "
+        "ihn weglassen.",
+        "sk": "Hlavička X-Almanac-Position je chybná: pošlite späť hodnotu, ktorou odpovedal "
+        "zápis (pozíciu WAL, napríklad 0/16B3748), alebo ju vynechajte.",
+    },
     "malformed_authorization": {
         "en": "The Authorization header is malformed: send Basic with base64 of "
         "login:password, or Bearer with the application password.",
