@@ -1,4 +1,4 @@
-"""The `almanac` command: serve, migrate, users, seed, maintain, import."""
+"""The `almanac` command: serve, migrate, users, seed, maintain, media, import."""
 
 import argparse
 import asyncio
@@ -304,6 +304,40 @@ def cmd_maintain(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_media_prune(args: argparse.Namespace) -> int:
+    from app.media.prune import prune
+    from app.media.repository import MediaRepository
+    from app.media.storage import LocalStorage
+
+    settings = get_settings()
+    url = _database_url()
+    upgrade(url)
+    storage = LocalStorage(settings.media_root)
+
+    async def run() -> Any:
+        engine = make_engine(url, settings)
+        try:
+            async with make_sessionmaker(engine)() as session:
+                return await prune(
+                    MediaRepository(session),
+                    storage,
+                    grace_seconds=args.grace_minutes * 60,
+                    dry_run=args.dry_run,
+                )
+        finally:
+            await engine.dispose()
+
+    pruned = asyncio.run(run())
+    verb = "would remove" if args.dry_run else "removed"
+    for name in pruned.removed:
+        print(f"{verb} {name}")
+    print(
+        f"media in {settings.media_root}: {verb} {len(pruned.removed)} file(s) no image names, "
+        f"kept {pruned.kept}; {pruned.leftovers} partial write(s) removed"
+    )
+    return 0
+
+
 def _moment(value: str) -> datetime:
     moment = datetime.fromisoformat(value)
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -443,6 +477,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     maintain.add_argument("--now", type=_moment, default=None, help=argparse.SUPPRESS)
     maintain.set_defaults(func=cmd_maintain)
+
+    media = commands.add_parser("media", help="the media library's files").add_subparsers(
+        dest="media_command", required=True
+    )
+    pruning = media.add_parser("prune", help="remove stored files that no image names")
+    pruning.add_argument(
+        "--grace-minutes",
+        type=_count,
+        default=60,
+        help="keep files younger than this: an upload may be committing them (default 60)",
+    )
+    pruning.add_argument("--dry-run", action="store_true", help="list, remove nothing")
+    pruning.set_defaults(func=cmd_media_prune)
 
     importing = commands.add_parser(
         "import", help="bring a The Events Calendar site over, through its REST API"

@@ -44,3 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="trash local records gone from the source (default: off: they stay)",
     )
+    parser.add_argument(
+        "--copy-images",
+        action="store_true",
+        help="download the records' images into the media library, once, and show the copies",
+    )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, literal, select, update
+from sqlalchemy import and_, delete, func, literal, select, union, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -152,6 +152,21 @@ class ImportRepository:
             await self.session.execute(
                 update(Image).where(Image.id == image_id).values(width=width, height=height)
             )
+
+    async def external_images(self) -> list[tuple[int, str]]:
+        """(image ID, URL) of every image known only by its URL that a record imported from
+        this source shows: what `--copy-images` downloads."""
+        m = ImportMapping
+        shown = [
+            select(Image.id, Image.url)
+            .join(table, table.image_id == Image.id)
+            .join(m, and_(m.local_id == table.id, m.kind == kind, m.source == self.source))
+            .where(Image.file.is_(None), Image.url.is_not(None))
+            for kind, table in TABLES.items()
+            if kind in ("venue", "organizer", "event")
+        ]
+        rows = await self.session.execute(union(*shown).order_by("id"))
+        return [(row.id, row.url) for row in rows]
 
     # ---- one run per source at a time ------------------------------------------------
 

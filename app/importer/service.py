@@ -20,6 +20,7 @@ from app.core.edge.errors import ApiError, InvalidParams
 from app.core.infra.database import DatabaseError, Session, SessionMaker
 from app.core.rules.permissions import Principal
 from app.importer.client import SourceClient, SourceError, site_key
+from app.importer.images import CopyLimits, ImageCopier
 from app.importer.listing import Listing, collect
 from app.importer.prune import Pruner
 from app.importer.repository import ImportRepository, Mapped
@@ -35,6 +36,7 @@ from app.importer.source import (
 )
 from app.importer.summary import KINDS, PLURALS, Progress, Summary
 from app.importer.writers import EventLinks, RecordWriter, event_schedule
+from app.media.storage import MediaStorage
 
 MODELS: dict[str, type[SourceRecord]] = {
     "category": SourceTerm,
@@ -61,6 +63,10 @@ class ImportOptions:
     prune: bool = False
     language: str = "en"  # the default language: imported texts are base texts
     site_timezone: str = "UTC"
+    # --copy-images: where copies go, and the limits uploads have.
+    copy_images: bool = False
+    media: MediaStorage | None = None
+    copy_limits: CopyLimits = CopyLimits(max_bytes=10_485_760, max_pixels=40_000_000)
 
 
 # Records written between two refreshes of the statistics (an ANALYZE takes well under a
@@ -126,6 +132,8 @@ class Importer:
                 await self._import_kind(kind, listing.records[kind])
         if self.options.prune:
             await self._prune(listing)
+        if self.options.copy_images:
+            await self._copy_images()
         await self._finish(run_id)
 
     # ---- the run --------------------------------------------------------------------
@@ -328,6 +336,26 @@ class Importer:
         if local_id is None:
             raise Unlinkable(f"its {kind} {source_id} could not be imported")
         return local_id
+
+    # ---- images ---------------------------------------------------------------------
+
+    async def _copy_images(self) -> None:
+        if self.options.dry_run or self.options.media is None:
+            self.summary.notes.append("images not copied (dry run)")
+            return
+        self.progress.note("copying images into the media library")
+        copier = ImageCopier(
+            self.maker,
+            self.client,
+            self.options.media,
+            self.options.copy_limits,
+            source=self.source,
+            owner_id=self.owner.id if self.owner else None,
+            language=self.options.language,
+        )
+        self.summary.images = counts = await copier.run()
+        if counts.copied or counts.reused:
+            self.written = True
 
     # ---- prune ----------------------------------------------------------------------
 

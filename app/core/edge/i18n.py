@@ -567,6 +567,75 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Die angeforderte Seite des Veranstalterarchivs existiert nicht",
         "sk": "Požadovaná stránka archívu organizátorov neexistuje",
     },
+    # ---- the media library (app/media/) ----
+    "rest-media-not-found": {
+        "en": "Media with ID {id} does not exist.",
+        "de": "Die Mediendatei mit der ID {id} existiert nicht.",
+        "sk": "Mediálny súbor s ID {id} neexistuje.",
+    },
+    "media-archive-page-not-found": {
+        "en": "The requested media page does not exist",
+        "de": "Die angeforderte Seite der Mediathek existiert nicht",
+        "sk": "Požadovaná stránka knižnice médií neexistuje",
+    },
+    "rest_upload_no_data": {
+        "en": "No data supplied: send the image as the multipart field file, or as the body.",
+        "de": "Keine Daten: das Bild als Multipart-Feld file oder als Anfrageinhalt senden.",
+        "sk": "Žiadne údaje: obrázok pošlite ako pole multipart file alebo ako telo požiadavky.",
+    },
+    "rest_upload_no_content_disposition": {
+        "en": "Missing Content-Disposition header (attachment; filename=...).",
+        "de": "Der Header Content-Disposition fehlt (attachment; filename=...).",
+        "sk": "Chýba hlavička Content-Disposition (attachment; filename=...).",
+    },
+    "rest_upload_file_too_big": {
+        "en": "The file is larger than the upload limit of {max} bytes.",
+        "de": "Die Datei ist größer als die Obergrenze von {max} Bytes.",
+        "sk": "Súbor je väčší ako limit {max} bajtov.",
+    },
+    "rest_upload_invalid_image": {
+        "en": "The file was not accepted: {reason}",
+        "de": "Die Datei wurde nicht angenommen: {reason}",
+        "sk": "Súbor nebol prijatý: {reason}",
+    },
+    "media_not_an_image": {
+        "en": "it is not an image of an accepted type (JPEG, PNG, GIF, WebP or AVIF).",
+        "de": "sie ist kein Bild eines angenommenen Typs (JPEG, PNG, GIF, WebP oder AVIF).",
+        "sk": "nie je to obrázok prijatého typu (JPEG, PNG, GIF, WebP alebo AVIF).",
+    },
+    "media_too_many_pixels": {
+        "en": "the image has more than {max} pixels.",
+        "de": "das Bild hat mehr als {max} Pixel.",
+        "sk": "obrázok má viac ako {max} pixelov.",
+    },
+    "media_broken_image": {
+        "en": "the image is truncated or damaged.",
+        "de": "das Bild ist abgeschnitten oder beschädigt.",
+        "sk": "obrázok je neúplný alebo poškodený.",
+    },
+    "rest_upload_not_stored": {
+        "en": "The image could not be stored; nothing of it was kept.",
+        "de": "Das Bild konnte nicht gespeichert werden; nichts davon wurde behalten.",
+        "sk": "Obrázok sa nepodarilo uložiť; nič z neho sa neuchovalo.",
+    },
+    "rest_cannot_upload": {
+        "en": "Sorry, you may upload images only for a draft of your own (name it with post).",
+        "de": "Sie dürfen Bilder nur für einen eigenen Entwurf hochladen (mit post angeben).",
+        "sk": "Obrázky môžete nahrávať len pre vlastný koncept (uveďte ho v post).",
+    },
+    "rest_media_in_use": {
+        "en": "The image is shown by {count} record(s); delete with force=true to remove it "
+        "from them too.",
+        "de": "Das Bild wird von {count} Eintrag/Einträgen gezeigt; mit force=true löschen, "
+        "um es auch dort zu entfernen.",
+        "sk": "Obrázok zobrazuje {count} záznam(ov); odstráňte ho s force=true, aby zmizol "
+        "aj z nich.",
+    },
+    "not_a_post": {
+        "en": "{name} must be the ID of an event, venue or organizer.",
+        "de": "{name} muss die ID einer Veranstaltung, eines Ortes oder eines Veranstalters sein.",
+        "sk": "{name} musí byť ID podujatia, miesta konania alebo organizátora.",
+    },
 }
 
 
