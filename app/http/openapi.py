@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
+from app import VERSION
 from app.core.edge.urls import NAMESPACE, Urls
 from app.core.infra.settings import LANGUAGES
 from app.core.rules.constants import STATUSES
@@ -302,7 +303,7 @@ def base_document(app: FastAPI) -> dict[str, Any]:
         return cached
     generated = get_openapi(
         title="almanac",
-        version="1.0.0",
+        version=VERSION,
         openapi_version="3.1.0",
         summary=app.summary,
         description=(

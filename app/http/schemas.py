@@ -14,6 +14,11 @@ class ErrorData(Schema):
     )
     details: dict[str, Any] | list[Any] | None = Field(None, description="Validation details")
     term_id: int | None = Field(None, description="The existing term (term_exists)")
+    role: str | None = Field(None, description="The caller's role (403 rest_forbidden)")
+    total: int | None = Field(None, description="Records in the list (404 of a page past the end)")
+    total_pages: int | None = Field(
+        None, description="Pages of the list (404 of a page past the end)"
+    )
 
 
 class ErrorEnvelope(Schema):

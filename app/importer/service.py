@@ -69,6 +69,11 @@ class ImportOptions:
     copy_limits: CopyLimits = CopyLimits(max_bytes=10_485_760, max_pixels=40_000_000)
 
 
+# Records written between two refreshes of the statistics (an ANALYZE takes well under a
+# second; a thousand records take several).
+STATISTICS_EVERY = 1000
+
+
 class Importer:
     def __init__(
         self,
@@ -87,6 +92,7 @@ class Importer:
         self.mapped: dict[str, dict[int, Mapped]] = {}
         self.ids: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}
         self.written = False
+        self.unanalysed = 0  # records written since the last statistics
         self.session: Session
 
     async def run(self) -> Summary:
@@ -177,6 +183,8 @@ class Importer:
         for raw in ordered:
             await self._one(kind, raw)
             self.progress.advance(kind)
+        if self.unanalysed:
+            await self._refresh_statistics()
         self.progress.finish(kind)
 
     async def _one(self, kind: str, raw: dict[str, Any]) -> int | None:
@@ -270,7 +278,17 @@ class Importer:
             self.summary.skip(kind, source_id, f"not written: {type(exc).__name__}: {exc}"[:300])
             return None
         self.written = True
+        self.unanalysed += 1
+        if self.unanalysed >= STATISTICS_EVERY:
+            await self._refresh_statistics()
         return new_id
+
+    async def _refresh_statistics(self) -> None:
+        """Fresh statistics every few thousand records and after each kind: without them,
+        plans made while the tables were empty scan them once per record written (a large
+        first import slows down quadratically; docs/design.md#bulk-loads)."""
+        self.unanalysed = 0
+        await ImportRepository(self.session, self.source).refresh_statistics()
 
     async def _write_in(
         self,

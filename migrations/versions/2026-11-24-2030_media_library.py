@@ -7,7 +7,7 @@ embedded image shows (`sizes`, `filesize`, `alt`, ...): a changed image is a cha
 events, venues and organizers that show it.
 
 Revision ID: f29a0b1c2d3e
-Revises: 24a0b1c2d3e4
+Revises: 32a0b1c2d3e4
 Create Date: 2026-11-24 20:30:00
 """
 
@@ -18,7 +18,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision: str = "f29a0b1c2d3e"
-down_revision: str | None = "24a0b1c2d3e4"
+down_revision: str | None = "32a0b1c2d3e4"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

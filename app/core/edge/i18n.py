@@ -19,11 +19,6 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Ungültige(r) Parameter: {names}",
         "sk": "Neplatné parametre: {names}",
     },
-    "invalid_parameter": {
-        "en": "Invalid parameter.",
-        "de": "Ungültiger Parameter.",
-        "sk": "Neplatný parameter.",
-    },
     "not_of_type": {
         "en": "{name} is not of type {type}.",
         "de": "{name} ist nicht vom Typ {type}.",
@@ -199,6 +194,24 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "{name}: kein Eintrag mit der Kurzform {slug}.",
         "sk": "{name}: žiadny záznam so slugom {slug}.",
     },
+    "bad_sync_token": {
+        "en": "since is not a token of this feed: send the next_since of an earlier answer "
+        "unchanged, or no since to start from now.",
+        "de": "since ist kein Token dieses Feeds: das next_since einer früheren Antwort "
+        "unverändert senden, oder kein since, um jetzt zu beginnen.",
+        "sk": "since nie je token tohto kanála: pošlite nezmenené next_since z predošlej "
+        "odpovede, alebo žiadne since, ak chcete začať odteraz.",
+    },
+    "invalid_value": {
+        "en": "{name} is not valid: {reason}.",
+        "de": "{name} ist ungültig: {reason}.",
+        "sk": "{name} nie je platné: {reason}.",
+    },
+    "at_most": {
+        "en": "{name} must be less than or equal to {max}.",
+        "de": "{name} muss kleiner oder gleich {max} sein.",
+        "sk": "{name} musí byť menšie alebo rovné {max}.",
+    },
     "unknown_language": {
         "en": "i18n_language must be one of {languages}.",
         "de": "i18n_language muss einer der Werte {languages} sein.",
@@ -240,6 +253,55 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Der Anfrageinhalt konnte nicht gelesen werden.",
         "sk": "Telo požiadavky sa nepodarilo prečítať.",
     },
+    "json_read_as_form": {
+        "en": "Missing parameter(s): {names}. The body looks like JSON but was read as a "
+        "form, because its Content-Type is {content_type} (curl -d sends "
+        "application/x-www-form-urlencoded): send Content-Type: application/json.",
+        "de": "Fehlende(r) Parameter: {names}. Der Inhalt sieht wie JSON aus, wurde aber als "
+        "Formular gelesen, weil sein Content-Type {content_type} ist (curl -d sendet "
+        "application/x-www-form-urlencoded): Content-Type: application/json senden.",
+        "sk": "Chýbajúce parametre: {names}. Telo vyzerá ako JSON, ale bolo prečítané ako "
+        "formulár, lebo jeho Content-Type je {content_type} (curl -d posiela "
+        "application/x-www-form-urlencoded): pošlite Content-Type: application/json.",
+    },
+    "no_content_type": {"en": "missing", "de": "nicht angegeben", "sk": "neuvedený"},
+    "forbidden_for_role": {
+        "en": "Sorry, you are not allowed to do that: {login} is {rights}.",
+        "de": "Du bist leider nicht berechtigt, dies zu tun: {login} ist {rights}.",
+        "sk": "Prepáčte, na túto akciu nemáte oprávnenie: {login} je {rights}.",
+    },
+    "rights_administrator": {
+        "en": "an administrator, who manages everything",
+        "de": "ein Administrator, der alles verwaltet",
+        "sk": "administrátor, ktorý spravuje všetko",
+    },
+    "rights_editor": {
+        "en": "an editor, who manages everything",
+        "de": "ein Redakteur, der alles verwaltet",
+        "sk": "editor, ktorý spravuje všetko",
+    },
+    "rights_author": {
+        "en": "an author, who publishes and manages their own records and manages categories",
+        "de": "ein Autor, der eigene Einträge veröffentlicht und verwaltet und Kategorien "
+        "verwaltet",
+        "sk": "autor, ktorý publikuje a spravuje vlastné záznamy a spravuje kategórie",
+    },
+    "rights_contributor": {
+        "en": "a contributor, who writes their own records, unpublished (an editor publishes them)",
+        "de": "ein Mitarbeiter, der eigene Einträge unveröffentlicht schreibt (ein Redakteur "
+        "veröffentlicht sie)",
+        "sk": "prispievateľ, ktorý píše vlastné záznamy, nepublikované (publikuje ich editor)",
+    },
+    "rights_subscriber": {
+        "en": "a subscriber, who can only read",
+        "de": "ein Abonnent, der nur lesen kann",
+        "sk": "odberateľ, ktorý môže iba čítať",
+    },
+    "pages_of": {
+        "en": "{message}: the list has {pages} page(s) of {per_page} (total_pages).",
+        "de": "{message}: die Liste hat {pages} Seite(n) zu {per_page} (total_pages).",
+        "sk": "{message}: zoznam má {pages} stranu (strany) po {per_page} (total_pages).",
+    },
     "rest_forbidden": {
         "en": "Sorry, you are not allowed to do that.",
         "de": "Du bist leider nicht berechtigt, dies zu tun.",
@@ -257,6 +319,15 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Unknown username. Check the login that goes with the application password.",
         "de": "Unbekannter Benutzername. Bitte den Login zum Anwendungspasswort prüfen.",
         "sk": "Neznáme používateľské meno. Skontrolujte login k aplikačnému heslu.",
+    },
+    "malformed_position": {
+        "en": "The X-Almanac-Position header is malformed: send back the value a write "
+        "answered with (a WAL position such as 0/16B3748), or leave it out.",
+        "de": "Der Header X-Almanac-Position ist fehlerhaft: den Wert zurücksenden, mit dem "
+        "ein Schreibzugriff beantwortet wurde (eine WAL-Position wie 0/16B3748), oder "
+        "ihn weglassen.",
+        "sk": "Hlavička X-Almanac-Position je chybná: pošlite späť hodnotu, ktorou odpovedal "
+        "zápis (pozíciu WAL, napríklad 0/16B3748), alebo ju vynechajte.",
     },
     "malformed_authorization": {
         "en": "The Authorization header is malformed: send Basic with base64 of "

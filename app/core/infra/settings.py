@@ -72,6 +72,24 @@ class Settings(BaseSettings):
         description="Cache prepared statements per connection; off behind PgBouncer's "
         "transaction pooling",
     )
+    replica_max_lag: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds the read replica may lag before reads go to the primary",
+    )
+    replica_check_interval: float = Field(
+        default=0.5, gt=0, le=60, description="Seconds between two samples of the replica's lag"
+    )
+    read_your_writes: bool = Field(
+        default=True,
+        description="Reads that bring a write's position (header or cookie) see that write",
+    )
+    read_your_writes_wait: float = Field(
+        default=0.2,
+        ge=0,
+        le=30,
+        description="Seconds such a read waits for the replica before it goes to the primary",
+    )
     recurrence_horizon_days: int = Field(
         default=730, ge=1, le=36600, description="How far ahead a series' dates are stored (days)"
     )
