@@ -154,15 +154,12 @@ async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]
     state = request.state
     if request.method not in SAFE_METHODS:
         return cast(async_sessionmaker[AsyncSession], state.sessionmaker)
-    metrics: Metrics = request.app.state.metrics
     router: ReadRouter | None = getattr(state, "read_router", None)
     if router is None:
-        metrics.read("primary")
         return cast(async_sessionmaker[AsyncSession], state.read_sessionmaker)
     read_position: ReadPosition = request.app.state.read_position
     route = await router.route(*read_position(request.scope))
     setattr(state, ROUTE_KEY, route)
-    metrics.read(route.server)
     name = "replica_sessionmaker" if route.server == "replica" else "read_sessionmaker"
     return cast(async_sessionmaker[AsyncSession], getattr(state, name))
 
@@ -192,6 +189,9 @@ async def session_scope(
     write, the registered after-commit hooks run), rolled back when it fails. A replica's
     session carries the data version its reads may be filed under (`read_version`)."""
     route: Route | None = getattr(request.state, ROUTE_KEY, None)
+    if request.method in SAFE_METHODS:
+        metrics: Metrics = request.app.state.metrics
+        metrics.read("primary" if route is None else route.server)
     watch = None if route is None else route.watch
     async with maker(info={} if watch is None else {REPLAY_WATCH: watch}) as session:
         try:
