@@ -1,5 +1,6 @@
 """Application factory."""
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -7,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
+from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
@@ -47,8 +49,12 @@ from app.core.infra.settings import LANGUAGES, Settings, get_settings
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
+from app.media.files import serve_media_file
+from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
 
+# Images one worker decodes and resizes at once (app/media/uploads.py).
+MEDIA_PROCESSING_SLOTS = 2
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
 EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag", POSITION_HEADER]
 CONDITIONAL_HEADERS = ["If-Match", "If-None-Match"]
@@ -120,7 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="almanac",
         summary="Events calendar API compatible with The Events Calendar REST v1",
-        version="1.0.0",
+        version=VERSION,
         lifespan=lifespan,
         openapi_url=None,
         docs_url=None,
@@ -141,6 +147,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )
+    app.state.media_storage = LocalStorage(settings.media_root)
+    app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,
@@ -154,6 +162,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
         app.add_api_route(index_path, describe_index, methods=["OPTIONS"], include_in_schema=False)
     app.add_api_route("/docs", docs_redirect, methods=["GET"], include_in_schema=False)
+    # The media library's files (nginx serves the same directory in the compose set-up).
+    app.add_api_route(
+        "/media/{name:path}", serve_media_file, methods=["GET", "HEAD"], include_in_schema=False
+    )
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
@@ -164,6 +176,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_bytes=settings.max_body_bytes,
+        upload_bytes=settings.max_upload_bytes,
         default_language=settings.default_language,
     )
     app.add_middleware(

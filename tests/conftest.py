@@ -48,6 +48,7 @@ SLOW_FILES = (
     "test_sync_live.py",
     "test_clients.py",
     "test_cli.py",
+    "test_first_hour.py",
     "test_import_cli.py",
     "test_reliability.py",
     "test_bench.py",

@@ -85,8 +85,8 @@ async def test_in_flight_request_finishes_on_sigterm(server: Server) -> None:
     status_line = response.split(b"\r\n", 1)[0]
     assert status_line == b"HTTP/1.1 201 Created", response[:300]
     assert b"Finished during shutdown" in response
-    # uvicorn re-raises the signal once it has shut down cleanly.
-    assert await asyncio.wait_for(server.process.wait(), timeout=30) in (0, -signal.SIGTERM)
+    # A clean stop: the exit hooks ran (the embedded PostgreSQL's stop among them).
+    assert await asyncio.wait_for(server.process.wait(), timeout=30) == 0
     # New connections are refused once it has stopped.
     with pytest.raises(httpx.TransportError):
         async with httpx.AsyncClient() as client:

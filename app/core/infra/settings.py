@@ -99,6 +99,23 @@ class Settings(BaseSettings):
     changes_retention_days: float = Field(
         default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
     )
+    max_upload_bytes: int = Field(
+        default=10_485_760, ge=1024, description="Largest image file POST /media accepts (bytes)"
+    )
+    max_image_pixels: int = Field(
+        default=40_000_000,
+        ge=1,
+        description="Largest image POST /media decodes (width × height): a decompression-bomb "
+        "guard below Pillow's own",
+    )
+    media_dir: Path | None = Field(
+        default=None, description="Where uploaded images are stored; unset: $ALMANAC_DATA_DIR/media"
+    )
+    media_url: str | None = Field(
+        default=None,
+        description="Public base URL of the stored images (a CDN, or nginx); unset: "
+        "almanac's own /media",
+    )
 
     @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
     @classmethod
@@ -131,6 +148,10 @@ class Settings(BaseSettings):
     def _normalise_root(cls, value: str) -> str:
         value = value.strip().rstrip("/")
         return f"/{value.lstrip('/')}" if value else ""
+
+    @property
+    def media_root(self) -> Path:
+        return self.media_dir or self.almanac_data_dir / "media"
 
     @property
     def site_zone(self) -> tzinfo:
