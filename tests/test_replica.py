@@ -23,8 +23,8 @@ from tests.standby import Standby, streaming_standby
 from tests.test_instances import Instance, serving
 
 APPLY_DELAY = "1s"
-LONG_DELAY = "6s"  # beyond MAX_LAG
-MAX_LAG = "3"
+LONG_DELAY = "12s"  # beyond MAX_LAG, with room for a loaded machine
+MAX_LAG = "5"
 BOUND = 30.0  # seconds a condition may take to come true (far beyond the lag)
 EVENTS = f"{API}/events"
 LOG_SEQUENCE = (
@@ -60,7 +60,7 @@ async def setup(servers: tuple[Any, Standby]) -> AsyncIterator[Setup]:
         "DATABASE_READ_URL": standby.url("postgres"),
         "REPLICA_MAX_LAG": MAX_LAG,
         "REPLICA_CHECK_INTERVAL": "0.1",
-        "READ_YOUR_WRITES_WAIT": "2.5",
+        "READ_YOUR_WRITES_WAIT": "3",
         "LOGIN_FAILURES_LIMIT": "100",  # the removed user's refusals are failures too
     }
     async with serving(url, 2, **replica) as instance:
