@@ -10,6 +10,7 @@ from app.http.context import get_language
 from app.organizers.router import router as organizers_router
 from app.terms.router import categories_router, tags_router
 from app.venues.router import router as venues_router
+from app.webhooks.router import router as webhooks_router
 
 # Every route resolves the language, so an unknown one is refused everywhere.
 api_router = APIRouter(dependencies=[Depends(get_language)])
@@ -22,3 +23,4 @@ api_router.include_router(tags_router)
 api_router.include_router(venues_router)
 api_router.include_router(organizers_router)
 api_router.include_router(changes_router)
+api_router.include_router(webhooks_router)

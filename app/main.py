@@ -37,6 +37,7 @@ from app.discovery.router import api_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
 from app.ops.health import add_operations_routes
+from app.webhooks.worker import WebhookWorker
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
 EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag"]
@@ -59,12 +60,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     keeper: HorizonKeeper = app.state.horizon_keeper
     tasks = make_engine(url, settings, pooled=False)
     keeper.start(make_sessionmaker(tasks))
+    # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
+    # own, as it runs all the time.
+    webhooks: WebhookWorker = app.state.webhook_worker
+    webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": 2}))
+    webhooks.start(make_sessionmaker(webhook_engine))
     yield {
         "sessionmaker": maker,
         "read_sessionmaker": make_sessionmaker(reads),
         "version_reader": version_reader,
     }
     await keeper.stop()
+    await webhooks.stop()
+    await webhook_engine.dispose()
     await tasks.dispose()
     await version_reader.close()
     await app.state.failed_logins.close()
@@ -97,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )
+    app.state.webhook_worker = WebhookWorker(settings, metrics)
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,
