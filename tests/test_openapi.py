@@ -34,6 +34,13 @@ INTERFACE = {
     "/tags": {"get", "post"},
     "/tags/{id}": {"get", "delete", "post", "put", "patch"},
     "/changes": {"get"},
+    "/webhooks": {"get", "post"},
+    "/webhooks/{id}": {"get", "patch", "delete"},
+    "/webhooks/{id}/rotate-secret": {"post"},
+    "/webhooks/{id}/test": {"post"},
+    "/webhooks/{id}/deliveries": {"get"},
+    "/webhooks/{id}/deliveries/{delivery}": {"get"},
+    "/webhooks/{id}/deliveries/{delivery}/retry": {"post"},
 }
 
 

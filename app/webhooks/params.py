@@ -63,3 +63,7 @@ class DeliveryListParams(PageParams):
         None, description="Only deliveries in this state"
     )
     per_page: PerPage = Field(20, description=f"Deliveries per page, 1 to {MAX_PER_PAGE}")
+
+
+class NoParams(Params):
+    """An action without parameters (its body, if any, is ignored)."""

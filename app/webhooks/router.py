@@ -1,15 +1,23 @@
 """Webhook subscriptions and their delivery log (administrators only)."""
 
 import math
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from starlette.responses import Response
 
+from app.core.etags import etag_headers
 from app.core.responses import json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.routing import RecordId
-from app.webhooks.params import DeliveryListParams, WebhookCreateParams, WebhookUpdateParams
+from app.posts.service import Answer
+from app.webhooks.params import (
+    DeliveryListParams,
+    NoParams,
+    WebhookCreateParams,
+    WebhookUpdateParams,
+)
 from app.webhooks.schemas import (
     DeletedWebhook,
     Deliveries,
@@ -24,6 +32,11 @@ router = APIRouter(prefix="/webhooks", tags=["webhooks"])
 ONE = "/{id:int}"
 DELIVERY = ONE + "/deliveries/{delivery:int}"
 ADMIN = (401, 403)
+DeliveryId = Annotated[int, Path(description="Numeric ID of the delivery")]
+
+
+def answer(written: Answer) -> Response:
+    return json_response(written.body, 200, etag_headers(written.etag))
 
 
 @router.post(
@@ -61,7 +74,7 @@ async def get_webhook(id: RecordId, ctx: ContextDep) -> Response:
     **api_doc(body=WebhookUpdateParams, response=Webhook, errors=(*ADMIN, 404, 413)),
 )
 async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return json_response(await WebhookService(ctx).update(id))
+    return answer(await WebhookService(ctx).update(id))
 
 
 @router.delete(
@@ -70,26 +83,25 @@ async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
     **api_doc(response=DeletedWebhook, errors=(*ADMIN, 404)),
 )
 async def delete_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return json_response(await WebhookService(ctx).delete(id))
+    return answer(await WebhookService(ctx).delete(id))
 
 
 @router.post(
     ONE + "/rotate-secret",
     summary="Make a new signing secret (the old one signs too for 24 hours)",
-    **api_doc(response=WebhookWithSecret, errors=(*ADMIN, 404)),
+    **api_doc(body=NoParams, response=WebhookWithSecret, errors=(*ADMIN, 404)),
 )
 async def rotate_webhook_secret(id: RecordId, ctx: ContextDep) -> Response:
-    return json_response(await WebhookService(ctx).rotate_secret(id))
+    return answer(await WebhookService(ctx).rotate_secret(id))
 
 
 @router.post(
     ONE + "/test",
-    status_code=202,
-    summary="Send a ping to the receiver",
-    **api_doc(response=Delivery, status=202, errors=(*ADMIN, 404)),
+    summary="Queue a ping to the receiver",
+    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404)),
 )
 async def test_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return json_response(await WebhookService(ctx).test(id), 202)
+    return answer(await WebhookService(ctx).test(id))
 
 
 @router.get(
@@ -107,15 +119,14 @@ async def list_deliveries(id: RecordId, ctx: ContextDep) -> Response:
 @router.get(
     DELIVERY, summary="Read one delivery", **api_doc(response=Delivery, errors=(*ADMIN, 404))
 )
-async def get_delivery(id: RecordId, delivery: int, ctx: ContextDep) -> Response:
+async def get_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
     return json_response(await WebhookService(ctx).delivery(id, delivery))
 
 
 @router.post(
     DELIVERY + "/retry",
-    status_code=202,
-    summary="Send a delivery again (now, with a fresh retry schedule)",
-    **api_doc(response=Delivery, status=202, errors=(*ADMIN, 404)),
+    summary="Queue a delivery again (now, with a fresh retry schedule)",
+    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404)),
 )
-async def retry_delivery(id: RecordId, delivery: int, ctx: ContextDep) -> Response:
-    return json_response(await WebhookService(ctx).retry(id, delivery), 202)
+async def retry_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
+    return answer(await WebhookService(ctx).retry(id, delivery))

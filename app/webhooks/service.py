@@ -9,11 +9,13 @@ from typing import Any
 from sqlalchemy import Row
 
 from app.core.dates import format_datetime
-from app.core.errors import NotFound, forbidden, invalid, note
+from app.core.errors import NotFound, forbidden, invalid, note, precondition_failed
+from app.core.etags import etag_of, if_match_holds
 from app.core.permissions import Role
 from app.core.responses import dumps
 from app.http.context import RequestContext
 from app.http.params import parse
+from app.posts.service import Answer
 from app.webhooks.addresses import Refused, check_url
 from app.webhooks.fanout import utc_stamp
 from app.webhooks.params import DeliveryListParams, WebhookCreateParams, WebhookUpdateParams
@@ -66,8 +68,8 @@ class WebhookService:
             raise NotFound("webhook", subscription_id)
         return self._body(row)
 
-    async def update(self, subscription_id: int) -> Body:
-        await self._lock(subscription_id)
+    async def update(self, subscription_id: int) -> Answer:
+        await self._for_writing(subscription_id)
         params = parse(WebhookUpdateParams, self.ctx.raw)
         values = params.model_dump(include={"url", "types", "description"}, exclude_none=True)
         if params.url is not None:
@@ -76,26 +78,28 @@ class WebhookService:
             await self.repo.update(subscription_id, values)
         if params.active is not None:
             await self.repo.set_active(subscription_id, params.active)
-        return await self.get(subscription_id)
+        return await self._answer(subscription_id)
 
-    async def delete(self, subscription_id: int) -> Body:
-        body = await self.get(subscription_id)
+    async def delete(self, subscription_id: int) -> Answer:
+        body = await self._for_writing(subscription_id)
         await self.repo.delete(subscription_id)
-        return {"deleted": True, "previous": body}
+        return Answer({"deleted": True, "previous": body}, None)
 
-    async def rotate_secret(self, subscription_id: int) -> Body:
-        await self._lock(subscription_id)
+    async def rotate_secret(self, subscription_id: int) -> Answer:
+        await self._for_writing(subscription_id)
         secret = new_secret()
         await self.repo.rotate(subscription_id, secret, ROTATION_OVERLAP_SECONDS)
-        return {**await self.get(subscription_id), "secret": secret}
+        written = await self._answer(subscription_id)
+        return Answer({**written.body, "secret": secret}, written.etag)
 
-    async def test(self, subscription_id: int) -> Body:
+    async def test(self, subscription_id: int) -> Answer:
         """Queue a `ping` (sent even while the subscription is paused or disabled)."""
-        await self._lock(subscription_id)
+        await self._for_writing(subscription_id)
         stamp = utc_stamp(datetime.now(UTC))
         ping = {"type": "ping", "timestamp": stamp, "data": {"subscription": subscription_id}}
         delivery_id = await self.repo.add_ping(subscription_id, dumps(ping).decode())
-        return await self.delivery(subscription_id, delivery_id)
+        body = await self.delivery(subscription_id, delivery_id)
+        return Answer(body, etag_of(dumps(body)))
 
     # ---- the delivery log ------------------------------------------------------------
 
@@ -115,18 +119,37 @@ class WebhookService:
             raise NotFound("webhook-delivery", delivery_id)
         return self._delivery(row)
 
-    async def retry(self, subscription_id: int, delivery_id: int) -> Body:
-        """Queue the delivery again, now, with a fresh retry schedule."""
+    async def retry(self, subscription_id: int, delivery_id: int) -> Answer:
+        """Queue the delivery again, now, with a fresh retry schedule (If-Match: the
+        delivery's ETag)."""
         await self._lock(subscription_id)
-        if not await self.repo.retry(subscription_id, delivery_id):
-            raise NotFound("webhook-delivery", delivery_id)
-        return await self.delivery(subscription_id, delivery_id)
+        self._check_if_match(await self.delivery(subscription_id, delivery_id))
+        await self.repo.retry(subscription_id, delivery_id)
+        body = await self.delivery(subscription_id, delivery_id)
+        return Answer(body, etag_of(dumps(body)))
 
     # ---- helpers ---------------------------------------------------------------------
 
     async def _lock(self, subscription_id: int) -> None:
         if not await self.repo.lock(subscription_id):
             raise NotFound("webhook", subscription_id)
+
+    async def _for_writing(self, subscription_id: int) -> Body:
+        """The subscription, locked for this transaction, once the request's `If-Match`
+        holds (checked under the lock, as for every record: app/core/etags.py)."""
+        await self._lock(subscription_id)
+        body = await self.get(subscription_id)
+        self._check_if_match(body)
+        return body
+
+    def _check_if_match(self, body: Body) -> None:
+        if not if_match_holds(self.ctx.if_match, etag_of(dumps(body))):
+            raise precondition_failed()
+
+    async def _answer(self, subscription_id: int) -> Answer:
+        """The subscription after a write, with the ETag its GET answers."""
+        body = await self.get(subscription_id)
+        return Answer(body, etag_of(dumps(body)))
 
     async def _check_url(self, url: str) -> None:
         try:
