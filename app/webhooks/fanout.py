@@ -11,19 +11,16 @@ that moves the position: a crash leaves both as they were."""
 import logging
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import urlsplit
-
-from sqlalchemy import Row
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.changes.repository import ChangeRepository, Logged
 from app.changes.service import ChangeFeed
-from app.core.responses import dumps
-from app.core.settings import Settings
-from app.core.urls import Urls
+from app.core.edge.responses import dumps
+from app.core.edge.urls import Urls
+from app.core.infra.database import Session, SessionMaker
+from app.core.infra.settings import Settings
 from app.http.context import RequestContext
-from app.webhooks.repository import NewMessage, Target, WebhookRepository
+from app.webhooks.repository import FanoutTarget, NewMessage, Target, WebhookRepository
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +36,7 @@ def utc_stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def anonymous(session: AsyncSession, settings: Settings, api_base: str) -> RequestContext:
+def anonymous(session: Session, settings: Settings, api_base: str) -> RequestContext:
     """The context of an anonymous request to the API at `api_base` (the links inside the
     records are those a subscriber's own request would have seen)."""
     parts = urlsplit(api_base)
@@ -49,7 +46,7 @@ def anonymous(session: AsyncSession, settings: Settings, api_base: str) -> Reque
     return RequestContext({}, settings.default_language, None, session, urls, settings)
 
 
-async def fan_out(maker: async_sessionmaker[AsyncSession], settings: Settings) -> bool:
+async def fan_out(maker: SessionMaker, settings: Settings) -> bool:
     """One step; True when there may be more to read at once."""
     async with maker() as session, session.begin():
         repo = WebhookRepository(session)
@@ -78,13 +75,13 @@ async def fan_out(maker: async_sessionmaker[AsyncSession], settings: Settings) -
 
 
 async def _deliveries(
-    session: AsyncSession,
+    session: Session,
     settings: Settings,
     logged: list[Logged],
-    subscriptions: Sequence[Row[Any]],
+    subscriptions: Sequence[FanoutTarget],
 ) -> tuple[list[NewMessage], list[Target]]:
     """The messages of `logged` (one per change and API base) and the deliveries of each."""
-    by_base: dict[str, list[Row[Any]]] = {}
+    by_base: dict[str, list[FanoutTarget]] = {}
     for subscription in subscriptions:
         by_base.setdefault(subscription.api_base, []).append(subscription)
     stamp = utc_stamp(datetime.now(UTC))

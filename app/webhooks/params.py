@@ -5,15 +5,9 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.http.params import (
-    MAX_PER_PAGE,
-    NonEmptyStr,
-    PageParams,
-    Params,
-    PerPage,
-    StringList,
-    WPBool,
-)
+from app.http.coercion import NonEmptyStr, StringList, WPBool
+from app.http.pagination import MAX_PER_PAGE, PageParams, PerPage
+from app.http.params import Params
 
 KINDS = ("event", "venue", "organizer", "category", "tag")
 ACTIONS = ("upsert", "delete")

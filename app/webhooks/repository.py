@@ -233,6 +233,15 @@ class Target:
 
 
 @dataclass(frozen=True, slots=True)
+class FanoutTarget:
+    """A subscription as the fan-out sees it."""
+
+    id: int
+    types: list[str]
+    api_base: str
+
+
+@dataclass(frozen=True, slots=True)
 class NewMessage:
     type: str
     body: str
@@ -311,8 +320,9 @@ class WebhookRepository:
         values = {"cursor": token.cursor, "snapshot": token.snapshot}
         await self.session.execute(FEED_SAVE_SQL, values)
 
-    async def fanout_targets(self) -> Sequence[Row[Any]]:
-        return (await self.session.execute(FANOUT_TARGETS_SQL)).all()
+    async def fanout_targets(self) -> list[FanoutTarget]:
+        rows = (await self.session.execute(FANOUT_TARGETS_SQL)).all()
+        return [FanoutTarget(row.id, list(row.types), row.api_base) for row in rows]
 
     async def add_deliveries(self, messages: list[NewMessage], targets: list[Target]) -> None:
         """Store `messages` and a delivery per target, in the targets' order."""

@@ -6,8 +6,8 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from starlette.responses import Response
 
-from app.core.etags import etag_headers
-from app.core.responses import json_response
+from app.core.edge.etags import etag_headers
+from app.core.edge.responses import json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.routing import RecordId

@@ -6,13 +6,11 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Row
-
-from app.core.dates import format_datetime
-from app.core.errors import NotFound, forbidden, invalid, note, precondition_failed
-from app.core.etags import etag_of, if_match_holds
-from app.core.permissions import Role
-from app.core.responses import dumps
+from app.core.edge.errors import NotFound, forbidden, invalid, note, precondition_failed
+from app.core.edge.etags import etag_of, if_match_holds
+from app.core.edge.responses import dumps
+from app.core.rules.dates import format_datetime
+from app.core.rules.permissions import Role
 from app.http.context import RequestContext
 from app.http.params import parse
 from app.posts.service import Answer
@@ -157,7 +155,7 @@ class WebhookService:
         except Refused as exc:
             raise invalid("url", note("webhook_url_refused", name="url", reason=str(exc))) from None
 
-    def _body(self, row: Row[Any]) -> Body:
+    def _body(self, row: Any) -> Body:
         state = "active" if row.active else ("disabled" if row.disabled_reason else "paused")
         disabled = None
         if row.disabled_reason:
@@ -186,7 +184,7 @@ class WebhookService:
         }
 
     @staticmethod
-    def _delivery(row: Row[Any]) -> Body:
+    def _delivery(row: Any) -> Body:
         pending = row.status == "pending"
         return {
             "id": row.id,

@@ -18,10 +18,9 @@ import logging
 import random
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
-from app.core.metrics import Metrics
-from app.core.settings import Settings
+from app.core.infra.database import SessionMaker
+from app.core.infra.metrics import Metrics
+from app.core.infra.settings import Settings
 from app.webhooks.fanout import fan_out
 from app.webhooks.repository import Claimed, Recorded, WebhookRepository
 from app.webhooks.sender import Attempt, Sender, message_id
@@ -53,7 +52,7 @@ class WebhookWorker:
         self._task: asyncio.Task[None] | None = None
         self._sender: Sender | None = None
 
-    def start(self, maker: async_sessionmaker[AsyncSession]) -> None:
+    def start(self, maker: SessionMaker) -> None:
         if self._task is None and self.settings.webhooks_enabled:
             self._sender = Sender(
                 self.settings.webhooks_timeout, self.settings.webhooks_allow_private
@@ -70,7 +69,7 @@ class WebhookWorker:
             await self._sender.close()
             self._sender = None
 
-    async def _run(self, maker: async_sessionmaker[AsyncSession]) -> None:
+    async def _run(self, maker: SessionMaker) -> None:
         loop = asyncio.get_running_loop()
         housekeeping_at, rounds = 0.0, 0
         while True:
@@ -87,7 +86,7 @@ class WebhookWorker:
             if not busy:
                 await asyncio.sleep(self.settings.webhooks_poll_interval)
 
-    async def deliver(self, maker: async_sessionmaker[AsyncSession]) -> bool:
+    async def deliver(self, maker: SessionMaker) -> bool:
         """Claim due deliveries, send them, record the outcomes; False if none was due."""
         assert self._sender is not None
         sender = self._sender
@@ -151,7 +150,7 @@ class WebhookWorker:
             duration_ms=attempt.duration_ms,
         )
 
-    async def _housekeeping(self, maker: async_sessionmaker[AsyncSession], prune: bool) -> None:
+    async def _housekeeping(self, maker: SessionMaker, prune: bool) -> None:
         async with maker() as session, session.begin():
             repo = WebhookRepository(session)
             if prune:
