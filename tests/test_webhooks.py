@@ -6,9 +6,13 @@ subscribing and when delivering. Deliveries themselves: tests/test_webhooks_live
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from httpx import AsyncClient
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.webhooks.sender import Sender
+from app.webhooks.worker import WebhookWorker
 from tests.factories import API, Auth, AuthFor
 from tests.webhook_receiver import Receiver, receiving
 
@@ -205,3 +209,30 @@ async def test_the_routes_are_in_the_api_description(client: AsyncClient) -> Non
         "/webhooks/{id}/deliveries/{delivery}/retry",
     }
     assert set(doc["paths"]["/webhooks/{id}"]) >= {"get", "patch", "delete"}
+    assert "Standard Webhooks" in doc["info"]["description"]
+
+
+async def test_the_log_is_kept_for_the_retention_only(
+    app: FastAPI,
+    client: AsyncClient,
+    admin: AuthFor,
+    db: AsyncSession,
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """What the background task prunes: log entries older than CHANGES_RETENTION_DAYS, but
+    never a pending delivery (a backlog)."""
+    created = await subscribe(client, admin)
+    one = f"{API}/webhooks/{created['id']}"
+    old, waiting = [(await client.post(f"{one}/test", headers=admin.basic)).json() for _ in "ab"]
+    for delivery, status in ((old, "delivered"), (waiting, "pending")):
+        await db.execute(
+            text(
+                "UPDATE webhook_deliveries SET status = :status, "
+                "created_at = now() - interval '31 days' WHERE id = :id"
+            ),
+            {"status": status, "id": delivery["id"]},
+        )
+    await db.commit()
+    await WebhookWorker(app.state.settings, app.state.metrics).housekeeping(maker, prune=True)
+    kept = (await client.get(f"{one}/deliveries", headers=admin.basic)).json()["deliveries"]
+    assert [d["id"] for d in kept] == [waiting["id"]]

@@ -79,7 +79,7 @@ class WebhookWorker:
                 busy = await self.deliver(maker) or busy
                 if loop.time() >= housekeeping_at:
                     housekeeping_at = loop.time() + HOUSEKEEPING_SECONDS
-                    await self._housekeeping(maker, prune=rounds % PRUNE_EVERY == 0)
+                    await self.housekeeping(maker, prune=rounds % PRUNE_EVERY == 0)
                     rounds += 1
             except Exception:  # the next round tries again; the app serves on regardless
                 log.exception("webhooks: a round failed")
@@ -150,7 +150,8 @@ class WebhookWorker:
             duration_ms=attempt.duration_ms,
         )
 
-    async def _housekeeping(self, maker: SessionMaker, prune: bool) -> None:
+    async def housekeeping(self, maker: SessionMaker, prune: bool) -> None:
+        """Prune the log (when `prune`) and refresh the metrics read from the database."""
         async with maker() as session, session.begin():
             repo = WebhookRepository(session)
             if prune:
