@@ -373,8 +373,13 @@ async def test_a_rotated_secret_signs_beside_the_new_one(cluster: Cluster) -> No
 
 
 async def test_a_ping(cluster: Cluster) -> None:
+    """Also: a receiver named by a host name is reached at the address it resolved to, with
+    the name in Host."""
     receiver = cluster.receiver
-    subscription = await cluster.subscribe("/ping", types=["tag.delete"])
+    url = f"http://localhost:{receiver.port}/ping"
+    body = await cluster.call("POST", "/webhooks", json={"url": url, "types": ["tag.delete"]})
+    subscription = body["id"]
+    receiver.secrets["/ping"] = [body["secret"]]
     queued = await cluster.call("POST", f"/webhooks/{subscription}/test")
     assert queued["type"] == "ping"
     assert queued["status"] == "pending"
@@ -384,6 +389,7 @@ async def test_a_ping(cluster: Cluster) -> None:
     assert ping.body["type"] == "ping"
     assert ping.id == queued["webhook_id"]
     assert ping.body["data"] == {"subscription": subscription}
+    assert ping.host == f"localhost:{receiver.port}"
 
 
 async def test_a_worker_killed_mid_delivery_loses_nothing(cluster: Cluster) -> None:

@@ -28,6 +28,7 @@ class Received:
     body: dict[str, Any]
     verified: bool
     answered: int
+    host: str
 
 
 @dataclass
@@ -81,7 +82,14 @@ class Receiver:
         elif isinstance(step, int):
             status = step
         self.received.append(
-            Received(path, headers.get("webhook-id", ""), json.loads(body), verified, status)
+            Received(
+                path,
+                headers.get("webhook-id", ""),
+                json.loads(body),
+                verified,
+                status,
+                headers.get("host", ""),
+            )
         )
         await send({"type": "http.response.start", "status": status, "headers": []})
         await send({"type": "http.response.body", "body": b"thanks"})

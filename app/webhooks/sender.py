@@ -90,15 +90,11 @@ class Sender:
             "webhook-timestamp": str(int(moment.timestamp())),
             "webhook-signature": signatures(secrets, msg_id, moment, body),
         }
-        request_url = httpx.URL(url)
-        extensions: dict[str, str] = {}
-        if not self.allow_private:
-            # Connect to the checked address; the name stays in Host and in TLS (SNI and
-            # the certificate's check).
-            request_url = request_url.copy_with(host=address)
-            headers["host"] = _host_header(target.host, target.port, target.scheme)
-            if target.scheme == "https":
-                extensions["sni_hostname"] = target.host
+        # Connect to the checked address; the name stays in Host and in TLS (SNI and the
+        # certificate's check).
+        request_url = httpx.URL(url).copy_with(host=address)
+        headers["host"] = _host_header(target.host, target.port, target.scheme)
+        extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
         request = self.client.build_request(
             "POST", request_url, content=body.encode(), headers=headers, extensions=extensions
         )
