@@ -3,17 +3,21 @@ answers, bad input as 4xx in the error envelope, and receivers on loopback, priv
 link-local and metadata addresses refused (WEBHOOKS_ALLOW_PRIVATE unset), both when
 subscribing and when delivering. Deliveries themselves: tests/test_webhooks_live.py."""
 
+import asyncio
 from typing import Any
 
 import pytest
+from alembic import command
 from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
+from app.core.infra.migrate import alembic_config, upgrade
 from app.webhooks.sender import Sender
 from app.webhooks.worker import WebhookWorker
 from tests.factories import API, Auth, AuthFor
+from tests.live import fresh_database
 from tests.webhook_receiver import Receiver, receiving
 
 PUBLIC = "http://93.184.215.14/hook"  # a public address, written as one: no DNS needed
@@ -236,3 +240,26 @@ async def test_the_log_is_kept_for_the_retention_only(
     await WebhookWorker(app.state.settings, app.state.metrics).housekeeping(maker, prune=True)
     kept = (await client.get(f"{one}/deliveries", headers=admin.basic)).json()["deliveries"]
     assert [d["id"] for d in kept] == [waiting["id"]]
+
+
+async def test_the_migration_is_reversible(database_url: str) -> None:
+    """Down to before the webhook tables and up again, on a database of its own."""
+    async with fresh_database(database_url, "almanac_webhooks_migration") as url:
+        await asyncio.to_thread(upgrade, url)
+        config = alembic_config(url)
+        await asyncio.to_thread(command.downgrade, config, "f31a0b1c2d3e-1")
+        engine = create_async_engine(url)
+        try:
+            async with engine.connect() as conn:
+                tables = await conn.scalar(
+                    text("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'webhook%'")
+                )
+            assert tables == 0
+            await asyncio.to_thread(upgrade, url)
+            async with engine.connect() as conn:
+                tables = await conn.scalar(
+                    text("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'webhook%'")
+                )
+            assert tables == 5
+        finally:
+            await engine.dispose()
