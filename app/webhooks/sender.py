@@ -53,11 +53,19 @@ class Sender:
             trust_env=False,  # no proxy from the environment between us and the check
             limits=httpx.Limits(max_connections=connections),
         )
+        # No more requests than connections reach the pool: httpcore's pool does work per
+        # waiting request on every change, which costs more than the requests themselves
+        # once hundreds wait.
+        self._slots = asyncio.Semaphore(connections)
 
     async def close(self) -> None:
         await self.client.aclose()
 
     async def send(self, url: str, msg_id: str, body: str, secrets: list[str]) -> Attempt:
+        async with self._slots:
+            return await self._attempt(url, msg_id, body, secrets)
+
+    async def _attempt(self, url: str, msg_id: str, body: str, secrets: list[str]) -> Attempt:
         attempted_at = datetime.now(UTC)
         started = time.monotonic()
         status: int | None = None
