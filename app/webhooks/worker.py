@@ -31,6 +31,7 @@ BATCH = 100  # deliveries claimed (and sent concurrently) at a time
 JITTER = 0.2  # each wait of the schedule is stretched or shrunk by up to 20%
 HOUSEKEEPING_SECONDS = 5.0  # metrics refresh; the log is pruned every PRUNE_EVERY of them
 PRUNE_EVERY = 12
+MAX_BACKOFF_SECONDS = 30.0  # longest wait between two rounds after failures
 GONE = "gone"
 EXHAUSTED = "retries_exhausted"
 
@@ -71,7 +72,8 @@ class WebhookWorker:
 
     async def _run(self, maker: SessionMaker) -> None:
         loop = asyncio.get_running_loop()
-        housekeeping_at, rounds = 0.0, 0
+        housekeeping_at, rounds, failures = 0.0, 0, 0
+        poll = self.settings.webhooks_poll_interval
         while True:
             busy = False
             try:
@@ -81,10 +83,17 @@ class WebhookWorker:
                     housekeeping_at = loop.time() + HOUSEKEEPING_SECONDS
                     await self.housekeeping(maker, prune=rounds % PRUNE_EVERY == 0)
                     rounds += 1
+                failures = 0
             except Exception:  # the next round tries again; the app serves on regardless
-                log.exception("webhooks: a round failed")
-            if not busy:
-                await asyncio.sleep(self.settings.webhooks_poll_interval)
+                # Once per streak (a database that is down would fill the log), then waits
+                # that grow to MAX_BACKOFF.
+                if failures == 0:
+                    log.exception("webhooks: a round failed; retrying with backoff")
+                failures += 1
+            if failures:
+                await asyncio.sleep(min(poll * 2**failures, MAX_BACKOFF_SECONDS))
+            elif not busy:
+                await asyncio.sleep(poll)
 
     async def deliver(self, maker: SessionMaker) -> bool:
         """Claim due deliveries, send them, record the outcomes; False if none was due."""
