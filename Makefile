@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps run test lint typecheck pytest bench fuzz clean
+.PHONY: install system-deps node-tools run test lint typecheck pytest bench fuzz clean
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -18,10 +18,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`, a
-# headless Chromium for the docs page, PgBouncer in transaction mode), from Debian's packages
-# when missing; the package lists are refreshed only if the install fails. chromedriver comes in
-# the package chromium-driver.
-SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer
+# headless Chromium for the docs page, PgBouncer in transaction mode, node for the WordPress
+# client and the OpenAPI linter), from Debian's packages when missing; the package lists are
+# refreshed only if the install fails. chromedriver comes in the package chromium-driver, node
+# in nodejs.
+SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer node npm
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 
@@ -29,13 +30,16 @@ system-deps:
 	@PATH="$$PATH:/usr/sbin"; \
 	missing=$$(for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || echo $$tool; done); \
 	if [ -n "$$missing" ]; then \
-		packages=$$(echo $$missing | sed 's/chromedriver/chromium-driver/'); \
+		packages=$$(echo $$missing | sed 's/chromedriver/chromium-driver/; s/\<node\>/nodejs/'); \
 		echo "installing" $$packages; \
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
 
+# `make run PORT=8001` when 8000 is taken; HOST=0.0.0.0 to listen on every interface.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: install
-	$(BIN)/almanac serve --host 127.0.0.1 --port 8000
+	$(BIN)/almanac serve --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff format --check .
@@ -45,8 +49,15 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# The node packages of tests/test_clients.py (node-wpapi, Redocly's CLI), exactly as locked.
+NODE_TOOLS := tests/clients
+$(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
+	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
+
+node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json
+
 # In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
-pytest: install system-deps
+pytest: install system-deps node-tools
 	$(BIN)/pytest
 
 test: lint typecheck pytest
@@ -66,4 +77,4 @@ fuzz: install
 		$(BIN)/pytest tests/test_fuzz.py -v -n 0
 
 clean:
-	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules

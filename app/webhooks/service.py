@@ -6,11 +6,11 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.edge.errors import NotFound, forbidden, invalid, note, precondition_failed
+from app.core.edge.errors import NotFound, invalid, note, precondition_failed
 from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
 from app.core.rules.dates import format_datetime
-from app.core.rules.permissions import Role
+from app.core.rules.permissions import Role, require
 from app.http.context import RequestContext
 from app.http.params import parse
 from app.posts.service import Answer
@@ -37,8 +37,7 @@ def _utc(moment: datetime | None) -> str | None:
 class WebhookService:
     def __init__(self, ctx: RequestContext) -> None:
         user = ctx.user
-        if user is None or user.role != Role.ADMINISTRATOR:
-            raise forbidden(user is not None)
+        require(user, user is not None and user.role == Role.ADMINISTRATOR)
         self.ctx = ctx
         self.repo = WebhookRepository(ctx.session)
 

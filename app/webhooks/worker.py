@@ -91,7 +91,7 @@ class WebhookWorker:
                     log.exception("webhooks: a round failed; retrying with backoff")
                 failures += 1
             if failures:
-                await asyncio.sleep(min(poll * 2**failures, MAX_BACKOFF_SECONDS))
+                await asyncio.sleep(min(poll * 2 ** min(failures, 16), MAX_BACKOFF_SECONDS))
             elif not busy:
                 await asyncio.sleep(poll)
 

@@ -5,7 +5,7 @@ The fan-out starts at the log's position of the migration: changes before it wer
 when nobody could have subscribed.
 
 Revision ID: f31a0b1c2d3e
-Revises: 24a0b1c2d3e4
+Revises: f29a0b1c2d3e
 Create Date: 2026-11-24 20:00:00
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "f31a0b1c2d3e"
-down_revision: str | None = "24a0b1c2d3e4"
+down_revision: str | None = "f29a0b1c2d3e"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

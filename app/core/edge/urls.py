@@ -6,6 +6,8 @@ from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, Request
+from starlette.datastructures import Headers
+from starlette.types import Scope
 
 from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
 
@@ -30,6 +32,7 @@ class Urls:
     root_path: str  # where the app is mounted, e.g. /api
     language_prefix: str  # "/de" when the request came through a language segment
     site: str  # public site base for `url` fields
+    media_base: str = ""  # where stored images are served (MEDIA_URL, or almanac's /media)
 
     @property
     def index(self) -> str:
@@ -47,22 +50,43 @@ class Urls:
     def public(self, path: str) -> str:
         return f"{self.site}{path}"
 
+    def media(self, name: str) -> str:
+        """The public URL of a file of the media library."""
+        return f"{self.media_base}/{name}"
+
     def global_id(self, record_id: int) -> str:
         # The reference's `<host><path>?id=<id>`, host without port.
         parts = urlsplit(self.site)
         return f"{parts.hostname or ''}{parts.path.rstrip('/')}?id={record_id}"
 
 
+def _origin(scope: Scope) -> str:
+    """scheme://host[:port] as the client (or the trusted proxy) named it."""
+    host = Headers(scope=scope).get("host") or "localhost"
+    return f"{scope.get('scheme', 'http')}://{host}"
+
+
+def _root_path(scope: Scope) -> str:
+    return str(scope.get("root_path", "")).rstrip("/")
+
+
+def discovery_link(scope: Scope) -> str:
+    """The `Link` WordPress puts on every response, naming the API index: how its clients
+    (node-wpapi's `discover()`) find the API from any URL of it."""
+    return f'<{_origin(scope)}{_root_path(scope)}/>; rel="https://api.w.org/"'
+
+
 def urls_of(request: Request, settings: Settings) -> Urls:
     """The public URLs of this request."""
-    scope = request.scope
-    host = request.headers.get("host") or "localhost"
-    origin = f"{scope.get('scheme', 'http')}://{host}"
-    root_path = str(scope.get("root_path", "")).rstrip("/")
+    origin = _origin(request.scope)
+    root_path = _root_path(request.scope)
     lang = request.path_params.get("lang")
     prefix = f"/{lang}" if lang in LANGUAGES else ""
     site = (settings.public_site_url or f"{origin}{root_path}").rstrip("/")
-    return Urls(origin=origin, root_path=root_path, language_prefix=prefix, site=site)
+    media = (settings.media_url or f"{origin}{root_path}/media").rstrip("/")
+    return Urls(
+        origin=origin, root_path=root_path, language_prefix=prefix, site=site, media_base=media
+    )
 
 
 async def urls_for(request: Request, settings: SettingsDep) -> Urls:
