@@ -46,6 +46,7 @@ SLOW_FILES = (
     "test_instances.py",
     "test_pgbouncer.py",
     "test_sync_live.py",
+    "test_webhooks_live.py",
     "test_clients.py",
     "test_cli.py",
     "test_first_hour.py",
