@@ -23,8 +23,8 @@ from tests.standby import Standby, streaming_standby
 from tests.test_instances import Instance, serving
 
 APPLY_DELAY = "1s"
-LONG_DELAY = "12s"  # beyond MAX_LAG, with room for a loaded machine
-MAX_LAG = "5"
+LONG_DELAY = "20s"  # beyond MAX_LAG, with room for a loaded machine
+MAX_LAG = "8"  # the webhook worker's commits keep the replica about APPLY_DELAY behind
 BOUND = 30.0  # seconds a condition may take to come true (far beyond the lag)
 EVENTS = f"{API}/events"
 TOTALS_HITS = 'almanac_cache_lookups_total{cache="totals",result="hit"}'
