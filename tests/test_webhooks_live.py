@@ -4,14 +4,18 @@ A short retry schedule (WEBHOOKS_RETRY_SCHEDULE) keeps retries and the end of th
 schedule quick; every wait is for a condition, bounded (docs/design.md, "Webhooks")."""
 
 import asyncio
+import io
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import pytest
+from PIL import Image
 
 from tests.factories import API, basic
 from tests.live import almanac, free_port, fresh_database, wait_until_serving
@@ -32,6 +36,7 @@ class Instance:
     """One `almanac serve` (one worker, so that a kill kills its deliveries too)."""
 
     database: str
+    media_dir: str  # shared by the instances, as in the compose set-up
     base: str = ""
     process: asyncio.subprocess.Process | None = None
 
@@ -39,7 +44,7 @@ class Instance:
         port = free_port()
         self.process = await asyncio.create_subprocess_exec(
             *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),
-            env={**os.environ, "DATABASE_URL": self.database, **ENV},
+            env={**os.environ, "DATABASE_URL": self.database, "MEDIA_DIR": self.media_dir, **ENV},
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
         )
@@ -88,7 +93,8 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
     async with fresh_database(database_url, "almanac_webhooks_test") as url:
         await almanac(url, "migrate")
         added = await almanac(url, "users", "add", "boss", "--role", "administrator")
-        instances = [Instance(url), Instance(url)]
+        media = tempfile.mkdtemp(prefix="almanac-webhooks-media-")
+        instances = [Instance(url, media), Instance(url, media)]
         await asyncio.gather(*(instance.start() for instance in instances))
         try:
             async with (
@@ -99,6 +105,7 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
                 yield Cluster(instances, receiver, admin, http)
         finally:
             await asyncio.gather(*(instance.stop() for instance in instances))
+            shutil.rmtree(media, ignore_errors=True)
 
 
 def event(title: str, status: str = "publish") -> dict[str, str]:
@@ -180,6 +187,24 @@ async def test_every_record_type_arrives_signed_with_public_data_only(cluster: C
     unpublished = records(receiver, "/all", "event", hidden["id"])
     assert [r.body["data"]["action"] for r in unpublished] == ["upsert", "delete"]
     assert {r.body["type"] for r in receiver.ok("/venues")} == {"venue.upsert", "venue.delete"}
+
+
+async def test_a_changed_image_arrives_as_a_change_of_its_records(cluster: Cluster) -> None:
+    receiver = cluster.receiver
+    await cluster.subscribe("/pictured", types=["venue.*"])
+    picture = io.BytesIO()
+    Image.new("RGB", (200, 160), (0, 0, 200)).save(picture, format="PNG")
+    files = {"file": ("blue.png", picture.getvalue(), "image/png")}
+    image = await cluster.call("POST", "/media", files=files, data={"alt_text": "Blue"})
+    venue = await cluster.call("POST", "/venues", json={"venue": "Blue hall", "image": image["id"]})
+    await until(lambda: len(records(receiver, "/pictured", "venue", venue["id"])) == 1)
+    await cluster.call("PATCH", f"/media/{image['id']}", json={"alt_text": "Deep blue"})
+    await until(lambda: len(records(receiver, "/pictured", "venue", venue["id"])) == 2)
+    first, second = records(receiver, "/pictured", "venue", venue["id"])
+    assert first.body["data"]["record"]["image"]["alt"] == "Blue"
+    changed = second.body["data"]["record"]["image"]
+    assert changed["alt"] == "Deep blue"
+    assert changed["sizes"]["thumbnail"]["width"] == 150
 
 
 async def test_changes_of_a_record_arrive_in_order_under_concurrent_writes(
