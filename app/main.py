@@ -37,6 +37,8 @@ from app.discovery.router import api_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
 from app.ops.health import add_operations_routes
+from app.pages.paths import is_cached_path
+from app.pages.router import add_page_routes
 
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
 EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag"]
@@ -112,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
+    # After the API's routes: `/{lang}/...` page paths never shadow the namespace.
+    add_page_routes(app)
 
     # Added innermost first: the proxy middleware must see the request before anything else.
     # ETags inside the response cache: cached entries keep theirs (a hit's 304 hashes nothing).
@@ -122,7 +126,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         default_language=settings.default_language,
     )
     app.add_middleware(
-        ResponseCacheMiddleware, cache=app.state.response_cache, site_zone=settings.site_zone
+        ResponseCacheMiddleware,
+        cache=app.state.response_cache,
+        site_zone=settings.site_zone,
+        pages=is_cached_path,
     )
     app.add_middleware(
         CORSMiddleware,
