@@ -9,7 +9,7 @@ from typing import Any
 
 from httpx import AsyncClient
 
-from tests.factories import AuthFor, create_record
+from tests.factories import API, AuthFor, create_record
 
 TODAY = datetime.now(UTC).date()
 
@@ -49,3 +49,311 @@ async def test_list_month_and_day_show_published_events(
         assert "Jazz by the river" in response.text, path
         assert "Draft concert" not in response.text
         assert "Hidden rehearsal" not in response.text
+
+
+async def test_event_page_has_everything_and_the_apis_json_ld(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    venue = await create_record(
+        client, editor, "venues", "Blue Hall", address="Main St 1", city="Bratislava", zip="81101"
+    )
+    organizer = await create_record(
+        client, editor, "organizers", "Jazz Club", email="club@example.org", phone="+421 2 123"
+    )
+    image = "https://images.example.org/river.jpg"
+    body = await event(
+        client,
+        editor,
+        "River Jazz",
+        description="<p>Live <strong>jazz</strong> &amp; more</p>",
+        venue=venue["id"],
+        organizer=[organizer["id"]],
+        categories=["Music"],
+        tags=["outdoor"],
+        cost="10",
+        image=image,
+        website="https://jazz.example.org/",
+    )
+    response = await client.get(f"/event/{body['slug']}/")
+    assert response.status_code == 200
+    html = response.text
+    api = (await client.get(f"{API}/events/{body['id']}")).json()
+    assert json_ld(html) == api["json_ld"]
+    data = json_ld(html)
+    assert data["name"] == "River Jazz"
+    assert re.search(r"[+-]\d\d:\d\d$", data["startDate"])
+    assert data["endDate"]
+    assert data["eventStatus"]
+    assert data["url"] == body["url"]
+    assert data["location"]["address"]["addressLocality"] == "Bratislava"
+    assert data["image"] == image
+    for piece in (
+        "<strong>jazz</strong>",
+        "Blue Hall",
+        "Main St 1",
+        "openstreetmap.org/search?query=",
+        "mailto:club@example.org",
+        'href="http://testserver/events/category/music/"',
+        'href="http://testserver/events/tag/outdoor/"',
+        f'href="http://testserver{API}/events/{body["id"]}.ics"',
+        "https://calendar.google.com/calendar/render?action=TEMPLATE",
+        f"webcal://testserver{API}/events.ics?categories=music",
+        '<meta property="og:title" content="River Jazz">',
+        '<meta name="twitter:card" content="summary_large_image">',
+        f'<link rel="canonical" href="http://testserver/event/{body["slug"]}/">',
+        f'hreflang="de" href="http://testserver/de/event/{body["slug"]}/"',
+        f'hreflang="sk" href="http://testserver/sk/event/{body["slug"]}/"',
+        "https://jazz.example.org/",
+    ):
+        assert piece in html, piece
+    assert "<script src" not in html  # no script is needed, none is loaded
+
+
+async def test_event_page_links_previous_and_next(client: AsyncClient, editor: AuthFor) -> None:
+    first = await event(
+        client, editor, "First", start_date=f"{day(2)} 10:00:00", end_date=f"{day(2)} 11:00:00"
+    )
+    second = await event(
+        client, editor, "Second", start_date=f"{day(3)} 10:00:00", end_date=f"{day(3)} 11:00:00"
+    )
+    third = await event(
+        client, editor, "Third", start_date=f"{day(4)} 10:00:00", end_date=f"{day(4)} 11:00:00"
+    )
+    html = (await client.get(f"/event/{second['slug']}/")).text
+    assert f'rel="prev" href="{first["url"]}"' in html
+    assert f'rel="next" href="{third["url"]}"' in html
+
+
+async def test_series_pages_describe_the_rule_and_the_next_dates(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    until = (TODAY + timedelta(days=60)).strftime("%Y%m%dT235959Z")
+    series = await event(
+        client, editor, "Yoga", recurrence=[f"RRULE:FREQ=WEEKLY;BYDAY=TU,TH;UNTIL={until}"]
+    )
+    html = (await client.get(f"/event/{series['slug']}/")).text
+    assert "every Tuesday and Thursday until" in html
+    dates = (await client.get(f"{API}/events", params={"post_parent": series["id"]})).json()
+    later = dates["events"][1]
+    assert later["url"] in html  # the next dates are listed
+    on_day = later["start_date"][:10]
+    response = await client.get(f"/event/{series['slug']}/{on_day}/")
+    assert response.status_code == 200
+    assert json_ld(response.text)["startDate"].startswith(on_day)
+    german = (await client.get(f"/de/event/{series['slug']}/")).text
+    assert "wöchentlich am Dienstag und Donnerstag bis" in german
+    assert (await client.get(f"/event/{series['slug']}/2001-01-01/")).status_code == 404
+    assert (await client.get(f"/event/{series['slug']}/not-a-day/")).status_code == 404
+
+
+async def test_visibility_is_the_apis(client: AsyncClient, editor: AuthFor) -> None:
+    draft = await event(client, editor, "Draft", status="draft")
+    private = await event(client, editor, "Private", status="private")
+    trashed = await event(client, editor, "Trashed")
+    await client.delete(f"{API}/events/{trashed['id']}", headers=editor.basic)
+    hidden = await event(client, editor, "Hidden one", hide_from_listings=True)
+    for record in (draft, private, trashed):
+        response = await client.get(f"/event/{record['slug']}/", headers=editor.basic)
+        assert response.status_code == 404, record["title"]
+        assert response.headers["content-type"].startswith("text/html")
+        assert 'name="tribe-bar-search"' in response.text  # the 404 page has a search box
+        assert record["title"] not in response.text
+    response = await client.get(f"/event/{hidden['slug']}/")
+    assert response.status_code == 200  # absent from the views, open at its URL
+    assert "Hidden one" in response.text
+    draft_venue = await create_record(client, editor, "venues", "Secret Hall", status="draft")
+    assert (await client.get(f"/venue/{draft_venue['slug']}/")).status_code == 404
+    assert (await client.get("/venue/no-such-venue/")).status_code == 404
+    assert (await client.get("/organizer/no-such-organizer/")).status_code == 404
+    assert (await client.get("/events/category/no-such-category/")).status_code == 404
+    assert (await client.get("/events/nothing/here/at/all/")).status_code == 404
+    assert (await client.get("/events/2026-13-45/")).status_code == 404
+
+
+async def test_password_protected_events_show_a_form_until_given(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    body = await event(
+        client, editor, "Members night", description="Secret agenda", password="s3cret"
+    )
+    path = f"/event/{body['slug']}/"
+    page = await client.get(path)
+    assert page.status_code == 200
+    assert 'name="post_password"' in page.text
+    assert "Secret agenda" not in page.text
+    assert "application/ld+json" not in page.text
+    wrong = await client.post(path, data={"post_password": "nope"})
+    assert wrong.status_code == 403
+    assert "Secret agenda" not in wrong.text
+    right = await client.post(path, data={"post_password": "s3cret"})
+    assert right.status_code == 200
+    assert "Secret agenda" in right.text
+
+
+async def test_venue_organizer_and_term_pages(client: AsyncClient, editor: AuthFor) -> None:
+    venue = await create_record(client, editor, "venues", "Old Mill", city="Brno")
+    organizer = await create_record(
+        client, editor, "organizers", "Film Society", website="https://film.example.org/"
+    )
+    await event(
+        client,
+        editor,
+        "Film night",
+        venue=venue["id"],
+        organizer=[organizer["id"]],
+        categories=["Cinema"],
+        tags=["night"],
+    )
+    await event(client, editor, "Other thing")
+    for path in (
+        f"/venue/{venue['slug']}/",
+        f"/organizer/{organizer['slug']}/",
+        "/events/category/cinema/",
+        "/events/tag/night/",
+        "/events/category/cinema/month/",
+        f"/events/tag/night/month/{day(1)[:7]}/",
+    ):
+        response = await client.get(path)
+        assert response.status_code == 200, path
+        assert "Film night" in response.text, path
+        assert "Other thing" not in response.text, path
+    assert (
+        "https://film.example.org/" in (await client.get(f"/organizer/{organizer['slug']}/")).text
+    )
+    assert "Brno" in (await client.get(f"/venue/{venue['slug']}/")).text
+
+
+async def test_languages_translate_content_and_chrome(client: AsyncClient, editor: AuthFor) -> None:
+    body = await event(client, editor, "Summer party")
+    response = await client.post(
+        f"/de{API}/events/{body['id']}", json={"title": "Sommerfest"}, headers=editor.basic
+    )
+    assert response.status_code == 200
+    month = day(1)[:7]
+    german = await client.get(f"/de/events/month/{month}/")
+    assert german.status_code == 200
+    assert german.headers["content-language"] == "de"
+    assert '<html lang="de">' in german.text
+    assert "Sommerfest" in german.text
+    assert f'href="http://testserver/de/event/{body["slug"]}/"' in german.text
+    slovak = await client.get(f"/sk/events/month/{month}/")
+    assert "Summer party" in slovak.text  # no Slovak text: the default language's
+    assert '<html lang="sk">' in slovak.text
+    # Month and weekday names by Babel; Monday first in German and Slovak, Sunday in English.
+    assert re.search(r'<th scope="col"><abbr title="Montag">', german.text)
+    assert re.search(r'<th scope="col"><abbr title="pondelok">', slovak.text)
+    english = (await client.get(f"/events/month/{month}/")).text
+    assert re.search(r'<th scope="col"><abbr title="Sunday">', english)
+    assert "Kommende Veranstaltungen" in (await client.get("/de/events/list/")).text
+    assert "Nadchádzajúce podujatia" in (await client.get("/sk/events/list/")).text
+    assert (await client.get("/fr/events/list/")).status_code == 404
+
+
+async def test_reference_query_parameters(client: AsyncClient, editor: AuthFor) -> None:
+    await event(
+        client, editor, "Chess club", start_date=f"{day(1)} 10:00:00", end_date=f"{day(1)} 11:00:00"
+    )
+    await event(
+        client,
+        editor,
+        "Poetry slam",
+        start_date=f"{day(20)} 10:00:00",
+        end_date=f"{day(20)} 11:00:00",
+    )
+    found = (await client.get("/events/list/", params={"tribe-bar-search": "chess"})).text
+    assert "Chess club" in found
+    assert "Poetry slam" not in found
+    later = (await client.get("/events/list/", params={"tribe-bar-date": day(10)})).text
+    assert "Poetry slam" in later
+    assert "Chess club" not in later
+    month = (await client.get("/events/", params={"eventDisplay": "month"})).text
+    assert '<table class="month">' in month
+    await event(
+        client, editor, "Old fair", start_date=f"{day(-5)} 10:00:00", end_date=f"{day(-5)} 11:00:00"
+    )
+    past = (await client.get("/events/list/", params={"eventDisplay": "past"})).text
+    assert "Old fair" in past
+    assert "Chess club" not in past
+    bad = await client.get("/events/list/", params={"tribe-bar-date": "someday"})
+    assert bad.status_code == 400
+    assert "tribe-bar-date" in bad.text
+
+
+async def test_month_grid_spans_days_and_overflows_into_more(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    target = TODAY.replace(day=10) + timedelta(days=40)
+    month = target.strftime("%Y-%m")
+    at = target.isoformat()
+    await event(
+        client,
+        editor,
+        "Three day festival",
+        start_date=f"{at} 10:00:00",
+        end_date=f"{(target + timedelta(days=2)).isoformat()} 18:00:00",
+    )
+    for n in range(5):
+        await event(
+            client, editor, f"Busy {n}", start_date=f"{at} 1{n}:30:00", end_date=f"{at} 1{n}:45:00"
+        )
+    html = (await client.get(f"/events/month/{month}/")).text
+    assert html.count("Three day festival") == 3
+    assert "+3 more" in html
+    assert f'class="more" href="http://testserver/events/{at}/"' in html
+    day_page = (await client.get(f"/events/{at}/")).text
+    assert all(f"Busy {n}" in day_page for n in range(5))
+    previous = (target.replace(day=1) - timedelta(days=1)).strftime("%Y-%m")
+    assert f'href="http://testserver/events/month/{previous}/"' in html
+
+
+async def test_list_pages(client: AsyncClient, editor: AuthFor) -> None:
+    for n in range(13):
+        await event(
+            client,
+            editor,
+            f"Talk {n:02}",
+            start_date=f"{day(1 + n)} 10:00:00",
+            end_date=f"{day(1 + n)} 11:00:00",
+        )
+    first = (await client.get("/events/list/")).text
+    assert "Talk 00" in first
+    assert "Talk 12" not in first
+    assert 'rel="next" href="http://testserver/events/list/page/2/"' in first
+    second = await client.get("/events/list/page/2/")
+    assert second.status_code == 200
+    assert "Talk 12" in second.text
+    assert (await client.get("/events/list/page/9/")).status_code == 404
+
+
+async def test_sitemap_and_robots(client: AsyncClient, editor: AuthFor) -> None:
+    shown = await event(client, editor, "In the sitemap", categories=["Mapped"])
+    draft = await event(client, editor, "Not in the sitemap", status="draft")
+    protected = await event(client, editor, "Protected one", password="x")
+    venue = await create_record(client, editor, "venues", "Mapped Hall")
+    robots = await client.get("/robots.txt")
+    assert robots.status_code == 200
+    assert "Sitemap: http://testserver/sitemap.xml" in robots.text
+    sitemap = await client.get("/sitemap.xml")
+    assert sitemap.headers["content-type"].startswith("application/xml")
+    text = sitemap.text
+    assert f"<loc>{shown['url']}</loc>" in text
+    assert f"<loc>{venue['url']}</loc>" in text
+    assert "<loc>http://testserver/events/category/mapped/</loc>" in text
+    assert draft["slug"] not in text
+    assert protected["slug"] not in text
+
+
+async def test_assets_are_served_by_almanac(client: AsyncClient) -> None:
+    css = await client.get("/assets/almanac.css")
+    assert css.status_code == 200
+    assert css.headers["content-type"].startswith("text/css")
+    assert "--almanac-accent" in css.text
+    assert "prefers-color-scheme: dark" in css.text
+    assert "@media print" in css.text
+    assert (await client.get("/assets/nothing.css")).status_code == 404
+
+
+async def test_api_errors_stay_json(client: AsyncClient) -> None:
+    response = await client.get(f"{API}/nothing")
+    assert response.status_code == 404
+    assert response.json()["code"] == "rest_no_route"
