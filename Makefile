@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps run test lint typecheck pytest bench fuzz clean
+.PHONY: install system-deps node-deps run test lint typecheck pytest bench fuzz lighthouse clean
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -20,8 +20,9 @@ install: $(STAMP)
 # Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`, a
 # headless Chromium for the docs page, PgBouncer in transaction mode), from Debian's packages
 # when missing; the package lists are refreshed only if the install fails. chromedriver comes in
-# the package chromium-driver.
-SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer
+# the package chromium-driver; npm (with Node.js) installs axe-core for the pages' browser
+# tests and Lighthouse for `make lighthouse`.
+SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer npm
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 
@@ -33,6 +34,15 @@ system-deps:
 		echo "installing" $$packages; \
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
+
+# axe-core 4.x for the public pages' accessibility tests (tests/test_pages_browser.py), from
+# the npm registry at the version tests/browser/package-lock.json pins.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund
+	touch $(AXE)
+
+node-deps: system-deps $(AXE)
 
 run: install
 	$(BIN)/almanac serve --host 127.0.0.1 --port 8000
@@ -46,7 +56,7 @@ typecheck: install
 	$(BIN)/mypy
 
 # In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
-pytest: install system-deps
+pytest: install system-deps node-deps
 	$(BIN)/pytest
 
 test: lint typecheck pytest
@@ -65,5 +75,12 @@ fuzz: install
 	ALMANAC_FUZZ_LONG=1 ALMANAC_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) ALMANAC_FUZZ_SEED=$(FUZZ_SEED) \
 		$(BIN)/pytest tests/test_fuzz.py -v -n 0
 
+# Lighthouse (npm, pinned in bench/lighthouse/) on the month, list and event pages of a seeded
+# server, with Debian's Chromium: the four scores per page, mobile and desktop. Not part of
+# `make test`: the performance score moves with the machine's load.
+lighthouse: install system-deps
+	cd bench/lighthouse && npm ci --no-audit --no-fund
+	$(BIN)/python -m bench.lighthouse $(LIGHTHOUSE_ARGS)
+
 clean:
-	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache
+	rm -rf tests/browser/node_modules bench/lighthouse/node_modules $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache

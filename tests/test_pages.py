@@ -4,11 +4,13 @@ robots.txt. Records are made through the API, as an editor would."""
 
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from httpx import AsyncClient
 
+from app.pages.calendar import month_bounds
+from app.pages.i18n import first_weekday
 from tests.factories import API, AuthFor, create_record
 
 TODAY = datetime.now(UTC).date()
@@ -239,11 +241,12 @@ async def test_languages_translate_content_and_chrome(client: AsyncClient, edito
     slovak = await client.get(f"/sk/events/month/{month}/")
     assert "Summer party" in slovak.text  # no Slovak text: the default language's
     assert '<html lang="sk">' in slovak.text
-    # Month and weekday names by Babel; Monday first in German and Slovak, Sunday in English.
-    assert re.search(r'<th scope="col"><abbr title="Montag">', german.text)
-    assert re.search(r'<th scope="col"><abbr title="pondelok">', slovak.text)
-    english = (await client.get(f"/events/month/{month}/")).text
-    assert re.search(r'<th scope="col"><abbr title="Sunday">', english)
+    # Month and weekday names by Babel, the week from the language's first day (CLDR: Monday
+    # for German and Slovak, and for English without a territory); WEEK_START overrides it.
+    assert re.search(r'<thead>\s*<tr><th scope="col"><abbr title="Montag">', german.text)
+    assert re.search(r'<thead>\s*<tr><th scope="col"><abbr title="pondelok">', slovak.text)
+    for prefix, name in (("", "March 2026"), ("/de", "März 2026"), ("/sk", "Marec 2026")):
+        assert f"<h1>{name}</h1>" in (await client.get(f"{prefix}/events/month/2026-03/")).text
     assert "Kommende Veranstaltungen" in (await client.get("/de/events/list/")).text
     assert "Nadchádzajúce podujatia" in (await client.get("/sk/events/list/")).text
     assert (await client.get("/fr/events/list/")).status_code == 404
@@ -357,3 +360,12 @@ async def test_api_errors_stay_json(client: AsyncClient) -> None:
     response = await client.get(f"{API}/nothing")
     assert response.status_code == 404
     assert response.json()["code"] == "rest_no_route"
+
+
+def test_week_start_overrides_the_languages_first_day() -> None:
+    assert first_weekday("de", None) == 0
+    assert first_weekday("en", 6) == 6
+    # March 2026 begins on a Sunday: a grid from Sunday starts on 1 March, from Monday on
+    # 23 February; both end with whole weeks.
+    assert month_bounds(date(2026, 3, 1), 6) == (date(2026, 3, 1), date(2026, 4, 4))
+    assert month_bounds(date(2026, 3, 1), 0) == (date(2026, 2, 23), date(2026, 4, 5))

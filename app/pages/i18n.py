@@ -42,8 +42,8 @@ def translations(language: str) -> NullTranslations:
 
 
 def first_weekday(language: str, override: int | None) -> int:
-    """0 (Monday) to 6 (Sunday): `WEEK_START`, else the language's own (Babel: Sunday for
-    English as in the United States, Monday for German and Slovak)."""
+    """0 (Monday) to 6 (Sunday): `WEEK_START`, else the language's own by CLDR (Monday for
+    German, Slovak, and English without a territory)."""
     return override if override is not None else int(Locale.parse(language).first_week_day)
 
 
@@ -65,7 +65,8 @@ class Dates:
 
     def month(self, value: date) -> str:
         """ "November 2026" (the stand-alone month name, as a heading)."""
-        return format_date(value, "LLLL y", locale=self.locale)
+        text = format_date(value, "LLLL y", locale=self.locale)
+        return text[:1].upper() + text[1:]  # Slovak names are lower case, headings are not
 
     def weekday(self, index: int, width: str = "abbreviated") -> str:
         return str(self.locale.days["stand-alone"][width][index])
