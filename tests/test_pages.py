@@ -7,6 +7,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from fastapi import FastAPI
 from httpx import AsyncClient
 
 from app.pages.calendar import month_bounds
@@ -369,3 +370,26 @@ def test_week_start_overrides_the_languages_first_day() -> None:
     # 23 February; both end with whole weeks.
     assert month_bounds(date(2026, 3, 1), 6) == (date(2026, 3, 1), date(2026, 4, 4))
     assert month_bounds(date(2026, 3, 1), 0) == (date(2026, 2, 23), date(2026, 4, 5))
+
+
+async def test_a_sitemap_index_past_the_limit(
+    app: FastAPI, client: AsyncClient, editor: AuthFor
+) -> None:
+    for n in range(3):
+        await event(client, editor, f"Indexed {n}")
+    app.state.sitemap_limit = 2  # 50,000 in production: the same code, a smaller number
+    try:
+        index = (await client.get("/sitemap.xml")).text
+        parts = re.findall(r"<loc>http://testserver/sitemap-(\d+)\.xml</loc>", index)
+        assert "<sitemapindex" in index
+        assert len(parts) >= 2
+        urls = []
+        for number in parts:
+            part = await client.get(f"/sitemap-{number}.xml")
+            assert part.status_code == 200
+            urls += re.findall(r"<loc>(.*?)</loc>", part.text)
+        assert len(urls) == len(set(urls))
+        assert sum("/event/" in url for url in urls) >= 3
+        assert (await client.get(f"/sitemap-{len(parts) + 1}.xml")).status_code == 404
+    finally:
+        del app.state.sitemap_limit

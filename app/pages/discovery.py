@@ -2,6 +2,7 @@
 sitemap may hold), `/robots.txt` naming it, and the pages' own assets (the stylesheet and
 `embed.js`), served by almanac itself: no CDN, nothing remote."""
 
+from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -12,7 +13,7 @@ from app.core.database import MakerDep
 from app.core.errors import no_route
 from app.core.settings import Settings
 from app.core.urls import urls_of
-from app.pages.repository import sitemap_count, sitemap_entries
+from app.pages.repository import Entry, sitemap_count, sitemap_entries
 
 discovery_router = APIRouter(include_in_schema=False)
 
@@ -41,10 +42,11 @@ async def robots(request: Request) -> Response:
 @discovery_router.get("/sitemap.xml")
 async def sitemap(request: Request, maker: MakerDep) -> Response:
     site = _site(request)
+    limit = _limit(request)
     async with maker() as session:
         total = await sitemap_count(session)
-        if total > SITEMAP_LIMIT:
-            parts = -(-total // SITEMAP_LIMIT)
+        if total > limit:
+            parts = -(-total // limit)
             items = "".join(
                 f"<sitemap><loc>{escape(site)}/sitemap-{n}.xml</loc></sitemap>"
                 for n in range(1, parts + 1)
@@ -55,27 +57,30 @@ async def sitemap(request: Request, maker: MakerDep) -> Response:
                 "</sitemapindex>\n"
             )
             return Response(body, media_type=XML)
-        return Response(
-            _urlset(site, await sitemap_entries(session, 0, SITEMAP_LIMIT)), media_type=XML
-        )
+        entries = await sitemap_entries(session, 0, limit)
+    return Response(_urlset(site, entries), media_type=XML)
 
 
 @discovery_router.get("/sitemap-{number:int}.xml")
 async def sitemap_part(request: Request, number: int, maker: MakerDep) -> Response:
-    async with maker() as session:
-        entries = (
-            await sitemap_entries(session, (number - 1) * SITEMAP_LIMIT, SITEMAP_LIMIT)
-            if number >= 1
-            else []
-        )
+    limit = _limit(request)
+    entries: Sequence[Entry] = []
+    if number >= 1:
+        async with maker() as session:
+            entries = await sitemap_entries(session, (number - 1) * limit, limit)
     if not entries:
         raise no_route()
     return Response(_urlset(_site(request), entries), media_type=XML)
 
 
-def _urlset(site: str, entries: object) -> str:
+def _limit(request: Request) -> int:
+    """URLs per sitemap file (the app's `sitemap_limit`: smaller in tests)."""
+    return int(getattr(request.app.state, "sitemap_limit", SITEMAP_LIMIT))
+
+
+def _urlset(site: str, entries: Sequence[Entry]) -> str:
     items = []
-    for path, modified in entries:  # type: ignore[attr-defined]
+    for path, modified in entries:
         lastmod = f"<lastmod>{modified:%Y-%m-%d}</lastmod>" if modified else ""
         items.append(f"<url><loc>{escape(site + path)}</loc>{lastmod}</url>")
     return (
