@@ -11,17 +11,20 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy.engine import make_url
-
-from app.core.caching import after_write
-from app.core.database import make_engine, make_sessionmaker, resolve_database_url
-from app.core.embedded import pgdata_dir
-from app.core.logs import logging_config
-from app.core.metrics import prepare_multiprocess_dir
-from app.core.migrate import head_revision, upgrade
-from app.core.permissions import Role
-from app.core.settings import get_settings
-from app.core.urls import NAMESPACE
+from app.core.edge.caching import after_write
+from app.core.edge.urls import NAMESPACE
+from app.core.infra.database import (
+    make_engine,
+    make_sessionmaker,
+    printable_url,
+    resolve_database_url,
+)
+from app.core.infra.embedded import pgdata_dir
+from app.core.infra.logs import logging_config
+from app.core.infra.metrics import prepare_multiprocess_dir
+from app.core.infra.migrate import head_revision, upgrade
+from app.core.infra.settings import get_settings
+from app.core.rules.permissions import Role
 from app.events.horizon import extend_horizon
 from app.events.occurrences import Horizon
 from app.importer.arguments import add_arguments as add_import_arguments
@@ -48,7 +51,7 @@ def _with_accounts(action: Callable[[Accounts], Awaitable[T]]) -> T:
                 async with session.begin():
                     result = await action(Accounts(session, settings.app_password_pepper))
                 # Running servers cache signed-in callers per data version: a removed user
-                # or password must be refused at once (see app.core.caching).
+                # or password must be refused at once (see app.core.edge.caching).
                 await after_write(session)
                 return result
         finally:
@@ -66,7 +69,7 @@ def cmd_migrate(_: argparse.Namespace) -> int:
 def _where_the_database_is(url: str) -> str:
     settings = get_settings()
     if settings.database_url:
-        return f"database: {make_url(url).render_as_string(hide_password=True)}"
+        return f"database: {printable_url(url)}"
     where = f"database: embedded PostgreSQL, data in {pgdata_dir(settings.almanac_data_dir)}"
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         where += (
@@ -134,7 +137,7 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=False,  # app.core.middleware.TrustedProxyMiddleware handles X-Forwarded-*
+        proxy_headers=False,  # app.core.edge.middleware.TrustedProxyMiddleware handles X-Forwarded-*
         server_header=False,
         log_level=settings.log_level,
         # Every worker logs as configured; one access line per request comes from the app.

@@ -8,10 +8,28 @@ from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
 from app.api import api_router
-from app.core.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
-from app.core.caching import CountCache, PrincipalCache, ResponseCache, ResponseCacheMiddleware
-from app.core.changelog import ChangePruner
-from app.core.database import (
+from app.changes.pruning import ChangePruner
+from app.core.edge.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
+from app.core.edge.caching import (
+    CountCache,
+    PrincipalCache,
+    ResponseCache,
+    ResponseCacheMiddleware,
+    after_write,
+)
+from app.core.edge.errors import register_error_handlers
+from app.core.edge.etags import ETagMiddleware
+from app.core.edge.middleware import (
+    BodySizeLimitMiddleware,
+    ResponseHeadersMiddleware,
+    TrailingSlashMiddleware,
+    TrustedPeers,
+    TrustedProxyMiddleware,
+)
+from app.core.edge.ratelimit import FailedLogins
+from app.core.edge.urls import NAMESPACE
+from app.core.infra.database import (
+    add_after_commit,
     make_engine,
     make_sessionmaker,
     raw_dsn,
@@ -19,20 +37,9 @@ from app.core.database import (
     resolve_database_url,
     version_pool,
 )
-from app.core.errors import register_error_handlers
-from app.core.etags import ETagMiddleware
-from app.core.logs import configure_logging
-from app.core.metrics import Metrics
-from app.core.middleware import (
-    BodySizeLimitMiddleware,
-    ResponseHeadersMiddleware,
-    TrailingSlashMiddleware,
-    TrustedPeers,
-    TrustedProxyMiddleware,
-)
-from app.core.ratelimit import FailedLogins
-from app.core.settings import LANGUAGES, Settings, get_settings
-from app.core.urls import NAMESPACE
+from app.core.infra.logs import configure_logging
+from app.core.infra.metrics import Metrics
+from app.core.infra.settings import LANGUAGES, Settings, get_settings
 from app.discovery.router import api_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
@@ -95,7 +102,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.event_totals = CountCache(observe=metrics.totals_lookup)
     app.state.response_cache = ResponseCache()
     app.state.principals = PrincipalCache()
-    app.state.change_pruner = ChangePruner(settings.changes_retention_days)
+    # After a committed write: a new data version first (no cache serves the old state),
+    # then the change log's pruning (at most once a minute per process).
+    add_after_commit(app.state, after_write)
+    add_after_commit(app.state, ChangePruner(settings.changes_retention_days).after_write)
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )

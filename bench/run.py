@@ -45,7 +45,7 @@ import asyncpg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from app.changes.repository import Token, token_key  # noqa: E402
-from app.core.settings import get_settings  # noqa: E402
+from app.core.infra.settings import get_settings  # noqa: E402
 from app.seed.seeder import libpq_url  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402

@@ -28,9 +28,9 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from app.core.database import asyncpg_url, get_sessionmaker
-from app.core.migrate import upgrade
-from app.core.settings import get_settings
+from app.core.infra.database import asyncpg_url, get_sessionmaker
+from app.core.infra.migrate import upgrade
+from app.core.infra.settings import get_settings
 from app.main import create_app
 from tests.factories import Auth, AuthFor, asgi_client, make_auth
 from tests.live import per_worker

@@ -9,7 +9,7 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from pydantic import ValidationError
 
-from app.core.settings import Settings
+from app.core.infra.settings import Settings
 from tests.factories import API, AuthFor
 
 DASH = "–"  # en dash

@@ -6,8 +6,8 @@ from typing import Any
 
 from httpx import AsyncClient
 
-from app.core.i18n import MESSAGES
-from app.core.settings import LANGUAGES
+from app.core.edge.i18n import MESSAGES
+from app.core.infra.settings import LANGUAGES
 from tests.factories import API, AuthFor, create_post
 
 DATE_FORMS = (

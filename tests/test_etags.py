@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from app.core.etags import ETagMiddleware, etag_of
+from app.core.edge.etags import ETagMiddleware, etag_of
 from tests.factories import API, AuthFor, create_record
 
 PLURALS = ("events", "venues", "organizers")

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.settings import get_settings
+from app.core.infra.settings import get_settings
 from tests.factories import API, Auth, AuthFor, make_event
 
 

@@ -12,11 +12,12 @@ from sqlalchemy import event, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from app.core.settings import get_settings
-from app.core.urls import Urls
+from app.core.edge.urls import Urls
+from app.core.infra.settings import get_settings
 from app.events.listing import list_request
 from app.events.params import EventListParams
-from app.events.repository import EventListQuery, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.list_query import EventListQuery
 from app.http.context import RequestContext
 from tests.factories import API, AuthFor
 

@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.cli import build_parser
-from app.core.settings import get_settings
+from app.core.infra.settings import get_settings
 from app.importer.client import site_key
 from app.importer.command import cmd_import
 from tests.live import free_port, fresh_database, wait_until_listening

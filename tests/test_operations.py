@@ -14,10 +14,10 @@ from sqlalchemy import text
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.database import get_sessionmaker, make_engine
-from app.core.metrics import Metrics
-from app.core.migrate import head_revisions
-from app.core.settings import get_settings
+from app.core.infra.database import get_sessionmaker, make_engine
+from app.core.infra.metrics import Metrics
+from app.core.infra.migrate import head_revisions
+from app.core.infra.settings import get_settings
 from app.main import create_app
 from tests.factories import API, Auth, asgi_client, basic, make_event
 

@@ -1,4 +1,4 @@
-"""Date and time-zone rules (`app.core.dates`), table-driven, with a fixed `now`.
+"""Date and time-zone rules (`app.core.rules.dates`), table-driven, with a fixed `now`.
 
 Pure functions only: no database, no HTTP client.
 """
@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.core.dates import (
+from app.core.rules.dates import (
     ZoneError,
     date_details,
     format_datetime,

@@ -7,19 +7,18 @@ from typing import Any
 
 import pytest
 
-from app.core.errors import InvalidParams, MissingParams
-from app.http.params import (
+from app.core.edge.errors import InvalidParams, MissingParams
+from app.http.coercion import (
     IdOrSlugList,
     NonEmptyStr,
-    Params,
     PositiveInt,
     PositiveIntList,
     StringList,
     StrOrEmpty,
     WPBool,
     decimal,
-    parse,
 )
+from app.http.params import Params, parse
 
 LARGEST_ID = 2**62 - 1
 LIST_LIMIT = 500

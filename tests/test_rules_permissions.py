@@ -1,4 +1,4 @@
-"""Permission rules (`app.core.permissions`), table-driven from the design's role table.
+"""Permission rules (`app.core.rules.permissions`), table-driven from the design's role table.
 
 | Action                    | subscriber | contributor           | author          | editor / admin |
 |---------------------------|------------|-----------------------|-----------------|----------------|
@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.core.errors import ApiError
-from app.core.permissions import (
+from app.core.edge.errors import ApiError
+from app.core.rules.permissions import (
     Action,
     Principal,
     Role,

@@ -8,7 +8,7 @@ from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.events import repository
+from app.events.repository import list_query
 from tests.factories import API, AuthFor
 
 DAY = date.today() + timedelta(days=3)
@@ -120,7 +120,7 @@ async def test_both_plans_give_the_same_pages(
     await add(client, editor, 9, title="Organ")
     pages: dict[int, list[list[int]]] = {}
     for threshold in (2000, 0):
-        monkeypatch.setattr(repository, "SPARSE_MATCHES", threshold)
+        monkeypatch.setattr(list_query, "SPARSE_MATCHES", threshold)
         pages[threshold] = []
         for page in (1, 2, 3):
             response = await client.get(

@@ -16,11 +16,12 @@ from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from app.core.database import get_sessionmaker
-from app.core.migrate import upgrade
+from app.core.infra.database import get_sessionmaker
+from app.core.infra.migrate import upgrade
 from app.events.occurrences import Horizon, SeriesStore
 from app.events.recurrence import parse_recurrence
-from app.seed.seeder import SeedCounts, _series_rule, seed
+from app.seed.generation import series_rule
+from app.seed.seeder import SeedCounts, seed
 from tests.factories import API, asgi_client
 from tests.live import fresh_database
 
@@ -205,6 +206,6 @@ def test_seed_rules_expand_as_the_app_does(zone_name: str) -> None:
     horizon = datetime(2028, 3, 30, 12, 0)
     for _ in range(300):
         start = datetime(2026, 1, 1, rng.randint(8, 21), 30) + timedelta(days=rng.randint(0, 800))
-        rule = _series_rule(rng, start, zone)
+        rule = series_rule(rng, start, zone)
         expected = parse_recurrence([rule.line()], start, zone_name).expand(horizon, 40)
         assert rule.starts(start, zone, horizon, 40) == expected, rule.line()

@@ -27,11 +27,12 @@ from sqlalchemy import text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.settings import Settings
-from app.core.urls import Urls
+from app.core.edge.urls import Urls
+from app.core.infra.settings import Settings
 from app.events.listing import list_request
 from app.events.params import EventListParams
-from app.events.repository import EventListQuery, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.list_query import EventListQuery
 from app.http.context import RequestContext
 from tests.factories import API, AuthFor
 

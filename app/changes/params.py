@@ -1,6 +1,7 @@
 from pydantic import Field
 
-from app.http.params import MAX_PER_PAGE, Params, PerPage
+from app.http.pagination import MAX_PER_PAGE, PerPage
+from app.http.params import Params
 
 
 class ChangesParams(Params):

@@ -53,6 +53,18 @@ SCAN_SQL = text(
 )
 
 
+# A prefix of the log by seq: a row can only go with every row before it, so that
+# "everything after the horizon is kept" holds even when clocks and seqs disagree.
+PRUNE_SQL = text(
+    """
+    WITH edge AS (SELECT max(seq) AS seq FROM change_log WHERE changed_at < :cutoff),
+    gone AS (DELETE FROM change_log WHERE seq <= (SELECT seq FROM edge))
+    UPDATE change_log_horizon SET pruned_through = edge.seq FROM edge
+    WHERE id = 1 AND edge.seq > pruned_through
+    """
+)
+
+
 # Of logged event IDs: which are occurrences (what the list and the feed show) and which are
 # existing overrides (internal rows: their occurrences are logged with them).
 EVENT_IDS_SQL = text(
@@ -158,6 +170,10 @@ class ChangeRepository:
             logged = [row for row in logged if not row.forward or row.seq <= cut]
         cursor = cut if has_more else max(since.cursor, state.last_seq)
         return Scan(_latest(logged), Token(cursor, state.snapshot), has_more)
+
+    async def prune(self, cutoff: datetime) -> None:
+        """Delete the rows logged before `cutoff` (a prefix of the log by seq)."""
+        await self.session.execute(PRUNE_SQL, {"cutoff": cutoff})
 
     async def event_ids(self, event_ids: list[int]) -> tuple[set[int], set[int]]:
         """(those of `event_ids` that are occurrences, those that are overrides)."""

@@ -9,8 +9,8 @@ from typing import Any
 
 from app.changes.params import ChangesParams
 from app.changes.repository import ChangeRepository, Logged, Token, token_key
-from app.core.dates import format_datetime
-from app.core.errors import invalid, sync_token_expired
+from app.core.edge.errors import invalid, sync_token_expired
+from app.core.rules.dates import format_datetime
 from app.events.kind import EVENTS
 from app.http.context import RequestContext
 from app.http.params import parse

@@ -7,17 +7,19 @@ from fastapi import APIRouter, Request
 from pydantic import BeforeValidator, Field
 from starlette.responses import RedirectResponse, Response
 
-from app.core.dates import DATETIME_FORMAT
-from app.core.errors import ApiError, no_route
-from app.core.responses import json_response
-from app.core.settings import Settings, SettingsDep
-from app.core.urls import NAMESPACE, UrlsDep
+from app.core.edge.errors import ApiError, no_route
+from app.core.edge.responses import json_response
+from app.core.edge.urls import NAMESPACE, UrlsDep
+from app.core.infra.settings import Settings, SettingsDep
+from app.core.rules.dates import DATETIME_FORMAT
 from app.discovery.docs_page import asset, docs_page, wants_html
 from app.events.listing import default_window
 from app.feeds.service import feed_window
+from app.http.coercion import lowercase
 from app.http.context import LanguageDep, RawParamsDep
 from app.http.openapi import api_doc, document, namespace_routes
-from app.http.params import DEFAULT_PER_PAGE, Params, lowercase, parse
+from app.http.pagination import DEFAULT_PER_PAGE
+from app.http.params import Params, parse
 from app.http.schemas import Schema
 
 router = APIRouter(tags=["discovery"])

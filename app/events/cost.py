@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.core.errors import invalid, note
-from app.core.settings import Settings
+from app.core.edge.errors import invalid, note
+from app.core.infra.settings import Settings
 
 # A number with an optional decimal part; `1,000` (three digits) is a thousands group.
 _NUMBER = re.compile(r"\d[\d,.]*")

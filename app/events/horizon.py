@@ -14,11 +14,10 @@ import contextlib
 import logging
 from datetime import datetime
 
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
-from app.core.caching import after_write
+from app.core.edge.caching import after_write
+from app.core.infra.database import SessionMaker
 from app.events.occurrences import Horizon, SeriesStore
+from app.events.repository.occurrences import OccurrenceRepository
 
 log = logging.getLogger(__name__)
 
@@ -27,18 +26,18 @@ LOCK_KEY = 0x616C6D_686F72  # "alm" "hor": the advisory lock of the horizon's ex
 
 
 async def extend_horizon(
-    maker: async_sessionmaker[AsyncSession], horizon: Horizon, now: datetime | None = None
+    maker: SessionMaker, horizon: Horizon, now: datetime | None = None
 ) -> int | None:
     """Extend the series that stop short of the horizon, in one transaction: how many were
     extended, or None when another process is doing it."""
     async with maker() as session:
         async with session.begin():
-            locked = await session.scalar(select(func.pg_try_advisory_xact_lock(LOCK_KEY)))
+            locked = await OccurrenceRepository(session).try_lock(LOCK_KEY)
             if not locked:
                 return None
             done = await SeriesStore(session, horizon).extend(now)
         if done:
-            # New dates: cached lists and totals must not outlive them (app.core.caching).
+            # New dates: cached lists and totals must not outlive them (app.core.edge.caching).
             await after_write(session)
     return done
 
@@ -51,7 +50,7 @@ class HorizonKeeper:
         self.interval = interval
         self._task: asyncio.Task[None] | None = None
 
-    def start(self, maker: async_sessionmaker[AsyncSession]) -> None:
+    def start(self, maker: SessionMaker) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(maker), name="almanac-horizon")
 
@@ -62,7 +61,7 @@ class HorizonKeeper:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _run(self, maker: async_sessionmaker[AsyncSession]) -> None:
+    async def _run(self, maker: SessionMaker) -> None:
         while True:
             try:
                 done = await extend_horizon(maker, self.horizon)

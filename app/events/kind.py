@@ -2,7 +2,8 @@
 the reference's event-only rules (trashed: no longer available; protected: refused)."""
 
 from app.events.params import REQUIRED_ON_CREATE, EventWriteParams
-from app.events.repository import EventRecord, EventRepository
+from app.events.records import EventRecord
+from app.events.repository.events import EventRepository
 from app.events.schemas import Event, EventList
 from app.events.serializer import render_events
 from app.events.writer import EventWriter

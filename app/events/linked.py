@@ -3,12 +3,12 @@ records (reusing an identical existing one, reference §9.2)."""
 
 from typing import Any
 
-from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, MissingParams, invalid, note, unknown_ids
-from app.core.permissions import Principal
+from app.core.edge.errors import InvalidParams, MissingParams, invalid, note, unknown_ids
+from app.core.rules.constants import MAX_ID
+from app.core.rules.permissions import Principal
 from app.events.params import MAX_LINKED
+from app.http.coercion import decimal
 from app.http.context import RequestContext
-from app.http.params import decimal
 from app.organizers.kind import ORGANIZERS
 from app.posts.kind import PostKind
 from app.venues.kind import VENUES

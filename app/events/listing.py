@@ -9,13 +9,14 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from app.core.caching import CountCache
-from app.core.constants import DATE_PARAMS, END_OF_DAY, STATUSES, TRASH, TRUE_WORDS
-from app.core.dates import DATETIME_FORMAT, parse_when
-from app.core.errors import Problems, invalid, note, unknown_ids
-from app.core.permissions import User, can_create_posts, can_see_all_statuses
+from app.core.edge.caching import CountCache
+from app.core.edge.errors import Problems, invalid, note, unknown_ids
+from app.core.rules.constants import DATE_PARAMS, END_OF_DAY, STATUSES, TRASH, TRUE_WORDS
+from app.core.rules.dates import DATETIME_FORMAT, parse_when
+from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.params import EventFilterParams, EventListParams
-from app.events.repository import EventListFilters, EventListQuery, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.list_query import EventListFilters, EventListQuery
 from app.events.search import search_query
 from app.events.serializer import render_events
 from app.http.context import RequestContext

@@ -5,30 +5,53 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.core.constants import MAX_ID
-from app.http.openapi import field_schemas
-from app.http.params import (
+from app.core.rules.constants import MAX_ID
+from app.http.coercion import (
     ID_CSV,
     ID_SCHEMA,
     WEBSITE_PATTERN,
-    CostInput,
     DateInput,
     IdOrSlugList,
     NonEmptyStr,
-    PageParams,
-    Params,
     PositiveInt,
     PositiveIntList,
-    StatusList,
     StrOrEmpty,
-    TermRefs,
     WPBool,
     ZoneInput,
     lowercase,
 )
+from app.http.openapi import field_schemas
+from app.http.pagination import PageParams
+from app.http.params import Params
 from app.organizers.params import OrganizerWriteParams
-from app.posts.params import DeleteParams, PostFields
+from app.posts.params import DeleteParams, PostFields, StatusList
 from app.venues.params import VenueWriteParams
+
+# Parameters their handlers read in several shapes (typed `Any`), with the forms documented.
+CostInput = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": ["string", "number", "null"]},
+                {"type": "array", "items": {"type": ["string", "number"]}},
+            ]
+        }
+    ),
+]
+TermRefs = Annotated[
+    Any,
+    WithJsonSchema(
+        {
+            "anyOf": [
+                ID_SCHEMA,
+                {"type": ["string", "null"]},
+                {"type": "array", "items": {"anyOf": [ID_SCHEMA, {"type": "string"}]}},
+            ]
+        }
+    ),
+]
+
 
 REQUIRED_ON_CREATE = ("title", "start_date", "end_date")
 MAX_LINKED = 100

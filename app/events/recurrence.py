@@ -16,8 +16,8 @@ from itertools import islice
 
 from dateutil.rrule import rrule, rrulestr
 
-from app.core.dates import ZoneError, parse_zone
-from app.core.errors import InvalidParams, note
+from app.core.edge.errors import InvalidParams, note
+from app.core.rules.dates import ZoneError, parse_zone
 
 FIELD = "recurrence"
 MAX_LINES = 50

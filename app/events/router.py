@@ -7,12 +7,12 @@ from typing import Annotated
 from fastapi import Path, Request
 from starlette.responses import Response
 
-from app.core.caching import CountCache
-from app.core.responses import json_response
+from app.core.edge.caching import CountCache
+from app.core.edge.responses import json_response
 from app.events.kind import EVENTS
 from app.events.listing import feed_link, list_events
 from app.events.params import EventDeleteParams, EventListParams
-from app.events.repository import EventRecord
+from app.events.records import EventRecord
 from app.events.schemas import Event, EventList
 from app.events.service import EventService
 from app.http.context import ContextDep, RequestContext

@@ -1,53 +1,16 @@
 """When an event happens: its dates read in its time zone, all-day days, and the columns
 they stand for (instants and local wall times)."""
 
-from dataclasses import dataclass
 from datetime import UTC, datetime, time, tzinfo
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.core.constants import END_OF_DAY
-from app.core.dates import ZoneError, parse_when, parse_zone, zone_abbreviation
-from app.core.errors import invalid, note
+from app.core.edge.errors import invalid, note
+from app.core.rules.constants import END_OF_DAY
+from app.core.rules.dates import ZoneError, parse_when, parse_zone, zone_abbreviation
 from app.events.params import EventWriteParams
-from app.events.repository import EventRecord
+from app.events.records import Schedule
 from app.http.params import check
-
-
-@dataclass(slots=True)
-class Schedule:
-    """When an event happens: instants, local wall times and its zone."""
-
-    start_at: datetime
-    end_at: datetime
-    start_local: datetime
-    end_local: datetime
-    timezone: str
-    timezone_abbr: str
-    all_day: bool
-
-    @classmethod
-    def of(cls, event: EventRecord) -> "Schedule":
-        return cls(
-            start_at=event.start_at,
-            end_at=event.end_at,
-            start_local=event.start_local,
-            end_local=event.end_local,
-            timezone=event.timezone,
-            timezone_abbr=event.timezone_abbr,
-            all_day=event.all_day,
-        )
-
-    def columns(self) -> dict[str, Any]:
-        return {
-            "start_at": self.start_at,
-            "end_at": self.end_at,
-            "start_local": self.start_local,
-            "end_local": self.end_local,
-            "timezone": self.timezone,
-            "timezone_abbr": self.timezone_abbr,
-            "all_day": self.all_day,
-        }
 
 
 def _zone(name: str) -> tzinfo:

@@ -4,9 +4,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.dates import details_of, format_datetime, parse_zone
-from app.core.permissions import may
-from app.events.repository import EventRecord
+from app.core.rules.dates import details_of, format_datetime, parse_zone
+from app.core.rules.permissions import may
+from app.events.records import EventRecord
 from app.organizers.serializer import organizer_body
 from app.posts.images import image_body
 from app.posts.records import PostRecord

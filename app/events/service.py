@@ -7,13 +7,13 @@ from dataclasses import replace
 from datetime import date
 from typing import Any
 
-from app.core.dates import DATETIME_FORMAT, parse_when, parse_zone
-from app.core.errors import ApiError, InvalidParams, note
-from app.core.permissions import poster
+from app.core.edge.errors import ApiError, InvalidParams, note
+from app.core.rules.dates import DATETIME_FORMAT, parse_when, parse_zone
+from app.core.rules.permissions import poster
 from app.events.kind import EVENTS, event_repository
 from app.events.occurrences import OVERRIDABLE, series_store
 from app.events.params import ScopeParams
-from app.events.repository import EventRecord
+from app.events.records import EventRecord
 from app.http.context import RequestContext
 from app.http.params import parse
 from app.posts.params import DeleteParams, ReadParams

@@ -2,10 +2,10 @@
 
 from typing import Any
 
-from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
-from app.core.html import Markup
-from app.core.permissions import (
+from app.core.edge.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
+from app.core.rules.constants import MAX_ID
+from app.core.rules.html import Markup
+from app.core.rules.permissions import (
     Principal,
     TermAction,
     can_manage_terms,
@@ -15,11 +15,14 @@ from app.events.cost import Currency, cost_columns
 from app.events.linked import LinkedPosts
 from app.events.occurrences import series_store
 from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
+from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
-from app.events.repository import EventRecord, EventRepository
-from app.events.schedule import Schedule, schedule, valid_website
+from app.events.repository.events import EventRepository
+from app.events.schedule import schedule, valid_website
+from app.http.coercion import decimal
 from app.http.context import RequestContext
-from app.http.params import RawParams, check, decimal, parse
+from app.http.params import check, parse
+from app.http.raw_params import RawParams
 from app.models import CATEGORY, TAG
 from app.posts.writer import common_columns
 from app.terms.repository import DuplicateName, TermRepository

@@ -18,9 +18,9 @@ from typing import Any
 
 from icalendar import Calendar, Event, vCalAddress, vDuration, vRecur, vText
 
-from app.core.dates import parse_zone
-from app.core.html import html_to_text
-from app.events.repository import EventRecord
+from app.core.rules.dates import parse_zone
+from app.core.rules.html import html_to_text
+from app.events.records import EventRecord
 from app.feeds.rendered import RENDERED, event_key
 from app.feeds.timezones import zone_component
 from app.posts.serializer import View

@@ -6,7 +6,7 @@ from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from app.events.params import EventFilterParams
-from app.http.params import as_positive_int
+from app.http.coercion import as_positive_int
 
 DEFAULT_LIMIT = 500
 MAX_LIMIT = 5000

@@ -13,14 +13,13 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from itertools import takewhile
 
-from sqlalchemy import func, select
-
-from app.core.dates import parse_zone
+from app.core.rules.dates import parse_zone
+from app.events.records import EventRecord
 from app.events.recurrence import LINE, UNTIL_PART, parse_recurrence, until_utc
-from app.events.repository import EventListFilters, EventRecord, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.list_query import EventListFilters
 from app.events.serializer import render_events
 from app.feeds.builder import Item, Rules
-from app.models import Occurrence
 from app.posts.serializer import View
 
 # Window bounds are wall times compared with each event's own wall times: a zone's offset
@@ -83,9 +82,7 @@ async def series_item(
         low, high = bounds
         if high is None:
             # No upper bound (e.g. `include`): the list ends with the materialised dates.
-            high = await repo.session.scalar(
-                select(func.max(Occurrence.original_start)).where(Occurrence.series_id == series_id)
-            )
+            high = await repo.last_stored_start(series_id)
         low = None if low is None else low - MARGIN - (record.end_at - record.start_at)
         high = (high or start) + MARGIN
         instants = (local.replace(tzinfo=zone).astimezone(UTC) for local in rules.starts())
@@ -147,11 +144,7 @@ async def event_items(repo: EventRepository, view: View, record: EventRecord) ->
     series = await series_item(repo, view, record.series_id, None)
     if series is None:
         return None
-    ids = await repo.session.scalars(
-        select(Occurrence.id)
-        .where(Occurrence.series_id == record.series_id)
-        .where(Occurrence.content_id != Occurrence.series_id)
-    )
-    overrides = sorted(await repo.get_many(list(ids)), key=lambda r: (r.start_at, r.id))
+    ids = await repo.override_ids(record.series_id)
+    overrides = sorted(await repo.get_many(ids), key=lambda r: (r.start_at, r.id))
     bodies = render_events(overrides, view, False)
     return [series, *(Item(o, b) for o, b in zip(overrides, bodies, strict=True))]

@@ -9,13 +9,14 @@ from urllib.parse import urlsplit
 
 from dateutil.relativedelta import relativedelta
 
-from app.core.caching import CountCache
-from app.core.constants import END_OF_DAY
-from app.core.html import html_to_text
-from app.core.permissions import may
+from app.core.edge.caching import CountCache
+from app.core.rules.constants import END_OF_DAY
+from app.core.rules.html import html_to_text
+from app.core.rules.permissions import may
 from app.events.kind import EVENTS
 from app.events.listing import FEED_PATH, ListRequest, list_request
-from app.events.repository import EventListQuery, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.list_query import EventListQuery
 from app.events.serializer import render_events
 from app.feeds.builder import FeedInfo, Item, calendar
 from app.feeds.params import FeedParams

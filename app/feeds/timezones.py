@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from icalendar import Timezone, TimezoneDaylight, TimezoneStandard
 
-from app.core.dates import parse_zone
+from app.core.rules.dates import parse_zone
 
 DAY = timedelta(days=1)
 SECOND = timedelta(seconds=1)

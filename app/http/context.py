@@ -5,15 +5,14 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.database import MakerDep, session_scope
-from app.core.errors import invalid, no_route
-from app.core.language import header_language, requested_language, set_language
-from app.core.permissions import Principal
-from app.core.settings import LANGUAGES, Settings, SettingsDep
-from app.core.urls import Urls, urls_of
-from app.http.params import RawParams, raw_params
+from app.core.edge.errors import invalid, no_route
+from app.core.edge.language import header_language, requested_language, set_language
+from app.core.edge.urls import Urls, urls_of
+from app.core.infra.database import MakerDep, Session, session_scope
+from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
+from app.core.rules.permissions import Principal
+from app.http.raw_params import RawParams, raw_params
 from app.users.auth import authenticate
 
 RawParamsDep = Annotated[RawParams, Depends(raw_params)]
@@ -21,7 +20,7 @@ RawParamsDep = Annotated[RawParams, Depends(raw_params)]
 
 async def get_language(request: Request, raw: RawParamsDep, settings: SettingsDep) -> str:
     """`i18n_language` (any parameter source), the path segment, then `Accept-Language`
-    (app/core/language.py). An unknown path segment is no route of ours (404); an unknown
+    (app/core/edge/language.py). An unknown path segment is no route of ours (404); an unknown
     parameter value is a 400."""
     segment = request.path_params.get("lang")
     if segment is not None and segment not in LANGUAGES:
@@ -50,7 +49,7 @@ class RequestContext:
     raw: RawParams
     language: str
     user: Principal | None
-    session: AsyncSession
+    session: Session
     urls: Urls
     settings: Settings
     # The request's `If-Match` header: writes check it under the record's row lock.

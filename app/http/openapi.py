@@ -13,8 +13,8 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
-from app.core.settings import LANGUAGES
-from app.core.urls import NAMESPACE, Urls
+from app.core.edge.urls import NAMESPACE, Urls
+from app.core.infra.settings import LANGUAGES
 from app.http.params import Params
 from app.http.schemas import ErrorEnvelope
 
@@ -217,7 +217,7 @@ NOT_MODIFIED = {"description": "Not modified: the stored copy named by If-None-M
 
 def _conditional(operations: dict[str, Any], has_key: bool) -> None:
     """Document the ETag headers, 304 on reads and If-Match/412 on record writes
-    (app/core/etags.py)."""
+    (app/core/edge/etags.py)."""
     for method, operation in operations.items():
         responses = operation.setdefault("responses", {})
         if method == "get":

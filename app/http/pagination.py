@@ -6,13 +6,54 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request
+from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 from starlette.responses import Response
 
-from app.core.constants import MAX_ID
-from app.core.errors import InvalidParams, PageNotFound
-from app.core.responses import json_response
-from app.core.urls import Urls
-from app.http.params import DEFAULT_PER_PAGE, PageParams, parse, raw_params
+from app.core.edge.errors import InvalidParams, PageNotFound
+from app.core.edge.responses import json_response
+from app.core.edge.urls import Urls
+from app.core.rules.constants import MAX_ID
+from app.http.coercion import ID_SCHEMA, lenient_int
+from app.http.params import Params, parse
+from app.http.raw_params import raw_params
+
+
+def _page_number(value: Any) -> Any:
+    number = lenient_int(value)
+    if number < 1:
+        raise PydanticCustomError("at_least", "too small", {"min": 1})
+    if number > MAX_ID:  # a huge page is a mistake too
+        raise PydanticCustomError("between", "out of range", {"min": 1, "max": MAX_ID})
+    return number
+
+
+# ---- paging --------------------------------------------------------------------------
+
+DEFAULT_PER_PAGE = 9
+MAX_PER_PAGE = 100
+
+
+def _per_page(value: Any) -> Any:
+    number = lenient_int(value)
+    if not 0 < number <= MAX_PER_PAGE:
+        raise PydanticCustomError("per_page_too_large", "too large", {"max": MAX_PER_PAGE})
+    return number
+
+
+PerPage = Annotated[
+    int,
+    BeforeValidator(_per_page),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE}),
+]
+
+
+PageNumber = Annotated[int, BeforeValidator(_page_number), WithJsonSchema(ID_SCHEMA)]
+
+
+class PageParams(Params):
+    page: PageNumber = Field(1, description="Page of the list to return")
+    per_page: PerPage = Field(DEFAULT_PER_PAGE, description=f"Items per page, 1 to {MAX_PER_PAGE}")
 
 
 @dataclass(frozen=True, slots=True)

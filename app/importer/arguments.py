@@ -4,7 +4,7 @@ every `almanac` command must not load the importer (httpx, rich), which `serve` 
 import argparse
 from datetime import UTC, datetime
 
-from app.core.dates import parse_when
+from app.core.rules.dates import parse_when
 
 PASSWORD_VARIABLE = "ALMANAC_IMPORT_PASSWORD"
 

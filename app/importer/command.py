@@ -8,8 +8,8 @@ from typing import TextIO
 
 import httpx
 
-from app.core.database import make_engine, make_sessionmaker
-from app.core.settings import Settings
+from app.core.infra.database import make_engine, make_sessionmaker
+from app.core.infra.settings import Settings
 from app.importer.arguments import PASSWORD_VARIABLE
 from app.importer.client import RetryPolicy, SourceClient
 from app.importer.service import Importer, ImportFailed, ImportOptions

@@ -6,10 +6,9 @@ so it leaves every other local record alone. A pruned post keeps its mapping wit
 digest: should the source record come back, the next run updates (and so restores) it.
 """
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
-from app.core.constants import PUBLISH, TRASH
-from app.events.repository import EventRepository
+from app.core.infra.database import Session, SessionMaker
+from app.core.rules.constants import PUBLISH, TRASH
+from app.events.repository.events import EventRepository
 from app.importer.repository import ImportRepository
 from app.importer.summary import Summary
 from app.importer.writers import TAXONOMIES
@@ -21,7 +20,7 @@ from app.venues.repository import VenueRepository
 class Pruner:
     def __init__(
         self,
-        maker: async_sessionmaker[AsyncSession],
+        maker: SessionMaker,
         source: str,
         summary: Summary,
         *,
@@ -53,9 +52,7 @@ class Pruner:
                 self.summary.kinds[kind].pruned += done
         return written
 
-    async def _delete_term(
-        self, session: AsyncSession, kind: str, local_id: int, dry_run: bool
-    ) -> bool:
+    async def _delete_term(self, session: Session, kind: str, local_id: int, dry_run: bool) -> bool:
         repo = TermRepository(session, TAXONOMIES[kind], self.language, self.language)
         term = await repo.get(local_id)
         if term is None:
@@ -64,9 +61,7 @@ class Pruner:
             await repo.delete(term)
         return True
 
-    async def _trash_post(
-        self, session: AsyncSession, kind: str, local_id: int, dry_run: bool
-    ) -> bool:
+    async def _trash_post(self, session: Session, kind: str, local_id: int, dry_run: bool) -> bool:
         status = await ImportRepository(session, self.source).local_status(kind, local_id)
         if status is None or status == TRASH:
             return False

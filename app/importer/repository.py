@@ -10,8 +10,8 @@ from sqlalchemy import delete, func, literal, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.permissions import Principal, Role
-from app.core.sql import rename_to_unique_slug
+from app.core.infra.sql import rename_to_unique_slug
+from app.core.rules.permissions import Principal, Role
 from app.models import Event, Image, ImportMapping, ImportRun, Organizer, Term, User, Venue
 from app.models.base import utcnow
 

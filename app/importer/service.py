@@ -14,12 +14,11 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.caching import after_write
-from app.core.errors import ApiError, InvalidParams
-from app.core.permissions import Principal
+from app.core.edge.caching import after_write
+from app.core.edge.errors import ApiError, InvalidParams
+from app.core.infra.database import DatabaseError, Session, SessionMaker
+from app.core.rules.permissions import Principal
 from app.importer.client import SourceClient, SourceError, site_key
 from app.importer.listing import Listing, collect
 from app.importer.prune import Pruner
@@ -67,7 +66,7 @@ class ImportOptions:
 class Importer:
     def __init__(
         self,
-        maker: async_sessionmaker[AsyncSession],
+        maker: SessionMaker,
         client: SourceClient,
         options: ImportOptions,
         progress: Progress,
@@ -82,7 +81,7 @@ class Importer:
         self.mapped: dict[str, dict[int, Mapped]] = {}
         self.ids: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}
         self.written = False
-        self.session: AsyncSession
+        self.session: Session
 
     async def run(self) -> Summary:
         started = time.monotonic()
@@ -259,7 +258,7 @@ class Importer:
         except ApiError as exc:
             self.summary.skip(kind, source_id, refused(exc))
             return None
-        except (SQLAlchemyError, ValueError) as exc:
+        except (DatabaseError, ValueError) as exc:
             self.summary.skip(kind, source_id, f"not written: {type(exc).__name__}: {exc}"[:300])
             return None
         self.written = True

@@ -2,7 +2,7 @@
 inserts, slug rules, link tables and translations the API's writers use).
 
 Imported content is treated as written by the owner: markup is kept or sanitised by the
-owner's role (app/core/html.py), as for the API's writes. What the API would decide for
+owner's role (app/core/rules/html.py), as for the API's writes. What the API would decide for
 itself comes from the source instead: the slug as it is, the status, the publication and
 modification dates, the cost as the source displays it. Each function here runs inside the
 caller's transaction; the caller commits the record together with its mapping row.
@@ -11,13 +11,12 @@ caller's transaction; the caller commits the record together with its mapping ro
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.core.html import Markup
-from app.core.permissions import Principal, can_post_unfiltered_html
-from app.core.slugs import make_slug
+from app.core.infra.database import Session
+from app.core.rules.html import Markup
+from app.core.rules.permissions import Principal, can_post_unfiltered_html
+from app.core.rules.slugs import make_slug
 from app.events.params import EventWriteParams
-from app.events.repository import EventRepository
+from app.events.repository.events import EventRepository
 from app.events.schedule import schedule
 from app.http.params import check, parse
 from app.importer.repository import ImportRepository
@@ -57,7 +56,7 @@ class RecordWriter:
     """Writes records of one source into one transaction's session."""
 
     def __init__(
-        self, session: AsyncSession, source: str, owner: Principal, language: str, zone: str
+        self, session: Session, source: str, owner: Principal, language: str, zone: str
     ) -> None:
         self.session = session
         self.owner = owner

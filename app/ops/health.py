@@ -11,18 +11,16 @@ import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
-from sqlalchemy import text
 from starlette.responses import Response
 
-from app.core.database import MakerDep
-from app.core.metrics import Metrics
-from app.core.migrate import head_revisions
-from app.core.responses import json_response
+from app.core.edge.responses import json_response
+from app.core.infra.database import REVISIONS_SQL, MakerDep, applied_revisions
+from app.core.infra.metrics import Metrics
+from app.core.infra.migrate import head_revisions
 
 log = logging.getLogger(__name__)
 
 READY_SECONDS = 1.0
-REVISIONS_SQL = "SELECT version_num FROM alembic_version"
 NO_STORE = {"Cache-Control": "no-store"}
 RETRY_AFTER_SECONDS = "5"
 
@@ -49,7 +47,7 @@ async def _revisions(request: Request, maker: Any) -> set[str]:
         rows = await reader.fetch(REVISIONS_SQL, timeout=READY_SECONDS)
         return {row["version_num"] for row in rows}
     async with maker() as session:
-        return set((await session.execute(text(REVISIONS_SQL))).scalars())
+        return await applied_revisions(session)
 
 
 async def readyz(request: Request, maker: MakerDep) -> Response:

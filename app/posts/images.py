@@ -9,9 +9,9 @@ import posixpath
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, urlsplit
 
-from app.core.constants import MAX_ID
-from app.core.errors import invalid, note
-from app.http.params import decimal
+from app.core.edge.errors import invalid, note
+from app.core.rules.constants import MAX_ID
+from app.http.coercion import decimal
 from app.posts.repository import ImageRepository
 
 MAX_URL_LENGTH = 2048

@@ -6,9 +6,10 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from app.core.permissions import Principal
+from app.core.rules.permissions import Principal
 from app.http.context import RequestContext
-from app.http.params import Params, RawParams
+from app.http.params import Params
+from app.http.raw_params import RawParams
 from app.posts.params import PostWriteParams
 from app.posts.records import PostRecord, Protectable
 from app.posts.repository import PostRepository

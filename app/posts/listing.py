@@ -2,8 +2,8 @@
 
 from typing import Any, TypeVar
 
-from app.core.errors import note
-from app.core.permissions import User, can_create_posts, can_see_all_statuses
+from app.core.edge.errors import note
+from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import check, parse

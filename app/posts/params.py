@@ -3,23 +3,45 @@ of a write that every post kind accepts."""
 
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, Field
+from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.http.params import (
+from app.core.rules.constants import STATUSES
+from app.http.coercion import (
     WEBSITE_PATTERN,
     DateInput,
     ImageInput,
     NonEmptyStr,
-    PageParams,
-    Params,
     PositiveInt,
-    Status,
-    StatusList,
     StrOrEmpty,
     WPBool,
+    list_schema,
+    string_list,
 )
+from app.http.pagination import PageParams
+from app.http.params import Params
 from app.posts.images import is_http_url
+
+
+# Post statuses, in any letter case; the list parameter of the listing routes.
+def _status(value: Any) -> Any:
+    """One of the post statuses, in any letter case (`Publish` is `publish`)."""
+    if isinstance(value, str) and value.strip().lower() in STATUSES:
+        return value.strip().lower()
+    raise PydanticCustomError("not_one_of", "not a status", {"choices": ", ".join(STATUSES)})
+
+
+def _statuses(value: Any) -> Any:
+    return [_status(item) for item in string_list(value)]
+
+
+STATUS_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STATUSES)}
+Status = Annotated[str, BeforeValidator(_status), WithJsonSchema(STATUS_SCHEMA)]
+StatusList = Annotated[
+    list[str],
+    BeforeValidator(_statuses),
+    WithJsonSchema(list_schema(STATUS_SCHEMA, f"({'|'.join(STATUSES)})")),
+]
 
 
 def _url_or_empty(value: Any) -> Any:

@@ -30,9 +30,9 @@ class ImageRecord:
     height: int | None = None
 
 
-@dataclass(slots=True)
-class PostRecord:
-    """A venue or organizer; `name`, `description` and `excerpt` in the request language."""
+@dataclass
+class PostCore:
+    """The columns every post kind's record has (events, venues, organizers)."""
 
     id: int
     author_id: int | None
@@ -41,6 +41,12 @@ class PostRecord:
     published_at: datetime
     modified_at: datetime
     password: str | None
+
+
+@dataclass(slots=True)
+class PostRecord(PostCore):
+    """A venue or organizer; `name`, `description` and `excerpt` in the request language."""
+
     name: str
     description: str
     excerpt: str

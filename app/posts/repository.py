@@ -26,10 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.constants import TRASH
-from app.core.permissions import User, can_create_posts, can_see_all_statuses
-from app.core.slugs import make_slug
-from app.core.sql import (
+from app.core.infra.sql import (
     add_trashed_suffix,
     escape_like,
     from_json_row,
@@ -40,6 +37,9 @@ from app.core.sql import (
     taken_slugs,
     upsert_translation,
 )
+from app.core.rules.constants import TRASH
+from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
+from app.core.rules.slugs import make_slug
 from app.http.pagination import Page
 from app.models import Event, Image, Organizer, Venue
 from app.models.base import utcnow

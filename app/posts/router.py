@@ -8,8 +8,8 @@ from typing import Any, Generic
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from app.core.etags import etag_headers
-from app.core.responses import json_response
+from app.core.edge.etags import etag_headers
+from app.core.edge.responses import json_response
 from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response

@@ -6,12 +6,12 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Generic, NamedTuple
 
-from app.core.constants import MAX_ID, TRASH
-from app.core.errors import ApiError, NotFound, note, precondition_failed
-from app.core.etags import etag_of, if_match_holds
-from app.core.permissions import Action, may, poster, require
-from app.core.responses import dumps
-from app.core.slugs import is_trashed_slug, untrashed_slug
+from app.core.edge.errors import ApiError, NotFound, note, precondition_failed
+from app.core.edge.etags import etag_of, if_match_holds
+from app.core.edge.responses import dumps
+from app.core.rules.constants import MAX_ID, TRASH
+from app.core.rules.permissions import Action, may, poster, require
+from app.core.rules.slugs import is_trashed_slug, untrashed_slug
 from app.http.context import RequestContext
 from app.http.params import check, parse
 from app.posts.kind import PostKind, R
@@ -104,7 +104,7 @@ class PostService(Generic[R]):
         return bodies
 
     def read_etag(self, record: R) -> str | None:
-        """The ETag of a GET of `record` by this caller (app.core.etags: the body's digest)."""
+        """The ETag of a GET of `record` by this caller (app.core.edge.etags: the body's digest)."""
         body = self.visible_body(record)
         return None if body is None else etag_of(dumps(body))
 

@@ -5,12 +5,11 @@ an identical existing record instead of creating a duplicate)."""
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.core.dates import parse_when
-from app.core.errors import MissingParams, Problems, invalid, note
-from app.core.html import Markup
-from app.core.permissions import (
+from app.core.edge.errors import MissingParams, Problems, invalid, note
+from app.core.infra.database import Session
+from app.core.rules.dates import parse_when
+from app.core.rules.html import Markup
+from app.core.rules.permissions import (
     Principal,
     can_post_unfiltered_html,
     can_publish,
@@ -18,7 +17,8 @@ from app.core.permissions import (
     require,
     scale_status,
 )
-from app.http.params import RawParams, check, parse
+from app.http.params import check, parse
+from app.http.raw_params import RawParams
 from app.posts.images import resolve_image
 from app.posts.params import PostFields, PostWriteParams
 from app.posts.records import PostRecord, Protectable
@@ -56,7 +56,7 @@ def post_status(
 
 
 async def common_columns(
-    session: AsyncSession,
+    session: Session,
     user: Principal,
     params: PostFields,
     *,

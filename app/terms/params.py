@@ -5,11 +5,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.core.constants import MAX_ID
-from app.http.params import (
+from app.core.rules.constants import MAX_ID
+from app.http.coercion import (
     NonEmptyStr,
-    PageParams,
-    Params,
     PositiveInt,
     PositiveIntList,
     StringList,
@@ -17,6 +15,8 @@ from app.http.params import (
     decimal,
     lowercase,
 )
+from app.http.pagination import PageParams
+from app.http.params import Params
 from app.terms.repository import OrderBy
 
 

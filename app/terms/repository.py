@@ -20,8 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.slugs import make_slug
-from app.core.sql import (
+from app.core.infra.sql import (
     escape_like,
     in_savepoint,
     insert_with_unique_slug,
@@ -30,6 +29,7 @@ from app.core.sql import (
     upsert_translation,
     violated_constraint,
 )
+from app.core.rules.slugs import make_slug
 from app.http.pagination import Page
 from app.models import Term, TermTranslation, event_terms
 

@@ -3,8 +3,8 @@
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from app.core.etags import etag_headers, etag_of
-from app.core.responses import dumps, json_response
+from app.core.edge.etags import etag_headers, etag_of
+from app.core.edge.responses import dumps, json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response

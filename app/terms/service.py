@@ -7,8 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.core.constants import MAX_ID
-from app.core.errors import (
+from app.core.edge.errors import (
     ApiError,
     MissingParams,
     NotFound,
@@ -17,10 +16,16 @@ from app.core.errors import (
     precondition_failed,
     unknown_ids,
 )
-from app.core.etags import etag_of, if_match_holds
-from app.core.html import Markup
-from app.core.permissions import TermAction, can_manage_terms, can_post_unfiltered_html, require
-from app.core.responses import dumps
+from app.core.edge.etags import etag_of, if_match_holds
+from app.core.edge.responses import dumps
+from app.core.rules.constants import MAX_ID
+from app.core.rules.html import Markup
+from app.core.rules.permissions import (
+    TermAction,
+    can_manage_terms,
+    can_post_unfiltered_html,
+    require,
+)
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import check, parse
@@ -120,7 +125,7 @@ class TermService:
 
     async def _for_writing(self, term_id: int) -> TermRecord:
         """The term, locked for this transaction (concurrent writers go one at a time), once
-        the request's `If-Match` holds (checked under the lock: see app/core/etags.py)."""
+        the request's `If-Match` holds (checked under the lock: see app/core/edge/etags.py)."""
         if term_id <= MAX_ID:
             await self.repo.lock(term_id)
         term = await self._load(term_id)

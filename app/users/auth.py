@@ -12,14 +12,14 @@ import hmac
 import secrets
 
 from fastapi import Request
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.caching import PrincipalCache
-from app.core.errors import ApiError
-from app.core.metrics import Metrics
-from app.core.permissions import Principal
-from app.core.ratelimit import FailedLogins
-from app.core.settings import Settings
+from app.core.edge.caching import PrincipalCache
+from app.core.edge.errors import ApiError
+from app.core.edge.ratelimit import FailedLogins
+from app.core.infra.database import Session
+from app.core.infra.metrics import Metrics
+from app.core.infra.settings import Settings
+from app.core.rules.permissions import Principal
 from app.users.repository import UserRepository
 
 PASSWORD_BYTES = 24
@@ -55,9 +55,7 @@ def _credentials(header: str) -> tuple[str | None, str] | None:
     return None
 
 
-async def authenticate(
-    request: Request, session: AsyncSession, settings: Settings
-) -> Principal | None:
+async def authenticate(request: Request, session: Session, settings: Settings) -> Principal | None:
     """The caller, None when anonymous; wrong credentials are a 401 on every route."""
     if USER_STATE_KEY in request.scope.get("state", {}):
         cached: Principal | None = request.state.user
@@ -90,7 +88,7 @@ async def authenticate(
     return principal
 
 
-async def _caller(header: str, session: AsyncSession, pepper: str) -> Principal | None:
+async def _caller(header: str, session: Session, pepper: str) -> Principal | None:
     """The caller an Authorization header names (None: not a scheme of ours)."""
     credentials = _credentials(header)
     if credentials is None:

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.permissions import Principal, Role
+from app.core.rules.permissions import Principal, Role
 from app.models import AppPassword, User
 
 

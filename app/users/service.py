@@ -2,9 +2,8 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from app.core.permissions import Role
+from app.core.infra.database import Session
+from app.core.rules.permissions import Role
 from app.models import User
 from app.users.auth import hash_password, new_password
 from app.users.repository import UserRepository
@@ -19,7 +18,7 @@ class UserError(Exception):
 class Accounts:
     """Users and application passwords; `pepper` keys the stored password hashes."""
 
-    def __init__(self, session: AsyncSession, pepper: str) -> None:
+    def __init__(self, session: Session, pepper: str) -> None:
         self.users = UserRepository(session)
         self.pepper = pepper
 

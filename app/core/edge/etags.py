@@ -19,8 +19,8 @@ import hashlib
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.scopes import header, signed_in
-from app.core.urls import NAMESPACE
+from app.core.edge.scopes import header, signed_in
+from app.core.edge.urls import NAMESPACE
 
 # Anonymous answers may be stored by shared caches, but every use must be revalidated (the
 # data can change at any moment; a revalidation is a cheap 304); signed-in ones only by the

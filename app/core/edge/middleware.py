@@ -6,11 +6,11 @@ from urllib.parse import parse_qsl
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.errors import payload_too_large
-from app.core.language import HEADER_READ_STATE_KEY, scope_accepted_language
-from app.core.responses import JSON_MEDIA_TYPE, dumps
-from app.core.scopes import header
-from app.core.settings import LANGUAGES
+from app.core.edge.errors import payload_too_large
+from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_language
+from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
+from app.core.edge.scopes import header
+from app.core.infra.settings import LANGUAGES
 
 
 class TrustedPeers:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from app.core.constants import PUBLISH, UNPUBLISHED
-from app.core.errors import forbidden
+from app.core.edge.errors import forbidden
+from app.core.rules.constants import PUBLISH, UNPUBLISHED
 
 
 class Role(StrEnum):
@@ -65,7 +65,7 @@ def can_see_all_statuses(user: User) -> bool:
 
 def can_post_unfiltered_html(user: User) -> bool:
     """WordPress's `unfiltered_html`: editors and up keep any markup they write; the markup of
-    everybody else is sanitised (app.core.html)."""
+    everybody else is sanitised (app.core.rules.html)."""
     return user is not None and user.at_least(Role.EDITOR)
 
 

@@ -29,16 +29,15 @@ from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import parse_qsl
 
-from sqlalchemy import Label, column, func, select, table
-from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.constants import DATE_PARAMS, VERSION_SEQUENCE
-from app.core.etags import matches, not_modified_start
-from app.core.language import scope_accepted_language
-from app.core.permissions import Principal
-from app.core.scopes import header, signed_in
-from app.core.urls import NAMESPACE
+from app.core.edge.etags import matches, not_modified_start
+from app.core.edge.language import scope_accepted_language
+from app.core.edge.scopes import header, signed_in
+from app.core.edge.urls import NAMESPACE
+from app.core.infra.database import Session, draw_data_version
+from app.core.rules.constants import DATE_PARAMS, VERSION_SEQUENCE
+from app.core.rules.permissions import Principal
 
 log = logging.getLogger(__name__)
 
@@ -49,17 +48,10 @@ TOTAL_ENTRIES = 4096
 TTL_SECONDS = 300.0
 
 
-def version_column() -> Label[int]:
-    """The current data version, as a scalar subquery to add to a query (reading a
-    sequence's last value takes no lock and sees numbers drawn by uncommitted writers)."""
-    sequence = table(VERSION_SEQUENCE, column("last_value"))
-    return select(sequence.c.last_value).scalar_subquery().label("data_version")
-
-
-async def after_write(session: AsyncSession) -> None:
-    """Draw a new version once a write has committed (see the module docstring)."""
-    await session.execute(select(func.nextval(VERSION_SEQUENCE)))
-    await session.commit()
+async def after_write(session: Session) -> None:
+    """Draw a new version once a write has committed (see the module docstring): the
+    session's after-commit hook (app/core/infra/database.py, registered by create_app)."""
+    await draw_data_version(session)
 
 
 class CountCache:

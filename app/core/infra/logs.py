@@ -43,7 +43,7 @@ DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 
 def logging_config(log_format: str, level: str) -> dict[str, Any]:
     """A `logging.config.dictConfig` for the app and uvicorn (whose own access log is off:
-    app/core/access.py writes one line per request instead)."""
+    app/core/edge/access.py writes one line per request instead)."""
     formatter: dict[str, Any] = (
         {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -62,8 +62,8 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {
-            "request_id": {"()": "app.core.request_id.RequestIdFilter"},
-            "secrets": {"()": "app.core.logs.SecretsFilter"},
+            "request_id": {"()": "app.core.edge.request_id.RequestIdFilter"},
+            "secrets": {"()": "app.core.infra.logs.SecretsFilter"},
         },
         "formatters": {"almanac": formatter},
         "handlers": {

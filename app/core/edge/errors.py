@@ -10,18 +10,17 @@ from typing import Any
 import asyncpg
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy.exc import DBAPIError, SQLAlchemyError
-from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
 
-from app.core.i18n import translate
-from app.core.language import language_of
-from app.core.request_id import NONE as NO_REQUEST_ID
-from app.core.request_id import STATE_KEY as REQUEST_ID_KEY
-from app.core.request_id import current_request_id, new_request_id
-from app.core.responses import json_response
+from app.core.edge.i18n import translate
+from app.core.edge.language import language_of
+from app.core.edge.request_id import NONE as NO_REQUEST_ID
+from app.core.edge.request_id import STATE_KEY as REQUEST_ID_KEY
+from app.core.edge.request_id import current_request_id, new_request_id
+from app.core.edge.responses import json_response
+from app.core.infra.database import DatabaseError, PoolTimeout, connection_invalidated
 
 log = logging.getLogger("almanac.errors")
 
@@ -228,7 +227,7 @@ _UNAVAILABLE = (
     FileNotFoundError,
     socket.gaierror,
     TimeoutError,
-    PoolTimeoutError,
+    PoolTimeout,
     asyncpg.exceptions.CannotConnectNowError,
     asyncpg.exceptions.ConnectionDoesNotExistError,
     asyncpg.exceptions.ConnectionFailureError,
@@ -240,7 +239,7 @@ _UNAVAILABLE = (
 
 def _is_unavailable(exc: BaseException) -> bool:
     """Is this a database that cannot be reached (as opposed to a bug in a query)?"""
-    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+    if connection_invalidated(exc):
         return True
     seen: BaseException | None = exc
     for _ in range(5):  # the driver error sits a few causes down the chain
@@ -260,7 +259,7 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     if _is_unavailable(exc):
         log.warning("database unavailable: %s: %s", type(exc).__name__, exc)
         return _error_response(request, _unavailable())
-    # The request's id (app/core/access.py): in the message, on the response and on the log
+    # The request's id (app/core/edge/access.py): in the message, on the response and on the log
     # line with the traceback, so that a user's report leads to it.
     request_id = request.scope.get("state", {}).get(REQUEST_ID_KEY) or current_request_id()
     if request_id == NO_REQUEST_ID:
@@ -278,8 +277,8 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
 
 
 UNEXPECTED = (
-    SQLAlchemyError,
-    PoolTimeoutError,
+    DatabaseError,
+    PoolTimeout,
     OSError,
     TimeoutError,
     ArithmeticError,

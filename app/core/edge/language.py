@@ -3,14 +3,14 @@
 Precedence: the `i18n_language` parameter, then the `/{lang}/calendar/...` path segment, then
 the `Accept-Language` header (with its q-values), then `DEFAULT_LANGUAGE`. The header is read
 only when neither of the first two is given; the request then records that it was read, so
-that `Vary` names it (app/core/middleware.py) and the response cache keys on it.
+that `Vary` names it (app/core/edge/middleware.py) and the response cache keys on it.
 """
 
 from fastapi import Request
 from starlette.types import Scope
 
-from app.core.scopes import header
-from app.core.settings import LANGUAGES
+from app.core.edge.scopes import header
+from app.core.infra.settings import LANGUAGES
 
 LANGUAGE_STATE_KEY = "language"
 HEADER_READ_STATE_KEY = "accept_language_read"

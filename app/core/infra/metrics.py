@@ -16,10 +16,9 @@ Labels are bounded: the route is the template (`/calendar/events/v1/events/{id}`
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from sqlalchemy.pool import Pool
+from app.core.infra.database import observe_pool
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -115,30 +114,17 @@ class Metrics:
         if self._c is not None:
             self._c.throttled.inc()
 
-    def watch_pool(self, pool: "Pool", name: str) -> None:
-        """Connections in use (after every checkout and checkin) and waits of a pool."""
-        from sqlalchemy import event
-        from sqlalchemy.pool import QueuePool
-
+    def watch_pool(self, pool: Any, name: str) -> None:
+        """Connections in use (after every checkout and checkin), capacity and waits of a
+        pool (`observe_pool` in app/core/infra/database.py)."""
         collectors = self._c
-        if collectors is None or not isinstance(pool, QueuePool):
+        if collectors is None:
             return
-
-        in_use = collectors.in_use.labels(name)
-        collectors.capacity.labels(name).set(pool.size() + max(0, pool._max_overflow))
-        checked_out = pool.checkedout
-
-        def on_checkout(*_: object) -> None:
-            in_use.set(checked_out())
-
-        def on_checkin(*_: object) -> None:
-            # Fired before the connection is back in the pool: it still counts as out.
-            in_use.set(max(0, checked_out() - 1))
-
-        event.listen(pool, "checkout", on_checkout)
-        event.listen(pool, "checkin", on_checkin)
-        if hasattr(pool, "on_wait"):
-            pool.on_wait = collectors.waits.labels(name).observe
+        capacity = observe_pool(
+            pool, collectors.in_use.labels(name).set, collectors.waits.labels(name).observe
+        )
+        if capacity is not None:
+            collectors.capacity.labels(name).set(capacity)
 
     def exposition(self) -> tuple[bytes, str]:
         """The text format of every metric (of every worker in multiprocess mode)."""

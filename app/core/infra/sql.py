@@ -9,7 +9,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.slugs import candidates, is_trashed_slug, trashed_slug
+from app.core.rules.slugs import candidates, is_trashed_slug, trashed_slug
 from app.models import Base
 
 T = TypeVar("T")

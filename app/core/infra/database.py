@@ -2,7 +2,7 @@
 
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, cast
 from urllib.parse import urlsplit, urlunsplit
@@ -10,18 +10,49 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 import orjson
 from fastapi import Depends, Request
+from sqlalchemy import Label, column, event, exc, func, select, table, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool, QueuePool
 
-from app.core.caching import after_write
-from app.core.changelog import ChangePruner
-from app.core.embedded import embedded_url
-from app.core.settings import Settings
+from app.core.infra.embedded import embedded_url
+from app.core.infra.settings import Settings
+from app.core.rules.constants import VERSION_SEQUENCE
+
+# The session type every layer names (only this module and the repositories import SQLAlchemy).
+Session = AsyncSession
+SessionMaker = async_sessionmaker[AsyncSession]
+# Run after a request's write has committed, in order, on its session: e.g. drawing a new data
+# version (app/core/edge/caching.py) and pruning the change log (app/changes/pruning.py).
+AfterCommit = Callable[[AsyncSession], Awaitable[None]]
+AFTER_COMMIT_STATE_KEY = "after_commit_hooks"
+
+
+def add_after_commit(state: Any, hook: AfterCommit) -> None:
+    """Register `hook` on the app's state (`app.state`): run after every committed write."""
+    hooks: list[AfterCommit] = getattr(state, AFTER_COMMIT_STATE_KEY, None) or []
+    setattr(state, AFTER_COMMIT_STATE_KEY, [*hooks, hook])
+
+
+# Failures of the database layer, for the modules that tell them apart (app/core/edge/errors.py):
+# any error of SQLAlchemy's, and no connection free in the pool in time.
+DatabaseError = exc.SQLAlchemyError
+PoolTimeout = exc.TimeoutError
+
+
+def connection_invalidated(error: BaseException) -> bool:
+    """Did the driver report the connection lost (the database gone, not a bad query)?"""
+    return isinstance(error, exc.DBAPIError) and error.connection_invalidated
+
+
+def printable_url(url: str) -> str:
+    """The database URL without its password, for messages."""
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def asyncpg_url(url: str) -> str:
@@ -41,7 +72,7 @@ def resolve_database_url(settings: Settings) -> str:
 
 class MeteredPool(AsyncAdaptedQueuePool):
     """The engine's pool, timing the checkouts that have to wait for a connection (no idle
-    one, no overflow left): the metrics' pool waits (app/core/metrics.py sets `on_wait`)."""
+    one, no overflow left): the metrics' pool waits (app/core/infra/metrics.py sets `on_wait`)."""
 
     on_wait: Callable[[float], None] | None = None
 
@@ -137,8 +168,8 @@ MakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)
 async def session_scope(
     request: Request, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncSession]:
-    """The one session of a request: committed when the handler succeeds (and a new data
-    version drawn after a write), rolled back when it fails."""
+    """The one session of a request: committed when the handler succeeds (and, after a
+    write, the registered after-commit hooks run), rolled back when it fails."""
     async with maker() as session:
         try:
             yield session
@@ -147,10 +178,8 @@ async def session_scope(
             raise
         await session.commit()
         if request.method not in SAFE_METHODS:
-            await after_write(session)
-            pruner: ChangePruner | None = getattr(request.app.state, "change_pruner", None)
-            if pruner is not None:
-                await pruner.after_write(session)
+            for hook in getattr(request.app.state, AFTER_COMMIT_STATE_KEY, None) or ():
+                await hook(session)
 
 
 class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]
@@ -217,3 +246,53 @@ async def _raw_pool(url: str, settings: Settings) -> asyncpg.Pool:
         connection_class=_StatelessConnection,
         statement_cache_size=100 if settings.db_prepared_statements else 0,
     )
+
+
+# ---- the data version (app/core/edge/caching.py) ---------------------------------------
+
+
+def version_column() -> Label[int]:
+    """The current data version, as a scalar subquery to add to a query (reading a
+    sequence's last value takes no lock and sees numbers drawn by uncommitted writers)."""
+    sequence = table(VERSION_SEQUENCE, column("last_value"))
+    return select(sequence.c.last_value).scalar_subquery().label("data_version")
+
+
+async def draw_data_version(session: AsyncSession) -> None:
+    """Draw a new data version, committed at once."""
+    await session.execute(select(func.nextval(VERSION_SEQUENCE)))
+    await session.commit()
+
+
+# ---- readiness and metrics --------------------------------------------------------------
+
+REVISIONS_SQL = "SELECT version_num FROM alembic_version"
+
+
+async def applied_revisions(session: AsyncSession) -> set[str]:
+    """The schema's applied Alembic revisions."""
+    return set((await session.execute(text(REVISIONS_SQL))).scalars())
+
+
+def observe_pool(
+    pool: Any, in_use: Callable[[int], None], waited: Callable[[float], None]
+) -> int | None:
+    """Tell `in_use` the connections in use after every checkout and checkin, and `waited`
+    each wait for a connection (MeteredPool); the pool's capacity, None for a pool that
+    keeps no connections (NullPool)."""
+    if not isinstance(pool, QueuePool):
+        return None
+    checked_out = pool.checkedout
+
+    def on_checkout(*_: object) -> None:
+        in_use(checked_out())
+
+    def on_checkin(*_: object) -> None:
+        # Fired before the connection is back in the pool: it still counts as out.
+        in_use(max(0, checked_out() - 1))
+
+    event.listen(pool, "checkout", on_checkout)
+    event.listen(pool, "checkin", on_checkin)
+    if isinstance(pool, MeteredPool):
+        pool.on_wait = waited
+    return pool.size() + max(0, pool._max_overflow)

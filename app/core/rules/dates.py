@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import dateparser
 
-from app.core.constants import EARLIEST, LATEST
+from app.core.rules.constants import EARLIEST, LATEST
 
 DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 _OFFSET_ZONE = re.compile(r"^UTC(?:([+-])(\d{1,2})(?::?(\d{2}))?)?$", re.IGNORECASE)

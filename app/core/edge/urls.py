@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, Request
 
-from app.core.settings import LANGUAGES, Settings, SettingsDep
+from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
 
 NAMESPACE = "calendar/events/v1"
 

@@ -19,11 +19,11 @@ from typing import Any
 import fastapi.routing
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.logs import mask_secrets
-from app.core.metrics import Metrics
-from app.core.middleware import TrustedPeers
-from app.core.request_id import HEADER, REQUEST_ID, STATE_KEY, accepted, new_request_id
-from app.core.scopes import header
+from app.core.edge.middleware import TrustedPeers
+from app.core.edge.request_id import HEADER, REQUEST_ID, STATE_KEY, accepted, new_request_id
+from app.core.edge.scopes import header
+from app.core.infra.logs import mask_secrets
+from app.core.infra.metrics import Metrics
 
 ACCESS = logging.getLogger("almanac.access")
 ROUTE_KEY = "almanac.route"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from slugify import slugify
 
-from app.core.html import plain_text
+from app.core.rules.html import plain_text
 
 MAX_SLUG_LENGTH = 190
 # WordPress drops apostrophes and quotes, straight and typographic, instead of turning them

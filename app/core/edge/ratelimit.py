@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncpg
 
-from app.core.constants import VERSION_SEQUENCE
+from app.core.rules.constants import VERSION_SEQUENCE
 
 CLIENT_LENGTH = 64  # the column's size; an IPv6 address takes 45
 

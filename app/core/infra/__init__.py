@@ -1,0 +1,1 @@
+"""Infrastructure: settings, the database and its migrations, logs, metrics, SQL helpers."""

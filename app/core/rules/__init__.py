@@ -1,0 +1,1 @@
+"""Domain rules every resource shares: statuses and limits, dates, permissions, HTML, slugs."""

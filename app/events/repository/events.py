@@ -1,0 +1,412 @@
+"""The events' reads by ID and slug (each record with its relations in one statement) and
+their writes."""
+
+from collections.abc import Sequence
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Select,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    text,
+    type_coerce,
+    update,
+)
+from sqlalchemy.dialects.postgresql import aggregate_order_by
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from app.core.infra.sql import (
+    add_trashed_suffix,
+    insert_with_unique_slug,
+    json_object,
+    lock_row,
+    rename_to_unique_slug,
+    taken_slugs,
+    upsert_translation,
+)
+from app.core.rules.constants import TRASH
+from app.core.rules.slugs import make_slug
+from app.events.records import EventRecord
+from app.events.search import cached_lexemes, remember_lexemes
+from app.models import (
+    CATEGORY,
+    Event,
+    EventTranslation,
+    Image,
+    Occurrence,
+    Organizer,
+    Term,
+    Venue,
+    event_organizers,
+    event_terms,
+)
+from app.models.base import utcnow
+from app.organizers.repository import OrganizerRepository
+from app.posts.records import ImageRecord
+from app.terms.repository import TermRecord, TermRepository
+from app.venues.repository import VenueRepository
+
+IMAGE_FIELDS = ("id", "url", "extension", "width", "height")
+# The words PostgreSQL's parser makes of each search word, as the search index holds them.
+_LEXEMES = text(
+    "SELECT word, array(SELECT lexeme FROM unnest(to_tsvector('simple', word)))"
+    " FROM unnest(CAST(:words AS text[])) AS word"
+)
+SLUG_CONSTRAINT = "events_slug_key"
+DAY = timedelta(days=1)
+
+# The occurrence's own columns, then those of the event row showing it (`Event`: the series
+# or an override); a single event's occurrence has its ID and dates, so its body is as ever.
+_SERIES = aliased(Event, name="series")
+_SERIES_SLUG = (
+    select(_SERIES.slug).where(_SERIES.id == Event.series_id).scalar_subquery().correlate(Event)
+)
+_OWN_COLUMNS: tuple[Any, ...] = (
+    Event.author_id,
+    Event.status,
+    # An override's own slug is internal: the occurrence shows the series' slug.
+    func.coalesce(_SERIES_SLUG, Event.slug).label("slug"),
+    Event.published_at,
+    Event.modified_at,
+    Event.password,
+)
+_EVENT_COLUMNS: tuple[Any, ...] = (
+    Event.timezone,
+    Event.timezone_abbr,
+    Event.all_day,
+    Event.cost,
+    Event.cost_details,
+    Event.website,
+    Event.show_map,
+    Event.show_map_link,
+    Event.hide_from_listings,
+    Event.sticky,
+    Event.featured,
+    Event.image_id,
+    Event.venue_id,
+    Event.parent_id,
+    Event.revision,
+    Event.recurrence,
+)
+_OCCURRENCE_COLUMNS = (
+    Occurrence.id,
+    *_OWN_COLUMNS,
+    Occurrence.start_at,
+    Occurrence.end_at,
+    Occurrence.start_local,
+    Occurrence.end_local,
+    *_EVENT_COLUMNS,
+    Occurrence.series_id,
+    Event.id.label("content_id"),
+    Occurrence.original_start,
+)
+# An event row read as itself: a series whose own date is cancelled still answers its ID.
+_ROW_COLUMNS = (
+    Event.id,
+    *_OWN_COLUMNS,
+    Event.start_at,
+    Event.end_at,
+    Event.start_local,
+    Event.end_local,
+    *_EVENT_COLUMNS,
+    Event.id.label("series_id"),
+    Event.id.label("content_id"),
+    Event.start_at.label("original_start"),
+)
+
+
+_RELATION_COLUMNS: dict[tuple[str, str], tuple[Any, ...]] = {}
+
+
+class EventRepository:
+    def __init__(self, session: AsyncSession, language: str, default_language: str) -> None:
+        self.session = session
+        self.language = language
+        self.default_language = default_language
+        self.translated = language != default_language
+
+    def select_records(self, *, rows: bool = False) -> Select[Any]:
+        """Occurrences (or with `rows`, event rows themselves) with the texts of the request
+        language, falling back to the default. The event is an outer join, which the
+        planner drops from a count that does not look at it (an index-only count)."""
+        columns = _ROW_COLUMNS if rows else _OCCURRENCE_COLUMNS
+        if not self.translated:
+            texts: tuple[Any, ...] = (Event.title, Event.description, Event.excerpt)
+        else:
+            tr = EventTranslation
+            texts = (
+                func.coalesce(tr.title, Event.title).label("title"),
+                func.coalesce(tr.description, Event.description).label("description"),
+                func.coalesce(tr.excerpt, Event.excerpt).label("excerpt"),
+            )
+        stmt = select(*columns, *texts)
+        if not rows:
+            stmt = stmt.select_from(Occurrence).outerjoin(Event, Event.id == Occurrence.content_id)
+        if self.translated:
+            tr = EventTranslation
+            stmt = stmt.outerjoin(tr, and_(tr.event_id == Event.id, tr.language == self.language))
+        return stmt
+
+    def with_relations(self, stmt: Select[Any]) -> Select[Any]:
+        """Add the venue, organizers (in order), terms and image of each event as JSON columns,
+        so that a page of events with everything embedded is one query, whatever its size."""
+        key = (self.language, self.default_language)
+        columns = _RELATION_COLUMNS.get(key)
+        if columns is None:
+            # Building these subqueries costs more than running them: once per language.
+            columns = _RELATION_COLUMNS[key] = self._relation_columns()
+        return stmt.add_columns(*columns)
+
+    def _relation_columns(self) -> tuple[Any, ...]:
+        venues = VenueRepository(self.session, self.language, self.default_language)
+        organizers = OrganizerRepository(self.session, self.language, self.default_language)
+        terms = TermRepository(self.session, None, self.language, self.default_language)
+        venue = venues.json_select(Venue.id == Event.venue_id).scalar_subquery()
+        links = event_organizers.c
+        organizer_rows = organizers.json_select(links.event_id == Event.id).join(
+            event_organizers, links.organizer_id == Organizer.id
+        )
+        organizer_list = organizer_rows.with_only_columns(
+            func.json_agg(aggregate_order_by(organizer_rows.selected_columns[0], links.position)),
+            maintain_column_froms=True,
+        ).scalar_subquery()
+        term_rows = terms.select_for_events(Event.id)
+        term_list = term_rows.with_only_columns(
+            func.json_agg(
+                aggregate_order_by(
+                    json_object(term_rows), func.lower(term_rows.selected_columns.name), Term.id
+                )
+            ),
+            maintain_column_froms=True,
+        ).scalar_subquery()
+        image = (
+            select(json_object(select(*(getattr(Image, name) for name in IMAGE_FIELDS))))
+            .where(Image.id == Event.image_id)
+            .scalar_subquery()
+        )
+        return (
+            type_coerce(venue, JSON).label("venue_json"),
+            type_coerce(organizer_list, JSON).label("organizers_json"),
+            type_coerce(term_list, JSON).label("terms_json"),
+            type_coerce(image, JSON).label("image_json"),
+        )
+
+    def _one_statement(self, by: str) -> Select[Any]:
+        """Occurrences by `id` or several by `ids` (bound parameters), or with `row_id`,
+        `row_ids`, `slug`: event rows themselves (not overrides); with their relations,
+        built once per language."""
+        key = (by, self.language, self.default_language)
+        stmt = _ONE_STATEMENTS.get(key)
+        if stmt is None:
+            rows = by in ("row_id", "row_ids", "slug")
+            ident = Event.id if rows else Occurrence.id
+            condition: Any
+            if by in ("ids", "row_ids"):
+                condition = ident.in_(bindparam(by, expanding=True))
+            elif by == "slug":
+                condition = Event.slug == bindparam(by)
+            else:
+                condition = ident == bindparam(by)
+            stmt = self.select_records(rows=rows).where(condition)
+            if rows:
+                stmt = stmt.where(Event.series_id.is_(None))
+            stmt = self.with_relations(stmt)
+            _ONE_STATEMENTS[key] = stmt
+        return stmt
+
+    async def get(self, event_id: int) -> EventRecord | None:
+        """The occurrence of this ID, else the event row (a series whose own date is gone)."""
+        records = await self.fetch(self._one_statement("id"), {"id": event_id})
+        return records[0] if records else await self.get_row(event_id)
+
+    async def get_row(self, event_id: int) -> EventRecord | None:
+        """The event row of this ID as itself: a series with its own dates (no override)."""
+        records = await self.fetch(self._one_statement("row_id"), {"row_id": event_id})
+        return records[0] if records else None
+
+    async def get_many(self, event_ids: Sequence[int]) -> list[EventRecord]:
+        """The events of `event_ids` that exist (in no particular order): one query, and
+        one more for IDs that are series rows without their own occurrence."""
+        if not event_ids:
+            return []
+        records = await self.fetch(self._one_statement("ids"), {"ids": list(event_ids)})
+        missing = set(event_ids) - {record.id for record in records}
+        if missing:
+            rows = await self.fetch(self._one_statement("row_ids"), {"row_ids": list(missing)})
+            records.extend(rows)
+        return records
+
+    async def get_by_slug(self, slug: str) -> EventRecord | None:
+        """The event of this slug: a series as its ID reads (its first date)."""
+        # Slugs are stored in lower case (as venues' and organizers' are).
+        records = await self.fetch(self._one_statement("slug"), {"slug": slug.lower()})
+        if not records:
+            return None
+        return await self.get(records[0].id) or records[0]
+
+    async def occurrence_on(self, series_id: int, day: date) -> EventRecord | None:
+        """The series' first occurrence starting on that local day."""
+        start = datetime.combine(day, time.min)
+        found = await self.session.execute(
+            select(Occurrence.id)
+            .where(
+                Occurrence.series_id == series_id,
+                Occurrence.start_local >= start,
+                Occurrence.start_local < start + DAY,
+            )
+            .order_by(Occurrence.start_local, Occurrence.id)
+            .limit(1)
+        )
+        occurrence_id = found.scalar()
+        return None if occurrence_id is None else await self.get(occurrence_id)
+
+    async def last_stored_start(self, series_id: int) -> datetime | None:
+        """The original start of the series' last stored date."""
+        return await self.session.scalar(
+            select(func.max(Occurrence.original_start)).where(Occurrence.series_id == series_id)
+        )
+
+    async def override_ids(self, series_id: int) -> list[int]:
+        """The series' occurrences shown by an override row of their own."""
+        ids = await self.session.scalars(
+            select(Occurrence.id)
+            .where(Occurrence.series_id == series_id)
+            .where(Occurrence.content_id != Occurrence.series_id)
+        )
+        return list(ids)
+
+    async def fetch(
+        self,
+        stmt: Select[Any],
+        values: dict[str, Any],
+        extras: dict[str, Any] | None = None,
+    ) -> list[EventRecord]:
+        """Events of `stmt` (with its relations, see with_relations) and the values of its
+        parameters: one query. Columns named in `extras` are not event fields: the first
+        row's values are stored there."""
+        # A Core execution on the session's connection: these rows are plain values, and
+        # the ORM's result processing would only cost time.
+        connection = await self.session.connection()
+        result = await connection.execute(stmt, values)
+        venues = VenueRepository(self.session, self.language, self.default_language)
+        organizers = OrganizerRepository(self.session, self.language, self.default_language)
+        records = []
+        for row in result.mappings():
+            values = dict(row)
+            for name in extras or {}:
+                extras[name] = values.pop(name)  # type: ignore[index]
+            venue = values.pop("venue_json")
+            linked = values.pop("organizers_json") or []
+            terms = [TermRecord(**term) for term in values.pop("terms_json") or []]
+            image = values.pop("image_json")
+            records.append(
+                EventRecord(
+                    **values,
+                    venue=venues.record_from_json(venue) if venue else None,
+                    organizers=[organizers.record_from_json(item) for item in linked],
+                    image=ImageRecord(**image) if image else None,
+                    categories=[t for t in terms if t.taxonomy == CATEGORY],
+                    tags=[t for t in terms if t.taxonomy != CATEGORY],
+                )
+            )
+        return records
+
+    # ---- writes ---------------------------------------------------------------------
+
+    async def insert(self, columns: dict[str, Any], texts: dict[str, str], slug: str) -> int:
+        """A new event under the first free slug of `slug`; texts in the request language
+        become the default-language texts too, so that no event is ever empty."""
+        base = make_slug(slug)
+        taken = await taken_slugs(self.session, Event.slug, base)
+
+        def build(candidate: str) -> Event:
+            return Event(slug=candidate, **texts, **columns)
+
+        event = await insert_with_unique_slug(self.session, build, base, taken, SLUG_CONSTRAINT)
+        if self.translated:
+            await self._save_translation(event.id, texts)
+        return event.id
+
+    async def update(
+        self, event_id: int, columns: dict[str, Any], texts: dict[str, str], slug: str | None
+    ) -> None:
+        """Change what is given; a `slug` taken by another record gets the next free `-N`."""
+        values = {**columns, "modified_at": utcnow()}
+        if not self.translated:
+            values.update(texts)
+        await self.session.execute(update(Event).where(Event.id == event_id).values(**values))
+        if slug is not None:
+            await rename_to_unique_slug(
+                self.session, Event, event_id, make_slug(slug), SLUG_CONSTRAINT
+            )
+        if texts and self.translated:
+            await self._save_translation(event_id, texts)
+
+    async def _save_translation(self, event_id: int, texts: dict[str, str]) -> None:
+        key = {"event_id": event_id, "language": self.language}
+        await upsert_translation(self.session, EventTranslation, key, texts)
+
+    async def link_terms(
+        self, event_id: int, taxonomy: str, term_ids: list[int], *, replace: bool
+    ) -> None:
+        if replace:
+            await self.session.execute(
+                delete(event_terms).where(
+                    event_terms.c.event_id == event_id,
+                    event_terms.c.term_id.in_(select(Term.id).where(Term.taxonomy == taxonomy)),
+                )
+            )
+        if term_ids:
+            rows = [{"event_id": event_id, "term_id": term_id} for term_id in term_ids]
+            await self.session.execute(insert(event_terms), rows)
+
+    async def link_organizers(
+        self, event_id: int, organizer_ids: list[int], *, replace: bool
+    ) -> None:
+        """Link organizers in this order (their position)."""
+        links = event_organizers
+        if replace:
+            await self.session.execute(delete(links).where(links.c.event_id == event_id))
+        if organizer_ids:
+            rows = [
+                {"event_id": event_id, "organizer_id": organizer_id, "position": position}
+                for position, organizer_id in enumerate(organizer_ids)
+            ]
+            await self.session.execute(insert(links), rows)
+
+    async def lock(self, event_id: int) -> bool:
+        """Lock the event for this transaction (see core.sql.lock_row); False if missing.
+        An occurrence locks its series: every write of a series runs one at a time."""
+        series_id = await self.session.scalar(
+            select(Occurrence.series_id).where(Occurrence.id == event_id)
+        )
+        return await lock_row(self.session, Event, series_id or event_id)
+
+    async def trash(self, event_id: int) -> None:
+        """Move to the trash; the slug becomes `<slug>__trashed` (free for another event)."""
+        await self.session.execute(
+            update(Event).where(Event.id == event_id).values(status=TRASH, modified_at=utcnow())
+        )
+        await add_trashed_suffix(self.session, Event, event_id, SLUG_CONSTRAINT)
+
+    async def search_lexemes(self, words: list[str]) -> list[tuple[str, ...]]:
+        """The parser's words of each search word (app/events/search.py)."""
+        missing = [word for word in dict.fromkeys(words) if cached_lexemes(word) is None]
+        if missing:
+            for word, lexemes in await self.session.execute(_LEXEMES, {"words": missing}):
+                remember_lexemes(word, tuple(lexemes))
+        return [cached_lexemes(word) or () for word in words]
+
+    async def delete(self, event_id: int) -> None:
+        await self.session.execute(delete(Event).where(Event.id == event_id))
+
+
+# Single reads, per language.
+_ONE_STATEMENTS: dict[tuple[str, str, str], Select[Any]] = {}

@@ -1,0 +1,367 @@
+"""The event list query: the window, filters, order, paging and the total, as statements built
+once per shape of filter."""
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, cast
+
+from sqlalchemy import (
+    BigInteger,
+    Integer,
+    Select,
+    and_,
+    bindparam,
+    false,
+    func,
+    literal,
+    literal_column,
+    or_,
+    select,
+    true,
+    tuple_,
+)
+from sqlalchemy.dialects.postgresql import TSQUERY
+from sqlalchemy.orm import aliased
+
+from app.core.edge.caching import CountCache
+from app.core.infra.database import version_column
+from app.events.records import EventRecord
+from app.events.repository.events import DAY, EventRepository
+from app.models import (
+    Event,
+    Occurrence,
+    event_organizers,
+    event_terms,
+)
+
+
+@dataclass(slots=True)
+class EventListFilters:
+    """A normalised event list query. Date bounds are naive site-time wall clock values,
+    compared with the events' local start/end (the reference's "event" time-zone mode), or
+    with `utc` aware UTC instants, compared with the events' instants (docs/design.md,
+    Event list)."""
+
+    utc: bool = False
+    start_min: datetime | None = None  # start >= (start_date)
+    end_max: datetime | None = None  # end <= (end_date)
+    starts_before: datetime | None = None
+    starts_after: datetime | None = None
+    ends_before: datetime | None = None
+    ends_after: datetime | None = None
+    include: list[int] | None = None
+    search: str | None = None  # a tsquery (app/events/search.py)
+    term_ids: list[list[int]] = field(default_factory=list)  # each inner list: any of them
+    venue_ids: list[int] | None = None
+    organizer_ids: list[int] | None = None
+    featured: bool | None = None
+    parent_id: int | None = None
+    # Only the first occurrence of each series in the window (the add-on's parameter).
+    first_of_series: bool = False
+    statuses: tuple[str, ...] = ("publish",)
+    # Only these statuses of other people's events; own events in any of `statuses`.
+    others_statuses: tuple[str, ...] | None = None
+    viewer_id: int | None = None
+    include_hidden: bool = False
+    orderby: str = "start_date"
+    descending: bool = False
+
+    def cache_key(self) -> tuple[Any, ...]:
+        """The filter as a hashable value (lists become tuples)."""
+        values = []
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+            values.append(value)
+        return tuple(values)
+
+
+BOUNDS = ("start_min", "end_max", "starts_before", "starts_after", "ends_before", "ends_after")
+# Which side of the window a bound limits, and how: (start or end column, comparison, upper).
+BOUND_RULES: dict[str, tuple[str, Callable[[Any, Any], Any], bool]] = {
+    "start_min": ("start", operator.ge, False),
+    "end_max": ("end", operator.le, True),
+    "starts_before": ("start", operator.lt, True),
+    "starts_after": ("start", operator.gt, False),
+    "ends_before": ("end", operator.lt, True),
+    "ends_after": ("end", operator.gt, False),
+}
+
+
+ORDER_COLUMNS = {
+    "start_date": Occurrence.start_local,
+    "end_date": Occurrence.end_local,
+    "date": Occurrence.published_at,
+    "modified": Event.modified_at,
+    "id": Occurrence.id,
+}
+
+
+class EventListQuery:
+    """Builds the event list statements from a filter object: one place for the window.
+
+    The statements of one shape of filter (which filters are set, the language, the order)
+    are built once and kept, with every value a bound parameter: building and hashing the
+    statement of a large query costs more than running it.
+    """
+
+    def __init__(self, repo: EventRepository, filters: EventListFilters) -> None:
+        self.repo = repo
+        self.filters = filters
+        # Few matches of a search: read them through the search index and sort them, rather
+        # than walk the events in list order looking for them (see page()).
+        self.sparse = False
+
+    # ---- the shape: what decides the statement's text ---------------------------------
+
+    def shape(self) -> tuple[Any, ...]:
+        f = self.filters
+        return (
+            self.repo.language,
+            self.repo.default_language,
+            f.utc,
+            tuple(getattr(f, name) is not None for name in BOUNDS),
+            f.include is not None,
+            f.search is not None,
+            len(f.term_ids),
+            f.venue_ids is not None,
+            f.organizer_ids is not None,
+            f.featured is not None,
+            f.parent_id is not None,
+            f.first_of_series,
+            f.others_statuses is not None and f.viewer_id is not None,
+            f.include_hidden,
+            f.viewer_id is not None,
+            f.orderby,
+            f.descending,
+            self.sparse,
+        )
+
+    def parameters(self) -> dict[str, Any]:
+        """The values of the shape's bound parameters."""
+        f = self.filters
+        values: dict[str, Any] = {"statuses": list(f.statuses), "viewer_id": f.viewer_id}
+        values["others_statuses"] = list(f.others_statuses or ())
+        for name in BOUNDS:
+            value = getattr(f, name)
+            if value is None:
+                continue
+            if (value.tzinfo is not None) != f.utc:
+                raise ValueError("UTC bounds are aware, wall-time bounds naive")
+            values[name] = value
+            if f.utc:
+                # The local-time range the instant implies (see conditions()).
+                wall = value.astimezone(UTC).replace(tzinfo=None)
+                values[f"{name}_local"] = wall + DAY if BOUND_RULES[name][2] else wall - DAY
+        values.update(
+            include=f.include,
+            venue_ids=f.venue_ids,
+            organizer_ids=f.organizer_ids,
+            featured=f.featured,
+            parent_id=f.parent_id,
+        )
+        values["search"] = f.search
+        values.update({f"terms_{i}": ids for i, ids in enumerate(f.term_ids)})
+        return {name: value for name, value in values.items() if value is not None}
+
+    # ---- building ---------------------------------------------------------------------
+
+    def conditions(self, o: Any = Occurrence, e: Any = Event) -> list[Any]:
+        """The filters on occurrences `o` showing events `e` (aliases in a subquery)."""
+        f = self.filters
+        where: list[Any] = [self._visibility(o)]
+        if not f.include_hidden and not self._public():
+            # Hidden events stay out of lists for those who may not edit them
+            # (docs/design.md, Event list). Occurrences carry their series' visibility.
+            shown = o.hide_from_listings == false()
+            viewer = o.author_id == bindparam("viewer_id")
+            where.append(shown if f.viewer_id is None else or_(shown, viewer))
+        columns = {"start": o.start_local, "end": o.end_local}
+        instants = {"start": o.start_at, "end": o.end_at}
+        for name in BOUNDS:
+            if getattr(f, name) is None:
+                continue
+            side, compare, upper = BOUND_RULES[name]
+            if f.utc:
+                where.append(compare(instants[side], bindparam(name)))
+                # The local range the instant implies, so that the page walks the local-time
+                # index in its order instead of reading every past event: a local time is its
+                # instant plus the zone's offset, and an offset is under a day.
+                limit = operator.le if upper else operator.ge
+                where.append(limit(columns[side], bindparam(f"{name}_local")))
+            else:
+                where.append(compare(columns[side], bindparam(name)))
+        if f.include is not None:
+            where.append(o.id.in_(bindparam("include", expanding=True)))
+        if f.search is not None:
+            search = bindparam("search", type_=TSQUERY)
+            where.append(e.search_words.op("@@")(search))
+        links = event_terms.c
+        for index in range(len(f.term_ids)):
+            terms: Any = bindparam(f"terms_{index}", expanding=True)
+            where.append(e.id.in_(select(links.event_id).where(links.term_id.in_(terms))))
+        if f.venue_ids is not None:
+            where.append(e.venue_id.in_(bindparam("venue_ids", expanding=True)))
+        if f.organizer_ids is not None:
+            organizers = event_organizers.c
+            linked = organizers.organizer_id.in_(bindparam("organizer_ids", expanding=True))
+            where.append(e.id.in_(select(organizers.event_id).where(linked)))
+        if f.featured is not None:
+            where.append(e.featured == bindparam("featured"))
+        if f.parent_id is not None:
+            # Children of an event (the reference), or the dates of a series.
+            parent: Any = bindparam("parent_id")
+            of_series = and_(o.series_id == parent, e.recurrence.is_not(None))
+            where.append(or_(e.parent_id == parent, of_series))
+        return where
+
+    def _public(self) -> bool:
+        """Anonymous visibility: published and listed, which occurrences carry themselves
+        (`listed`), so the window and its count are read from their partial indexes."""
+        f = self.filters
+        return f.statuses == ("publish",) and f.viewer_id is None and not f.include_hidden
+
+    def _visibility(self, o: Any) -> Any:
+        f = self.filters
+        if self._public():
+            return o.listed == true()
+        statuses = o.status.in_(bindparam("statuses", expanding=True))
+        if f.others_statuses is None or f.viewer_id is None:
+            return statuses
+        return or_(
+            o.status.in_(bindparam("others_statuses", expanding=True)),
+            and_(o.author_id == bindparam("viewer_id"), statuses),
+        )
+
+    def order(self, stmt: Select[Any]) -> list[Any]:
+        f = self.filters
+        column: Any = (
+            func.lower(stmt.selected_columns.title)
+            if f.orderby == "title"
+            else ORDER_COLUMNS[f.orderby]
+        )
+        if self.sparse and f.orderby != "title":
+            # The same order, by a value no index is sorted by: the planner must find the
+            # rows through the other conditions (the search index) first.
+            column = column + (literal_column("interval '0'") if f.orderby != "id" else 0)
+        keys = [column, Occurrence.published_at, Occurrence.id]
+        return [key.desc() if f.descending else key.asc() for key in keys]
+
+    def statement(self) -> Select[Any]:
+        """The filtered statement (unordered, unpaged): the base of the page and the count."""
+        stmt = self.repo.select_records()
+        stmt = stmt.where(*self.conditions())
+        if self.filters.first_of_series:
+            stmt = stmt.where(self._first_of_its_series())
+        return stmt
+
+    def _first_of_its_series(self) -> Any:
+        """No earlier date of the same series passes the filters. A single event is its
+        series' only date: the subquery runs for dates of series alone, each an index probe,
+        so the page still walks the list's index and stops at its limit."""
+        o, e = aliased(Occurrence, name="earlier"), aliased(Event, name="earlier_event")
+        earlier = (
+            select(literal(1))
+            .select_from(o)
+            .join(e, e.id == o.content_id)
+            .where(
+                o.series_id == Occurrence.series_id,
+                tuple_(o.start_local, o.id) < tuple_(Occurrence.start_local, Occurrence.id),
+                *self.conditions(o, e),
+            )
+        )
+        return or_(Event.recurrence.is_(None), ~earlier.exists())
+
+    def _page(self) -> Select[Any]:
+        stmt = self.statement()
+        page = stmt.order_by(*self.order(stmt)).offset(bindparam("offset", type_=BigInteger))
+        return page.limit(bindparam("limit", type_=Integer))
+
+    def _statements(self) -> tuple[Select[Any], Select[Any]]:
+        """(the page with its relations and the data version, the count) of this shape."""
+        key = self.shape()
+        built = _LIST_STATEMENTS.get(key)
+        if built is None:
+            page = self.repo.with_relations(self._page().add_columns(version_column()))
+            counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
+            count = select(func.count(), version_column()).select_from(counted.subquery())
+            built = (page, cast(Select[Any], count))
+            if len(_LIST_STATEMENTS) >= MAX_CACHED_SHAPES:
+                _LIST_STATEMENTS.clear()
+            _LIST_STATEMENTS[key] = built
+        return built
+
+    def page_statement(self, offset: int, limit: int) -> Select[Any]:
+        """The page's statement with its values (e.g. to EXPLAIN it)."""
+        return self._page().params(**self.parameters(), offset=offset, limit=limit)
+
+    def count_statement(self) -> Select[Any]:
+        """The count's statement with its values (e.g. to EXPLAIN it)."""
+        _, count = self._statements()
+        return count.params(**self.parameters())
+
+    async def records(
+        self, offset: int, limit: int, totals: CountCache | None = None
+    ) -> list[EventRecord]:
+        """Events of the list without their total (the calendar feeds have no pages)."""
+        values = self.parameters()
+        await self._choose_plan(values, totals)
+        page_stmt, _ = self._statements()
+        paged = {**values, "offset": offset, "limit": limit}
+        return await self.repo.fetch(page_stmt, paged, {"data_version": None})
+
+    async def _choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
+        """The planner cannot tell how many events a search word matches (a word prefix);
+        the count can, and a count of the same search seen before is a good guide."""
+        if self.filters.search is None:
+            return
+        key = self._cache_key()
+        matches = totals.hint(key) if totals is not None else None
+        if matches is None:
+            matches = await self._count(values, key, totals)
+        self.sparse = matches <= SPARSE_MATCHES
+
+    def _cache_key(self) -> tuple[Any, ...]:
+        return (self.repo.language, self.filters.cache_key())
+
+    async def page(
+        self, offset: int, limit: int, totals: CountCache | None = None
+    ) -> tuple[list[EventRecord], int]:
+        """A page and the total. The total comes from `totals` when it was counted under the
+        data version the page query saw (read in the same statement)."""
+        key = self._cache_key()
+        values = self.parameters()
+        await self._choose_plan(values, totals)
+        page_stmt, _ = self._statements()
+        extras: dict[str, Any] = {"data_version": None}
+        paged = {**values, "offset": offset, "limit": limit}
+        records = await self.repo.fetch(page_stmt, paged, extras)
+        version = extras["data_version"]
+        if totals is not None and version is not None:
+            cached = totals.get(key, version)
+            if cached is not None:
+                return records, cached
+        return records, await self._count(values, key, totals)
+
+    async def _count(
+        self, values: dict[str, Any], key: tuple[Any, ...], totals: CountCache | None
+    ) -> int:
+        """The exact total, kept in `totals` under the data version read with it."""
+        _, count_stmt = self._statements()
+        connection = await self.repo.session.connection()
+        row = (await connection.execute(count_stmt, values)).one()
+        total, version = row[0] or 0, row[1]
+        if totals is not None and version is not None:
+            totals.put(key, version, total)
+        return int(total)
+
+
+# Statements per filter shape (EventListQuery), and per language for single reads.
+# Up to this many matches, a search reads its matches through the index and sorts them (a
+# few milliseconds); beyond, matches are dense enough to find by walking the list order.
+SPARSE_MATCHES = 2000
+MAX_CACHED_SHAPES = 512
+_LIST_STATEMENTS: dict[tuple[Any, ...], tuple[Select[Any], Select[Any]]] = {}

@@ -1,0 +1,129 @@
+"""Reading a request's raw parameters the way the reference does: a JSON body, a form body
+or a query string (precedence in that order), lists as JSON arrays, repeated keys
+(`a[]=1&a[]=2`, `a=1&a=2`) or comma-separated strings. Cached per request."""
+
+from collections.abc import Iterable
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl
+
+import orjson
+from fastapi import Request
+from pydantic import (
+    BaseModel,
+)
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
+
+from app.core.edge.errors import (
+    ApiError,
+    note,
+)
+
+RAW_PARAMS_STATE_KEY = "raw_params"
+MAX_JSON_DEPTH = 32
+
+RawParams = dict[str, Any]
+M = TypeVar("M", bound=BaseModel)
+
+
+def _add(target: RawParams, key: str, value: Any) -> None:
+    """Collect form/query pairs: `a[]` and repeated keys become lists."""
+    is_list = key.endswith("[]")
+    if "[" in key and key.endswith("]"):
+        key = key[: key.index("[")]
+        is_list = True
+    if key in target:
+        current = target[key]
+        target[key] = [*current, value] if isinstance(current, list) else [current, value]
+    else:
+        target[key] = [value] if is_list else value
+
+
+def _pairs(pairs: Iterable[tuple[str, Any]]) -> RawParams:
+    params: RawParams = {}
+    for key, value in pairs:
+        _add(params, key, value)
+    return params
+
+
+def _depth(value: Any, limit: int) -> int:
+    """Nesting depth of a decoded JSON value, stopping once `limit` is passed."""
+    if limit < 0 or not isinstance(value, dict | list):
+        return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(child, limit - 1) for child in children), default=0)
+
+
+JSON_KINDS = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+
+
+def _json_object(body: bytes) -> RawParams:
+    """A JSON body's parameters; the 400 says whether its syntax is broken (and where) or
+    it is well-formed JSON of another shape than an object."""
+    try:
+        decoded = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        values = {"error": exc.msg, "line": exc.lineno, "column": exc.colno}
+        raise ApiError(400, "rest_invalid_json", "json_syntax", values=values) from exc
+    if not isinstance(decoded, dict):
+        kind = note(f"json_{JSON_KINDS.get(type(decoded), 'null')}")  # named in the language
+        raise ApiError(400, "rest_invalid_json", "json_not_object", values={"kind": kind})
+    if _depth(decoded, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise ApiError(400, "rest_invalid_json", "json_too_deep", values={"max": MAX_JSON_DEPTH})
+    return decoded
+
+
+async def _body_params(request: Request) -> RawParams:
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return {}
+    body = await request.body()
+    if not body.strip():
+        return {}
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type == "application/json" or content_type.endswith("+json"):
+        return _json_object(body)
+    if content_type == "application/x-www-form-urlencoded":
+        try:
+            text = body.decode()
+        except UnicodeDecodeError as exc:
+            raise ApiError(400, "rest_invalid_json", "form_not_utf8") from exc
+        return _pairs(parse_qsl(text, keep_blank_values=True))
+    if content_type == "multipart/form-data":
+        try:
+            form = await request.form()
+        except (HTTPException, MultiPartException) as exc:
+            # Starlette answers a malformed body (no boundary, broken parts) with a bare
+            # HTTPException; it is a bad body like any other.
+            raise ApiError(400, "rest_invalid_body") from exc
+        try:
+            # Uploaded files are no parameters (images are given by URL or ID).
+            return _pairs((k, v) for k, v in form.multi_items() if isinstance(v, str))
+        finally:
+            await form.close()
+    return {}
+
+
+class UnreadableBody(dict[str, Any]):
+    """The query parameters of a request whose body could not be read. The body's error is
+    raised when a handler parses its parameters, which it does after checking the caller:
+    an anonymous write is a 401 whatever its payload (docs/design.md, Errors)."""
+
+    def __init__(self, params: RawParams, error: ApiError) -> None:
+        super().__init__(params)
+        self.error = error
+
+
+async def raw_params(request: Request) -> RawParams:
+    """Query, then form, then JSON body, merged with the later ones winning; cached per request."""
+    cached: RawParams | None = request.scope.get("state", {}).get(RAW_PARAMS_STATE_KEY)
+    if cached is not None:
+        return cached
+    params = _pairs(request.query_params.multi_items())
+    try:
+        params.update(await _body_params(request))
+    except ApiError as exc:
+        if exc.status == 413:  # too large to keep reading: refused at once
+            raise
+        params = UnreadableBody(params, exc)
+    request.state.raw_params = params
+    return params
