@@ -9,12 +9,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from fastapi import Request
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.caching import CountCache
-from app.core.errors import ApiError
-from app.core.settings import Settings
-from app.core.urls import urls_of
+from app.core.edge.caching import CountCache
+from app.core.edge.errors import ApiError
+from app.core.edge.urls import urls_of
+from app.core.infra.database import SessionMaker
+from app.core.infra.settings import Settings
 from app.events.listing import list_events
 from app.events.service import EventService
 from app.http.context import RequestContext
@@ -45,7 +45,7 @@ def utc_text(moment: datetime) -> str:
 
 @asynccontextmanager
 async def visitor_context(
-    request: Request, maker: async_sessionmaker[AsyncSession], language: str
+    request: Request, maker: SessionMaker, language: str
 ) -> AsyncIterator[RequestContext]:
     """An anonymous reader's request context: pages show what a visitor sees, whoever
     asks (signed-in editors use the API). Reads only: nothing is committed, so no data

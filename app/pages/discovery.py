@@ -9,10 +9,10 @@ from xml.sax.saxutils import escape
 from fastapi import APIRouter, Request
 from starlette.responses import FileResponse, Response
 
-from app.core.database import MakerDep
-from app.core.errors import no_route
-from app.core.settings import Settings
-from app.core.urls import urls_of
+from app.core.edge.errors import no_route
+from app.core.edge.urls import urls_of
+from app.core.infra.database import MakerDep
+from app.core.infra.settings import Settings
 from app.pages.repository import Entry, sitemap_count, sitemap_entries
 
 discovery_router = APIRouter(include_in_schema=False)

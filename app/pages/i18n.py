@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 
-from app.core.settings import LANGUAGES
+from app.core.infra.settings import LANGUAGES
 
 HERE = Path(__file__).parent
 BUILT_IN_TEMPLATES = HERE / "templates"

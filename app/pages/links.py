@@ -5,8 +5,8 @@ language."""
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.settings import LANGUAGES
-from app.core.urls import Urls, encode_query
+from app.core.edge.urls import Urls, encode_query
+from app.core.infra.settings import LANGUAGES
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,7 @@ ours (`/de/events/`), else the default language."""
 
 from fastapi import Request
 
-from app.core.settings import LANGUAGES
+from app.core.infra.settings import LANGUAGES
 
 # Where the pages live (after the language prefix); the response cache stores these too.
 PAGE_PREFIXES = ("/events", "/event/", "/venue/", "/organizer/")

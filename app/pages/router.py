@@ -11,10 +11,10 @@ from fastapi import APIRouter, FastAPI, Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import HTMLResponse, Response
 
-from app.core.caching import CountCache
-from app.core.database import MakerDep
-from app.core.settings import LANGUAGES, Settings
-from app.core.urls import urls_of
+from app.core.edge.caching import CountCache
+from app.core.edge.urls import urls_of
+from app.core.infra.database import MakerDep
+from app.core.infra.settings import LANGUAGES, Settings
 from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
 from app.pages.discovery import discovery_router

@@ -6,7 +6,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 from urllib.parse import quote
 
-from app.core.settings import Settings
+from app.core.infra.settings import Settings
 from app.pages.calendar import add_months, by_day, month_bounds, month_grid
 from app.pages.content import Body, Content, utc_text
 from app.pages.links import PageLinks
