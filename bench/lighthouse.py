@@ -47,12 +47,21 @@ def _audit(url: str, form: str, out: Path) -> dict[str, object]:
     report = json.loads(out.read_text())
     scores = {name: round(report["categories"][name]["score"] * 100) for name in CATEGORIES}
     requests = report["audits"]["network-requests"]["details"]["items"]
-    return {**scores, "requests": len(requests)}
+    failed = sorted(
+        {
+            ref["id"]
+            for name in CATEGORIES[1:]
+            for ref in report["categories"][name]["auditRefs"]
+            if ref["weight"] and (report["audits"][ref["id"]].get("score") or 0) < 1
+        }
+    )
+    return {**scores, "requests": len(requests), "failed": failed}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.lighthouse")
     parser.add_argument("--events", type=int, default=2400, help="events to seed (2400)")
+    parser.add_argument("--pages", default="month,list,event", help="month,list,event")
     args = parser.parse_args(argv)
     if not LIGHTHOUSE.exists():
         raise BenchError("no Lighthouse: run `make lighthouse` (npm ci in bench/lighthouse)")
@@ -70,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
                 "event": _slug(server.base),
             }
             for name, path in pages.items():
+                if name not in args.pages.split(","):
+                    continue
                 with urllib.request.urlopen(f"{server.base}{path}", timeout=30) as answer:
                     size = len(answer.read())
                 for form in ("mobile", "desktop"):
@@ -87,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
             + " ".join(f"| {result[c]}" for c in CATEGORIES)
             + " |"
         )
+    for name, form, _, result in rows:
+        if result["failed"]:
+            print(f"  {name}, {form}: not passed: {', '.join(result['failed'])}")  # type: ignore[arg-type]
     return 0
 
 

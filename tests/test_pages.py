@@ -5,14 +5,17 @@ robots.txt. Records are made through the API, as an editor would."""
 import json
 import re
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
 from httpx import AsyncClient
 
+from app.core.infra.database import get_sessionmaker
+from app.main import create_app
 from app.pages.calendar import month_bounds
 from app.pages.i18n import first_weekday
-from tests.factories import API, AuthFor, create_record
+from tests.factories import API, AuthFor, asgi_client, create_record
 
 TODAY = datetime.now(UTC).date()
 
@@ -393,3 +396,27 @@ async def test_a_sitemap_index_past_the_limit(
         assert (await client.get(f"/sitemap-{len(parts) + 1}.xml")).status_code == 404
     finally:
         del app.state.sitemap_limit
+
+
+async def test_templates_dir_overrides_templates_and_the_stylesheet(
+    app: FastAPI, maker: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "base.html").write_text(
+        '{% extends "builtin/base.html" %}'
+        "{% block head %}{{ super() }}<style>:root { --almanac-accent: #8a2be2; }</style>"
+        "{% endblock %}",
+        encoding="utf-8",
+    )
+    (tmp_path / "almanac.css").write_text(":root { --almanac-bg: black; }", encoding="utf-8")
+    themed = create_app(app.state.settings.model_copy(update={"templates_dir": tmp_path}))
+    themed.dependency_overrides[get_sessionmaker] = lambda: maker
+    try:
+        async with asgi_client(themed) as themed_client:
+            page = await themed_client.get("/events/list/")
+            css = await themed_client.get("/assets/almanac.css")
+    finally:
+        await themed.state.failed_logins.close()
+    assert page.status_code == 200
+    assert "--almanac-accent: #8a2be2" in page.text
+    assert '<form class="search"' in page.text  # the rest is the built-in layout
+    assert css.text == ":root { --almanac-bg: black; }"

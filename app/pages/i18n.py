@@ -13,7 +13,7 @@ from babel.dates import format_date, format_time, get_timezone_name
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, select_autoescape
 
 from app.core.infra.settings import LANGUAGES
 
@@ -79,10 +79,12 @@ class Dates:
 
 
 def make_environment(language: str, templates_dir: Path | None) -> Environment:
-    """Templates from `templates_dir` first (a theme's overrides), then the built-in ones."""
-    loaders = [FileSystemLoader(str(templates_dir))] if templates_dir else []
+    """Templates from `templates_dir` first (a theme's overrides), then the built-in ones;
+    `builtin/<name>` always names the built-in one, so that an override can extend it."""
+    built_in = FileSystemLoader(str(BUILT_IN_TEMPLATES))
+    overrides = [FileSystemLoader(str(templates_dir))] if templates_dir else []
     env = Environment(
-        loader=ChoiceLoader([*loaders, FileSystemLoader(str(BUILT_IN_TEMPLATES))]),
+        loader=ChoiceLoader([*overrides, built_in, PrefixLoader({"builtin": built_in})]),
         autoescape=select_autoescape(["html", "xml"]),
         extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
