@@ -15,6 +15,7 @@ from app.core.infra.database import get_sessionmaker
 from app.main import create_app
 from app.pages.calendar import month_bounds
 from app.pages.i18n import first_weekday
+from app.pages.views import srcset
 from tests.factories import API, AuthFor, asgi_client, create_record
 
 TODAY = datetime.now(UTC).date()
@@ -420,3 +421,66 @@ async def test_templates_dir_overrides_templates_and_the_stylesheet(
     assert "--almanac-accent: #8a2be2" in page.text
     assert '<form class="search"' in page.text  # the rest is the built-in layout
     assert css.text == ":root { --almanac-bg: black; }"
+
+
+async def test_times_are_the_events_own_and_its_zone_is_named(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    body = await event(
+        client,
+        editor,
+        "Broadway night",
+        start_date=f"{day(3)} 19:30:00",
+        end_date=f"{day(3)} 22:00:00",
+        timezone="America/New_York",
+    )
+    html = (await client.get(f"/event/{body['slug']}/")).text
+    assert "7:30" in html  # the event's wall-clock time, not UTC's
+    assert "(Eastern Time" in html  # not the site's zone: named
+    german = (await client.get(f"/de/event/{body['slug']}/")).text
+    assert "19:30" in german
+    assert "Nordamerikanische Ostküstenzeit" in german
+    local = await event(client, editor, "Local gig")
+    assert "(Coordinated" not in (await client.get(f"/event/{local['slug']}/")).text
+
+
+async def test_today_is_the_day_view(client: AsyncClient, editor: AuthFor) -> None:
+    await event(
+        client,
+        editor,
+        "Today's lunch talk",
+        start_date=f"{day(0)} 23:00:00",
+        end_date=f"{day(0)} 23:30:00",
+    )
+    response = await client.get("/events/today/")
+    assert response.status_code == 200
+    assert "Today's lunch talk" in response.text.replace("&#39;", "'")
+    assert "Today's lunch talk" in (await client.get("/sk/events/today/")).text.replace(
+        "&#39;", "'"
+    )
+
+
+def test_srcset_from_the_images_sizes() -> None:
+    image = {
+        "url": "https://img.example.org/a.jpg",
+        "sizes": {
+            "medium": {
+                "width": 300,
+                "height": 200,
+                "mime-type": "image/jpeg",
+                "url": "https://img.example.org/a-300.jpg",
+            },
+            "thumbnail": {
+                "width": 150,
+                "height": 150,
+                "mime-type": "image/jpeg",
+                "url": "https://img.example.org/a-150.jpg",
+            },
+        },
+    }
+    assert (
+        srcset(image)
+        == "https://img.example.org/a-150.jpg 150w, https://img.example.org/a-300.jpg 300w"
+    )
+    assert srcset({"url": "https://img.example.org/a.jpg"}) == ""
+    assert srcset(False) == ""
