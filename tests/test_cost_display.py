@@ -2,13 +2,19 @@
 the site's currency (CURRENCY_SYMBOL, CURRENCY_POSITION) in the display only; the details
 keep what was written; `currency_code` is never inferred from a symbol."""
 
+import importlib.util
 from typing import Any
 
 import pytest
+from alembic.migration import MigrationContext
+from alembic.operations import Operations
 from fastapi import FastAPI
 from httpx import AsyncClient
 from pydantic import ValidationError
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.infra.migrate import PROJECT_ROOT
 from app.core.infra.settings import Settings
 from tests.factories import API, AuthFor
 
@@ -48,11 +54,13 @@ async def create(client: AsyncClient, who: AuthFor, cost: Any) -> dict[str, Any]
         pytest.param(
             ["Free", "20", "30"],
             f"Free {DASH} $30",
-            details(["Free", "20", "30"]),
+            details(["free", "20", "30"]),
             id="free-and-amounts",
         ),
         pytest.param("12.50", "$12.50", details(["12.50"]), id="written-decimals"),
-        pytest.param("free", "Free", details(["free"]), id="free-as-written"),
+        # The word free in lower case, however written, as the reference records it.
+        pytest.param("free", "Free", details(["free"]), id="free"),
+        pytest.param("FREE", "Free", details(["free"]), id="free-upper-case"),
         # A written symbol is recorded, with its side, and shown; no code from it.
         pytest.param("20$", "20$", details(["20"], "$", "postfix"), id="reference-postfix"),
         pytest.param("$15", "$15", details(["15"], "$", "prefix"), id="dollar"),
@@ -100,6 +108,46 @@ async def test_the_site_currency_is_shown_where_none_is_written(
     listed = (await client.get(f"{API}/events", params=window)).json()
     shown = {event["id"]: event["cost"] for event in listed["events"]}
     assert shown == {plain["id"]: f"Free {DASH} CHF 12.50", written["id"]: "$5"}
+
+
+async def test_stored_details_get_free_in_lower_case(
+    client: AsyncClient, editor: AuthFor, db: AsyncSession
+) -> None:
+    """Rows written before the lower-case word keep `Free` until the migration rewrites them
+    (and it leaves every other value, and other rows, as they are)."""
+    old = await create(client, editor, ["Free", "20"])
+    other = await create(client, editor, "Donation")
+    await db.execute(
+        text(
+            "UPDATE events SET cost_details = jsonb_set(cost_details, '{values}', :values) WHERE id = :id"
+        ),
+        {"values": '["Free", "20"]', "id": old["id"]},
+    )
+    await db.commit()
+    migration = _migration("2026-11-24-2000_free_in_lower_case.py")
+    connection = await db.connection()
+    await connection.run_sync(lambda sync: _run(sync, migration.upgrade))
+    await db.commit()
+    read = (await client.get(f"{API}/events/{old['id']}")).json()
+    assert read["cost_details"]["values"] == ["free", "20"]
+    unchanged = (await client.get(f"{API}/events/{other['id']}")).json()
+    assert unchanged["cost_details"] == other["cost_details"]
+
+
+def _migration(name: str) -> Any:
+    path = PROJECT_ROOT / "migrations" / "versions" / name
+    spec = importlib.util.spec_from_file_location("migration_under_test", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(connection: Any, step: Any) -> None:
+    """One migration step on this connection (Alembic's `op` bound to it)."""
+    with Operations.context(MigrationContext.configure(connection)):
+        step()
 
 
 async def test_json_ld_offer_has_no_guessed_currency(client: AsyncClient, editor: AuthFor) -> None:

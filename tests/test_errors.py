@@ -37,6 +37,20 @@ async def test_wrong_method_is_405_with_allow(client: AsyncClient) -> None:
     assert set(response.headers["Allow"].replace(" ", "").split(",")) == {"GET", "POST"}
 
 
+async def test_an_encoded_slash_in_a_slug_is_no_route(client: AsyncClient, auth: Any) -> None:
+    # `a%2Fb` is one segment: no route takes a slug with a slash (the decoded path would
+    # match the GET-only `/by-slug/{slug}/{day}` and answer 405 or a 400 about `day`).
+    editor = await auth("editor")
+    for plural in ("events", "venues", "organizers"):
+        for method in ("GET", "PATCH", "POST", "PUT", "DELETE"):
+            response = await client.request(
+                method, f"{API}/{plural}/by-slug/a%2Fb", json={}, headers=editor.basic
+            )
+            assert response.status_code == 404, (plural, method, response.text)
+            assert response.json()["code"] == "rest_no_route"
+            assert "Allow" not in response.headers
+
+
 async def test_invalid_json_body(client: AsyncClient, auth: Any) -> None:
     editor = await auth("editor")
     json_headers = {"Content-Type": "application/json"}

@@ -155,7 +155,7 @@ async def test_inclusive_and_strict_dates(client: AsyncClient, editor: AuthFor) 
 
 
 async def test_relative_bounds_worked_example(client: AsyncClient, editor: AuthFor) -> None:
-    # Reference §5.2: events around a new year, filtered by ends_after/starts_before.
+    # docs/design.md#event-list: events around a new year, filtered by ends_after/starts_before.
     d = today() + timedelta(days=40)
     e1 = await add(client, editor, at(d, 17), hours=2)  # ends on d: out (ends_after=d is end of d)
     e2 = await add(client, editor, at(d + timedelta(days=1), 16))
@@ -295,6 +295,34 @@ async def test_status_visibility_per_role(client: AsyncClient, editor: AuthFor, 
     refused = await client.get(f"{API}/events", params={"status": "publish,draft"})
     assert refused.status_code == 400
     assert (await client.get(f"{API}/events/{hidden['id']}")).status_code == 200  # still readable
+
+
+async def test_status_any_is_every_status_the_caller_may_see(
+    client: AsyncClient, editor: AuthFor, auth: Auth
+) -> None:
+    contributor = await auth("contributor")
+    day = at(today() + timedelta(days=7), 8)
+    published = await add(client, editor, day)
+    draft = await add(client, editor, day + timedelta(hours=1), status="draft")
+    own_draft = await add(client, contributor, day + timedelta(hours=2))
+    assert await ids(client, editor.basic, status="any") == [
+        published["id"], draft["id"], own_draft["id"],
+    ]  # fmt: skip
+    assert await ids(client, editor.basic, status="Any,draft") == await ids(client, editor.basic)
+    assert await ids(client, contributor.basic, status="any") == [published["id"], own_draft["id"]]
+    assert await ids(client, status="any") == [published["id"]]  # anonymous: the published
+    # A contributor's default list is written `status=any` in its links, as the reference
+    # writes it, and following the next page's link works.
+    listed = await client.get(f"{API}/events", params={"per_page": 1}, headers=contributor.basic)
+    assert "status=any" in listed.json()["rest_url"]
+    following = await client.get(listed.json()["next_rest_url"], headers=contributor.basic)
+    assert following.status_code == 200, following.text
+    assert [event["id"] for event in following.json()["events"]] == [own_draft["id"]]
+    anonymous = await client.get(f"{API}/events", params={"status": "any"})
+    assert "status=publish" in anonymous.json()["rest_url"]
+    unknown = await client.get(f"{API}/events", params={"status": "any,gone"}, headers=editor.basic)
+    assert unknown.status_code == 400
+    assert "any" in unknown.json()["data"]["params"]["status"]
 
 
 async def test_order_and_orderby(client: AsyncClient, editor: AuthFor) -> None:

@@ -175,7 +175,7 @@ UPDATE_ALIASES = r"^update_\w*?(_post_|_put_|by_slug)"
         pytest.param("editor", "fuzzing,stateful", "all", None, id="editor"),
         # Boundary and invalid values of every parameter, and unexpected methods: most of the
         # time. Once, as the editor: anonymous writes are refused before they are read
-        # (docs/design.md, Errors), and anonymous reads run the same code. Bounded to the invalid values
+        # (docs/design.md#errors), and anonymous reads run the same code. Bounded to the invalid values
         # (negative mode); the combinations of valid ones, about as many again, are left to
         # the long run (`make fuzz`) and to the fuzzing phase above.
         pytest.param("editor", "coverage", "negative", UPDATE_ALIASES, id="editor-coverage"),

@@ -12,7 +12,7 @@ from openapi_spec_validator import validate
 
 from tests.factories import API, Auth
 
-# The interface's route table (spec §4.1), methods per path relative to the namespace.
+# The route table (docs/design.md#url-space-and-discovery), methods per path relative to the namespace.
 INTERFACE = {
     "/": {"get"},
     "/doc": {"get"},
@@ -83,7 +83,7 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
         "post_parent", "ticketed",
     } <= set(event_list)  # fmt: skip
     assert event_list["per_page"]["schema"]["default"] == 9
-    # Lenient booleans and lists (docs/design.md, Requests) are documented in every form they come in.
+    # Lenient booleans and lists (docs/design.md#requests) are documented in every form they come in.
     featured = event_list["featured"]["schema"]
     assert featured["type"][0] == "boolean"
     assert {True, False, "yes", "no", "on", "off", "1", "0"} <= set(featured["enum"])

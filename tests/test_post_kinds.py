@@ -1,6 +1,6 @@
 """The record rules events, venues and organizers share: one implementation, one behaviour.
 
-Each test runs for every post kind, through HTTP (docs/design.md, Records).
+Each test runs for every post kind, through HTTP (docs/design.md#records).
 """
 
 import pytest

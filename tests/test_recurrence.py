@@ -519,3 +519,24 @@ async def test_an_override_goes_with_a_date_the_rules_no_longer_give(
         headers=editor.basic,
     )
     assert [i["title"] for i in await dates(client, series["id"])] == ["Yoga"] * 3
+
+
+async def test_null_rules_make_a_series_one_event_again(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    # As the README says: `[]` or `null`, from the series' ID or from a later date with
+    # scope=all (which changes the whole series).
+    for sent, later in ((None, False), (None, True), ([], True)):
+        series = await create(client, editor, recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])
+        target = (await dates(client, series["id"]))[1]["id"] if later else series["id"]
+        response = await client.patch(
+            f"{API}/events/{target}",
+            params={"scope": "all"},
+            json={"recurrence": sent},
+            headers=editor.basic,
+        )
+        assert response.status_code == 200, (sent, later, response.text)
+        assert "recurrence" not in response.json()  # a single event's body, as ever
+        assert [item["id"] for item in await dates(client, series["id"])] == []
+        single = await client.get(f"{API}/events/{series['id']}")
+        assert single.status_code == 200

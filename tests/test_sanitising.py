@@ -1,6 +1,6 @@
 """Untrusted HTML: authors and contributors keep WordPress's allowed markup only; editors and
 administrators keep everything (`unfiltered_html`). Every field, every write path, every
-language, every route that reads the record back (docs/design.md, Records)."""
+language, every route that reads the record back (docs/design.md#records)."""
 
 from typing import Any
 

@@ -1,7 +1,7 @@
 """Clients that stay in sync, against a real `almanac serve` with real commits: the changes
 feed followed through a long random sequence of writes ends where a fresh download does;
 late commits are not skipped; expired and foreign tokens; 304s on the response-cache path;
-If-Match races (docs/design.md, "Changes feed" and "ETags and conditional writes")."""
+If-Match races (docs/design.md#changes-feed and #etags-and-conditional-writes)."""
 
 import asyncio
 import random

@@ -841,8 +841,28 @@ async def test_has_events_filter(
     assert await ids(client, plural, has_events="false") == [
         without, with_trashed, with_pending, with_draft,
     ]  # fmt: skip
+    # Links write `has_events` as the caller did, as the reference does.
     response = await client.get(f"{API}/{plural}", params={"has_events": "no"})
-    assert response.json()["rest_url"].endswith("?page=1&per_page=9&has_events=0&status=publish")
+    assert response.json()["rest_url"].endswith("?page=1&per_page=9&has_events=no&status=publish")
+    response = await client.get(f"{API}/{plural}", params={"has_events": "true"})
+    assert response.json()["rest_url"].endswith("&has_events=true&status=publish")
+
+
+async def test_status_any_in_lists_and_links(
+    client: AsyncClient, auth: Auth, editor: AuthFor, plural: str
+) -> None:
+    published = (await make(client, editor, plural))["id"]
+    draft = (await make(client, editor, plural, status="draft"))["id"]
+    contributor = await auth("contributor")
+    assert await ids(client, plural, editor, status="any") == [draft, published]
+    assert await ids(client, plural, status="any") == [published]
+    listed = await client.get(f"{API}/{plural}", params={"per_page": 1}, headers=editor.basic)
+    assert listed.json()["rest_url"].endswith("&status=any")
+    following = await client.get(listed.json()["next_rest_url"], headers=editor.basic)
+    assert following.status_code == 200, following.text
+    # A contributor's default list too (the reference writes `any`, not `publish`).
+    mine = await client.get(f"{API}/{plural}", headers=contributor.basic)
+    assert mine.json()["rest_url"].endswith("&status=any")
 
 
 async def test_only_with_upcoming_filter(

@@ -1,4 +1,4 @@
-"""Event cost: the display string and `cost_details` the reference derives (§9.5)."""
+"""Event cost: the display string and `cost_details` the reference derives (docs/design.md#cost)."""
 
 import re
 from dataclasses import dataclass, field
@@ -79,7 +79,8 @@ def parse_cost(raw: Any, currency: Currency = DEFAULT_CURRENCY) -> Cost:
     details. A symbol written in the text is recorded with its side (`prefix`/`postfix`) and
     shown; amounts written without one are shown with the site's default `currency`, which
     the details do not record. `values` keep the components as written (a decimal comma
-    becomes a point, thousands separators go), `free` and other words included."""
+    becomes a point, thousands separators go), other words included, and the word `free` in
+    lower case (as the reference writes it)."""
     items = raw if isinstance(raw, list) else [raw]
     texts = [str(item).strip() for item in items if item is not None and str(item).strip()]
     if not texts:
@@ -88,7 +89,9 @@ def parse_cost(raw: Any, currency: Currency = DEFAULT_CURRENCY) -> Cost:
     symbol, position = "", ""
     for text in texts:
         if text.lower() == FREE:
-            components.append(_Component(text, Decimal(0)))
+            # In lower case whatever the writing, as the reference records it: clients
+            # compare these values.
+            components.append(_Component(FREE, Decimal(0)))
             continue
         found = [c for c in (_number(t) for t in _NUMBER.findall(text)) if c is not None]
         if not found:

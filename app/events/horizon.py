@@ -1,4 +1,4 @@
-"""Keeping series' dates up to the horizon as time passes (docs/design.md, Recurring events).
+"""Keeping series' dates up to the horizon as time passes (docs/design.md#recurring-events).
 
 A series stores its dates up to RECURRENCE_HORIZON_DAYS ahead of the moment it was last
 materialised; every day the horizon moves on by a day, and `extend_horizon` materialises

@@ -1,5 +1,5 @@
 """Venues and organizers referenced from an event payload: IDs, `{id}` objects or inline
-records (reusing an identical existing one, reference §9.2)."""
+records (reusing an identical existing one, docs/design.md#linked-venues-organizers-and-terms)."""
 
 from typing import Any
 

@@ -1,5 +1,5 @@
 """`GET /events`: its parameters turned into one filter object (the default window, day
-widening, strict dates, relations and status visibility; docs/design.md, Event list), then
+widening, strict dates, relations and status visibility; docs/design.md#event-list), then
 the page and its total."""
 
 from collections.abc import Callable
@@ -26,6 +26,7 @@ from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS
 from app.posts.kind import PostKind
 from app.posts.listing import status_echo
+from app.posts.params import asked_statuses
 from app.posts.serializer import View
 from app.posts.service import check_visible_event
 from app.terms.repository import TermRepository
@@ -64,7 +65,7 @@ def _bound(
     name: str, value: Any, zone: tzinfo, strict: bool, now: datetime
 ) -> tuple[datetime, datetime]:
     """A date parameter as (naive site wall time, UTC instant): whole days unless strict
-    (reference §5.2)."""
+    (docs/design.md#event-list)."""
     try:
         moment = parse_when(value, UTC if strict else zone, now)
     except ValueError:
@@ -134,7 +135,7 @@ def _window(
 
 
 def _statuses(filters: EventListFilters, asked: list[str] | None, user: User) -> None:
-    """Status visibility (reference §5.5; docs/design.md, Event list)."""
+    """Status visibility (docs/design.md#event-list, Visibility)."""
     if asked is not None and not can_create_posts(user):
         check("status", asked == ["publish"], note("status_publish_only"))
     every_but_trash = tuple(status for status in STATUSES if status != TRASH)
@@ -199,9 +200,10 @@ async def list_request(
         lexemes = await repo.search_lexemes(words)
         listing.filters.search = search_query(lexemes, ctx.language, settings.default_language)
         listing.echo["search"] = params.search
+    statuses = asked_statuses(params.status)
     with problems.gather():
-        _statuses(listing.filters, params.status, ctx.user)
-    listing.echo["status"] = status_echo(params.status, ctx.user)
+        _statuses(listing.filters, statuses, ctx.user)
+    listing.echo["status"] = status_echo(statuses, ctx.user)
     if params.post_parent is not None:
         with problems.gather():
             await check_visible_event(ctx, "post_parent", params.post_parent)

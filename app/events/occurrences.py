@@ -1,5 +1,5 @@
 """Series and their occurrences: materialising a series' dates, overriding one date,
-cancelling one, and splitting a series in two (docs/design.md, Recurring events).
+cancelling one, and splitting a series in two (docs/design.md#recurring-events).
 
 Every event has occurrences: a single event one, with the event's own ID (made by a trigger
 for every writer, migration e18a0b1c2d3e), a series one per date of its rules up to the

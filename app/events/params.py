@@ -1,4 +1,4 @@
-"""Parameters of the event routes: writes (interface §2.1) and the list (reference §5)."""
+"""Parameters of the event routes: writes (docs/design.md#events) and the list (docs/design.md#event-list)."""
 
 from typing import Annotated, Any, Literal
 
@@ -98,10 +98,11 @@ def _lines(value: Any) -> Any:
     return value
 
 
+# The limit on the number of lines belongs to the list: on the whole (list or None) it would
+# measure a null too, and fail it (null is a single event again, as [] is).
 RecurrenceLines = Annotated[
-    list[Annotated[str, Field(max_length=2000)]] | None,
+    Annotated[list[Annotated[str, Field(max_length=2000)]], Field(max_length=50)] | None,
     BeforeValidator(_lines),
-    Field(max_length=50),
 ]
 Scope = Literal["this", "following", "all"]
 
@@ -121,7 +122,7 @@ class EventDeleteParams(DeleteParams):
 
 
 class EventWriteParams(PostFields):
-    """Fields of an event create or update (interface §2.1); all optional on update."""
+    """Fields of an event create or update (docs/design.md#events); all optional on update."""
 
     title: Annotated[NonEmptyStr, Field(max_length=500)] | None = Field(
         None, description="Event title"

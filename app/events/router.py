@@ -1,4 +1,4 @@
-"""Events: the list, and create, read, update, delete by ID and by slug (interface §4.3, §4.4).
+"""Events: the list, and create, read, update, delete by ID and by slug (docs/design.md#url-space-and-discovery).
 Everything but the list is the shared post routes."""
 
 from datetime import date

@@ -17,7 +17,7 @@ class CostDetails(Schema):
 
 
 class Event(Schema):
-    """An event (reference §3.1). Flags are null and lists empty when password-redacted."""
+    """An event (docs/design.md#shapes). Flags are null and lists empty when password-redacted."""
 
     id: int
     global_id: str

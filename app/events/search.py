@@ -4,7 +4,7 @@ Every word of a search must occur in the title, description or excerpt that the 
 language shows. The index holds PostgreSQL's words of those texts (its `simple` parser:
 lower-cased, markup dropped, not stemmed), tagged with the language they were read in (see
 migration e12a0b1c2d3e). A search word matches the words of the text that *begin* with it:
-`night` finds "Nightlife" but not "Midnight" (docs/design.md, Event list).
+`night` finds "Nightlife" but not "Midnight" (docs/design.md#event-list).
 
 A search word is split by the same parser (`rock'n'roll` is `rock`, `n` and `roll`), and each
 of its parts must match. A word with no letter or digit is left out; a search made only of

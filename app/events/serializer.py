@@ -1,4 +1,4 @@
-"""The event object (reference §3.1) and its schema.org JSON-LD."""
+"""The event object (docs/design.md#shapes) and its schema.org JSON-LD."""
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -96,7 +96,7 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
 
 
 def event_json_ld(event: EventRecord, body: dict[str, Any]) -> dict[str, Any]:
-    """schema.org Event (reference §3.8), built from the already serialised body."""
+    """schema.org Event (docs/design.md#shapes), built from the already serialised body."""
     zone = parse_zone(event.timezone)
     data: dict[str, Any] = {
         "@context": "http://schema.org",

@@ -1,6 +1,6 @@
 """Writes of events that know series: an update or delete on one date of a series changes
 that date (an override, a cancelled date), the dates from it on (a split), or the series,
-by the request's `scope` (docs/design.md, Recurring events). Single events, and the routes'
+by the request's `scope` (docs/design.md#recurring-events). Single events, and the routes'
 reads, are the shared post behaviour (app/posts/service.py)."""
 
 from dataclasses import replace

@@ -1,6 +1,6 @@
 """The lenient value types of parameters: booleans in their WordPress forms, numbers and lists
 as text, dates and zones checked but kept as sent; each with the JSON schema that documents it
-(docs/design.md, Requests)."""
+(docs/design.md#requests)."""
 
 import re
 from datetime import UTC
@@ -138,7 +138,7 @@ def _string_or_empty(value: Any) -> Any:
     return value
 
 
-# What the lenient types accept, for the OpenAPI document (docs/design.md, Requests).
+# What the lenient types accept, for the OpenAPI document (docs/design.md#requests).
 BOOLEAN_WORDS = ["true", "false", "1", "0", "yes", "no", "on", "off"]
 BOOLEAN_SCHEMA: dict[str, Any] = {
     "type": ["boolean", "integer", "string"],

@@ -80,7 +80,7 @@ async def get_page(request: Request) -> Page:
 
 PageDep = Annotated[Page, Depends(get_page)]
 
-# Body key order differs between post lists and term lists in the reference (§3.11).
+# Body key order differs between post lists and term lists in the reference (docs/design.md#lists-and-paging).
 Layout = Literal["posts", "terms"]
 
 

@@ -106,7 +106,7 @@ async def _body_params(request: Request) -> RawParams:
 class UnreadableBody(dict[str, Any]):
     """The query parameters of a request whose body could not be read. The body's error is
     raised when a handler parses its parameters, which it does after checking the caller:
-    an anonymous write is a 401 whatever its payload (docs/design.md, Errors)."""
+    an anonymous write is a 401 whatever its payload (docs/design.md#errors)."""
 
     def __init__(self, params: RawParams, error: ApiError) -> None:
         super().__init__(params)

@@ -1,4 +1,4 @@
-"""What an organizer write accepts (interface §4.6)."""
+"""What an organizer write accepts (docs/design.md#records)."""
 
 from pydantic import Field
 

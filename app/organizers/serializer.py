@@ -1,4 +1,4 @@
-"""The organizer object (reference §3.7, with every key always present: docs/design.md, Responses)."""
+"""The organizer object (with every key always present: docs/design.md#shapes)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -24,7 +24,7 @@ def organizer_body(record: OrganizerRecord, view: View, *, json_ld: bool = False
 
 
 def organizer_json_ld(record: OrganizerRecord, urls: Urls) -> dict[str, Any]:
-    """schema.org Person (reference §3.8); `url` is the website, as the reference shows."""
+    """schema.org Person (docs/design.md#shapes); `url` is the website, as the reference shows."""
     return {
         "@type": "Person",
         "name": record.name,

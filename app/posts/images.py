@@ -1,4 +1,4 @@
-"""Images of events, venues and organizers (docs/design.md, Images).
+"""Images of events, venues and organizers (docs/design.md#images).
 
 `image` in a write accepts an image ID (a row of `images`) or an http(s) URL. A URL is
 recorded as it is, never fetched: nothing the service does may make it request a

@@ -22,25 +22,38 @@ from app.http.pagination import PageParams
 from app.http.params import Params
 from app.posts.images import is_http_url
 
+# Post statuses, in any letter case. A list may also ask for `any`: every status the caller
+# may see (the default of the list, docs/design.md#event-list), as the reference's links do.
+ANY_STATUS = "any"
 
-# Post statuses, in any letter case; the list parameter of the listing routes.
-def _status(value: Any) -> Any:
+
+def _status(value: Any, choices: tuple[str, ...] = STATUSES) -> Any:
     """One of the post statuses, in any letter case (`Publish` is `publish`)."""
-    if isinstance(value, str) and value.strip().lower() in STATUSES:
+    if isinstance(value, str) and value.strip().lower() in choices:
         return value.strip().lower()
-    raise PydanticCustomError("not_one_of", "not a status", {"choices": ", ".join(STATUSES)})
+    raise PydanticCustomError("not_one_of", "not a status", {"choices": ", ".join(choices)})
 
 
 def _statuses(value: Any) -> Any:
-    return [_status(item) for item in string_list(value)]
+    return [_status(item, LISTED_STATUSES) for item in string_list(value)]
 
 
+def asked_statuses(statuses: list[str] | None) -> list[str] | None:
+    """The statuses a list asks for; None (the caller's default) when it asks for `any`."""
+    return None if statuses is None or ANY_STATUS in statuses else statuses
+
+
+LISTED_STATUSES = (*STATUSES, ANY_STATUS)
 STATUS_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STATUSES)}
 Status = Annotated[str, BeforeValidator(_status), WithJsonSchema(STATUS_SCHEMA)]
 StatusList = Annotated[
     list[str],
     BeforeValidator(_statuses),
-    WithJsonSchema(list_schema(STATUS_SCHEMA, f"({'|'.join(STATUSES)})")),
+    WithJsonSchema(
+        list_schema(
+            {"type": "string", "enum": list(LISTED_STATUSES)}, f"({'|'.join(LISTED_STATUSES)})"
+        )
+    ),
 ]
 
 

@@ -1,4 +1,4 @@
-"""What venues, organizers and events share as post-like records (docs/design.md, Records and Languages).
+"""What venues, organizers and events share as post-like records (docs/design.md#records and #languages).
 
 One base repository reads a record with its texts in the request language (falling back to
 the default language through an outer join and `coalesce`) and its image; it lists with the
@@ -45,7 +45,7 @@ from app.models import Event, Image, Organizer, Venue
 from app.models.base import utcnow
 from app.posts.records import ImageRecord, Ownership, PostRecord
 
-# Events in these statuses do not make a venue or organizer "have events" (reference §6).
+# Events in these statuses do not make a venue or organizer "have events" (docs/design.md#event-list, venue and organizer lists).
 NOT_HOSTING = ("draft", "pending", TRASH)
 TEXTS = ("name", "description", "excerpt")
 IMAGE_COLUMNS = ("id", "url", "extension", "width", "height")
@@ -81,7 +81,7 @@ def visible_to(model: type[PostModel], user: User, statuses: Sequence[str] | Non
 
 
 def search_fragments(term: str) -> list[str]:
-    """The term split on every character that is not a letter, a digit or `-` (reference §6)."""
+    """The term split on every character that is not a letter, a digit or `-` (docs/design.md#event-list, venue and organizer lists)."""
     fragments: list[str] = []
     current: list[str] = []
     for char in term:
@@ -202,7 +202,7 @@ class PostRepository(Generic[R]):
 
     async def find_identical(self, fields: dict[str, Any], user: User) -> int | None:
         """An existing record, not trashed, that `user` may read, equal to the one a create
-        sends (reference §9.10 duplicate avoidance): texts and details equal
+        sends (docs/design.md#linked-venues-organizers-and-terms): texts and details equal
         case-insensitively, the address contained; only the matched fields sent, non-empty,
         count. None without the name."""
         m = self.model

@@ -17,7 +17,7 @@ from app.posts.records import PostRecord, Protectable
 
 R = TypeVar("R", bound=PostRecord)
 
-# Reference §3.10: what a password hides, wherever the key appears in the object.
+# What a password hides (docs/design.md#passwords), wherever the key appears in the object.
 REDACTED_TEXT = frozenset(
     {
         "description", "excerpt", "cost", "website", "virtual_url", "virtual_video_source",
@@ -81,7 +81,7 @@ def post_body(
     trailing: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The whole object: the head, the kind's `fields`, `json_ld` when given, the `trailing`
-    fields and the global IDs; redacted (reference §3.10) when the view hides the record."""
+    fields and the global IDs; redacted (docs/design.md#passwords) when the view hides the record."""
     redact = view.hides(record)
     if redact:
         record = blank_protected(record)
@@ -131,7 +131,7 @@ def blank_protected(record: R) -> R:
 
 
 def redact_body(body: dict[str, Any]) -> dict[str, Any]:
-    """Reference §3.10 over the object and the objects nested in it (keys present only).
+    """The password rule (docs/design.md#passwords) over the object and the objects nested in it (keys present only).
 
     `json_ld` is left alone: it is built from the blanked record instead.
     """

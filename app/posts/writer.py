@@ -43,7 +43,7 @@ def publication_date(params: PostFields, zone: tzinfo) -> datetime | None:
 def post_status(
     user: Principal, requested: str | None, current: str | None, published: datetime
 ) -> str:
-    """The status a write really gets: contributors cannot publish (reference §9.7), and, as
+    """The status a write really gets: contributors cannot publish (docs/design.md#statuses), and, as
     in WordPress, publishing with a future date schedules while a past date publishes."""
     status = scale_status(user, requested)
     if current == status:
@@ -143,7 +143,7 @@ class PostWriter(Generic[R]):
         )
         own, texts = self._sent(params, problems)
         problems.raise_any()
-        # Duplicate avoidance (reference §9.10): sending what a record already holds gives
+        # Duplicate avoidance (docs/design.md#linked-venues-organizers-and-terms): sending what a record already holds gives
         # that record, in a create of its own as in an event's inline venue or organizer.
         existing = await self.repo.find_identical({**own, **texts}, self.user)
         if existing is not None:

@@ -10,7 +10,7 @@ class TermUrls(Schema):
 
 
 class Term(Schema):
-    """A category or tag (reference §3.9); `parent` on categories only."""
+    """A category or tag (docs/design.md#shapes); `parent` on categories only."""
 
     id: int
     count: int = Field(description="Published events using the term")
@@ -28,7 +28,7 @@ class Term(Schema):
 
 
 class EmbeddedTerm(Schema):
-    """A term inside an event (reference §3.5)."""
+    """A term inside an event (docs/design.md#shapes)."""
 
     name: str
     slug: str

@@ -17,7 +17,7 @@ def term_urls(term: TermRecord, urls: Urls) -> dict[str, str]:
 
 
 def term_body(term: TermRecord, urls: Urls, *, with_links: bool = False) -> dict[str, Any]:
-    """The standalone term object (reference §3.9)."""
+    """The standalone term object (docs/design.md#shapes)."""
     body: dict[str, Any] = {
         "id": term.id,
         "count": term.count,
@@ -48,7 +48,7 @@ def term_body(term: TermRecord, urls: Urls, *, with_links: bool = False) -> dict
 
 
 def embedded_term_body(term: TermRecord, urls: Urls) -> dict[str, Any]:
-    """A term as embedded in an event (reference §3.5: WordPress term fields)."""
+    """A term as embedded in an event (WordPress term fields, docs/design.md#shapes)."""
     return {
         "name": term.name,
         "slug": term.slug,

@@ -1,4 +1,4 @@
-"""What a venue write accepts (interface §4.5)."""
+"""What a venue write accepts (docs/design.md#records)."""
 
 from pydantic import Field
 

@@ -1,4 +1,4 @@
-"""The venue object (reference §3.6, with every key always present: docs/design.md, Responses)."""
+"""The venue object (with every key always present: docs/design.md#shapes)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -28,7 +28,7 @@ def venue_body(record: VenueRecord, view: View, *, json_ld: bool = False) -> dic
 
 
 def venue_json_ld(record: VenueRecord, urls: Urls) -> dict[str, Any]:
-    """schema.org Place with its PostalAddress (reference §3.8), which leaves out the empty
+    """schema.org Place with its PostalAddress (docs/design.md#shapes), which leaves out the empty
     parts of the address, as the reference does (its other keys stay, empty or not)."""
     address = {
         "streetAddress": record.address,

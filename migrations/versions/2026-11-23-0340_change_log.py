@@ -7,7 +7,7 @@ so that the records whose *embedded* objects change are logged too: an event emb
 venue, organizers, categories, tags and image, so a venue rename logs the venue and every
 event linked to it, a term rename every event carrying the term. A term's stored count is
 the one embedded field that does not log its events (it changes with every publication in
-the term: see docs/design.md, "Changes feed").
+the term: see docs/design.md#changes-feed).
 
 Statement-level triggers with transition tables: a bulk insert of a million events writes
 its log rows in one INSERT ... SELECT, not a million trigger calls.

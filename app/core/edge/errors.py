@@ -177,9 +177,19 @@ async def _api_error(request: Request, exc: Exception) -> Response:
     return _error_response(request, exc)
 
 
+def _split_by_encoded_slash(request: Request) -> bool:
+    """Did the path match only because an encoded slash (`%2F`, e.g. in a slug) was read as a
+    separator? Routing sees the decoded path; no route takes a `/` inside one segment (the
+    reference's neither), so such a request has no route, whatever its method."""
+    raw_path: bytes = request.scope.get("raw_path") or b""
+    return b"%2f" in raw_path.lower()
+
+
 async def _validation_error(request: Request, exc: Exception) -> Response:
     """FastAPI's own validation (path/query declarations) never answers 422."""
     assert isinstance(exc, RequestValidationError)
+    if _split_by_encoded_slash(request):
+        return _error_response(request, no_route())
     missing: list[str] = []
     notes: dict[str, Note] = {}
     for error in exc.errors():
@@ -213,7 +223,7 @@ def _allowed_methods(request: Request) -> list[str]:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
-    if exc.status_code == 404:
+    if exc.status_code == 404 or (exc.status_code == 405 and _split_by_encoded_slash(request)):
         return _error_response(request, no_route())
     if exc.status_code == 405:
         headers = {"Allow": ", ".join(_allowed_methods(request))}

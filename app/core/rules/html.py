@@ -1,5 +1,5 @@
 """Markup from callers without WordPress's `unfiltered_html` (authors, contributors): what
-they may keep, as WordPress's kses lets them (docs/design.md, Records).
+they may keep, as WordPress's kses lets them (docs/design.md#records).
 
 Descriptions and excerpts keep the tags and attributes of WordPress's allowed post tags;
 titles and names keep its few inline tags; other text fields (addresses, phones, costs) keep

@@ -1,6 +1,6 @@
 """Roles, capabilities and the one answer to "may this user do X to this record".
 
-Capabilities follow The Events Calendar's copy of WordPress roles (reference §11):
+Capabilities follow The Events Calendar's copy of WordPress roles (docs/design.md#users-and-permissions):
 editors and administrators manage everything; authors publish and manage their own
 records; contributors edit their own unpublished records; subscribers only read.
 """
@@ -100,7 +100,7 @@ def require(user: User, allowed: bool) -> None:
 
 
 def scale_status(user: User, requested: str | None) -> str:
-    """The status a write really gets: contributors cannot publish (reference §9.7)."""
+    """The status a write really gets: contributors cannot publish (docs/design.md#statuses)."""
     if can_publish(user):
         return requested or "publish"
     if requested in (None, ""):

@@ -175,7 +175,7 @@ class EventListQuery:
         where: list[Any] = [self._visibility(o)]
         if not f.include_hidden and not self._public():
             # Hidden events stay out of lists for those who may not edit them
-            # (docs/design.md, Event list). Occurrences carry their series' visibility.
+            # (docs/design.md#event-list). Occurrences carry their series' visibility.
             shown = o.hide_from_listings == false()
             viewer = o.author_id == bindparam("viewer_id")
             where.append(shown if f.viewer_id is None else or_(shown, viewer))
