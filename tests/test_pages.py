@@ -86,6 +86,7 @@ async def test_event_page_has_everything_and_the_apis_json_ld(
     html = response.text
     api = (await client.get(f"{API}/events/{body['id']}")).json()
     assert json_ld(html) == api["json_ld"]
+    assert list(json_ld(html)) == list(api["json_ld"])  # in the same order
     data = json_ld(html)
     assert data["name"] == "River Jazz"
     assert re.search(r"[+-]\d\d:\d\d$", data["startDate"])

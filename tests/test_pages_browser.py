@@ -309,5 +309,12 @@ async def test_a_write_shows_on_the_next_load(site: Site) -> None:
         after = await client.get(path)
         listing = await client.get(f"{site.base}/events/month/{event['start_date'][:7]}/")
     assert after.headers["x-almanac-cache"] == "miss"
+    # A hit of a page without a language prefix keeps the page's language, whatever the
+    # Accept-Language of the request that hits it.
+    async with httpx.AsyncClient(timeout=30) as client:
+        for _ in range(2):
+            german = await client.get(path, headers={"Accept-Language": "de"})
+    assert german.headers["x-almanac-cache"] == "hit"
+    assert german.headers["content-language"] == "en"
     assert "City Talk, moved" in after.text
     assert "City Talk, moved" in listing.text

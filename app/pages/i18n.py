@@ -91,6 +91,8 @@ def make_environment(language: str, templates_dir: Path | None) -> Environment:
         lstrip_blocks=True,
     )
     env.install_gettext_translations(translations(language), newstyle=True)  # type: ignore[attr-defined]
+    # JSON-LD in the API's key order (Jinja sorts keys by default).
+    env.policies["json.dumps_kwargs"] = {"sort_keys": False, "ensure_ascii": False}
     env.filters["todatetime"] = datetime.fromisoformat
     env.globals["dates"] = Dates(language)
     env.globals["language"] = language

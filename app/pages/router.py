@@ -52,7 +52,9 @@ def render_page(
         site_name=settings.site_name or links.urls.site.split("://", 1)[-1],
         **values,
     )
-    return HTMLResponse(html, status_code=status)
+    # The page's own language, stored with it in the response cache: a hit must not take
+    # the header from the request's Accept-Language (the path decides a page's language).
+    return HTMLResponse(html, status_code=status, headers={"Content-Language": language})
 
 
 @dataclass
