@@ -44,6 +44,7 @@ class Cell:
     in_month: bool
     today: bool
     events: list[Body] = field(default_factory=list)
+    unknown: bool = False  # more events than read may fall on this day
 
     @property
     def shown(self) -> list[Body]:
@@ -65,21 +66,22 @@ def month_bounds(month: date, first_weekday: int) -> tuple[date, date]:
 
 
 def month_grid(
-    month: date, first_weekday: int, events: list[Body], today: date
+    month: date, first_weekday: int, events: list[Body], today: date, complete: bool = True
 ) -> list[list[Cell]]:
+    """The grid's weeks. Not `complete` (the grid had more events than one view reads, in
+    start order): the days from the last one read on may have more than they show, and
+    link to their day view."""
     start, end = month_bounds(month, first_weekday)
-    cells = {
-        start + timedelta(days=n): Cell(
-            start + timedelta(days=n),
-            (start + timedelta(days=n)).month == month.month,
-            start + timedelta(days=n) == today,
-        )
-        for n in range((end - start).days + 1)
-    }
+    days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
+    cells = {day: Cell(day, day.month == month.month, day == today) for day in days}
     for event in events:
         for day in days_of(event):
             if day in cells:
                 cells[day].events.append(event)
+    if not complete and events:
+        last = local_start(events[-1]).date()
+        for day in days:
+            cells[day].unknown = day >= last
     ordered = [cells[day] for day in sorted(cells)]
     return [ordered[i : i + 7] for i in range(0, len(ordered), 7)]
 

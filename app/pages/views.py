@@ -87,11 +87,13 @@ async def month_view(
         **scope,
         **search.filters(),
     }
-    events, _ = await content.events(filters)
+    events, total = await content.events(filters)
     weekdays = [(first_weekday + n) % 7 for n in range(7)]
     return {
         "month": month,
-        "weeks": month_grid(month, first_weekday, events, today(settings)),
+        "weeks": month_grid(
+            month, first_weekday, events, today(settings), complete=len(events) >= total
+        ),
         "weekdays": weekdays,
         "previous": add_months(month, -1),
         "next": add_months(month, 1),
