@@ -175,7 +175,14 @@ async def test_visibility_is_the_apis(client: AsyncClient, editor: AuthFor) -> N
     assert (await client.get("/organizer/no-such-organizer/")).status_code == 404
     assert (await client.get("/events/category/no-such-category/")).status_code == 404
     assert (await client.get("/events/nothing/here/at/all/")).status_code == 404
-    assert (await client.get("/events/2026-13-45/")).status_code == 404
+    for path in (
+        "/events/2026-13-45/",
+        "/events/20260101/",
+        "/events/0001-01-01/",
+        "/events/month/9999-12/",
+        "/events/month/2026-1/",
+    ):
+        assert (await client.get(path)).status_code == 404, path
 
 
 async def test_password_protected_events_show_a_form_until_given(
@@ -285,6 +292,9 @@ async def test_reference_query_parameters(client: AsyncClient, editor: AuthFor) 
     assert "Chess club" not in past
     bad = await client.get("/events/list/", params={"tribe-bar-date": "someday"})
     assert bad.status_code == 400
+    assert (
+        await client.get("/events/month/", params={"tribe-bar-date": "9999-12"})
+    ).status_code == 400
     assert "tribe-bar-date" in bad.text
 
 

@@ -2,6 +2,7 @@
 and render a template. Every route is served in the default language and under `/de`, `/sk`
 (and `/en`) as well (docs/design.md, Public pages)."""
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -92,17 +93,36 @@ def _search(request: Request) -> views.Search:
     return views.Search(words=words, day=day, display=query.get("eventDisplay"))
 
 
+# Calendar dates the pages show: a year of four digits, far enough from date's own limits
+# that the previous and next day or month always exist.
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+MONTH = re.compile(r"\d{4}-\d{2}")
+YEARS = range(1000, 9999)
+
+
+def calendar_date(text: str) -> date | None:
+    """A day (YYYY-MM-DD) or a month (YYYY-MM: its first day), else None."""
+    text = text.strip()
+    try:
+        if MONTH.fullmatch(text):
+            value = date.fromisoformat(f"{text}-01")
+        elif DAY.fullmatch(text):
+            value = date.fromisoformat(text)
+        else:
+            return None
+    except ValueError:
+        return None
+    return value if value.year in YEARS else None
+
+
 def _date(value: str | None, name: str) -> date | None:
-    """A day (YYYY-MM-DD) or a month (YYYY-MM: its first day); empty means none."""
+    """A query's day or month; empty means none, anything else unreadable is a 400."""
     if not value or not value.strip():
         return None
-    text = value.strip()
-    try:
-        if len(text) == 7:
-            return datetime.strptime(text, "%Y-%m").date()
-        return date.fromisoformat(text)
-    except ValueError:
-        raise BadInput(name) from None
+    day = calendar_date(value)
+    if day is None:
+        raise BadInput(name)
+    return day
 
 
 Build = Callable[[PageRequest], Awaitable[Response]]
@@ -128,17 +148,17 @@ async def _respond(request: Request, maker: Any, build: Build) -> Response:
 
 
 def _month_of(value: str) -> date:
-    try:
-        return datetime.strptime(value, "%Y-%m").date()
-    except ValueError:
-        raise NotShown from None
+    month = calendar_date(value) if MONTH.fullmatch(value) else None
+    if month is None:
+        raise NotShown
+    return month
 
 
 def _day_of(value: str) -> date:
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise NotShown from None
+    day = calendar_date(value) if DAY.fullmatch(value) else None
+    if day is None:
+        raise NotShown
+    return day
 
 
 # ---- the calendar views -----------------------------------------------------------
