@@ -35,7 +35,12 @@ AXE = Path(__file__).parent / "browser" / "node_modules" / "axe-core" / "axe.min
 WCAG_AA = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}
 }
-WIDTHS = {"desktop": (1280, 1000), "phone": (375, 812)}
+# (width, height, colour scheme): desktop and a 375 px phone, and the dark scheme's contrast.
+FORMS = {
+    "desktop": (1280, 1000, "light"),
+    "phone": (375, 812, "light"),
+    "desktop, dark": (1280, 1000, "dark"),
+}
 TODAY = datetime.now(UTC).date()
 
 
@@ -180,27 +185,40 @@ def _pages(site: Site) -> dict[str, str]:
     }
 
 
-def _axe(driver: WebDriver, url: str, size: tuple[int, int]) -> list[dict[str, Any]]:
-    driver.set_window_size(*size)
+def _axe(
+    driver: WebDriver, url: str, form: tuple[int, int, str]
+) -> tuple[list[dict[str, Any]], str]:
+    """axe's violations on the page in that form, and the page's background colour."""
+    width, height, scheme = form
+    driver.set_window_size(width, height)
+    media = {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", media)  # type: ignore[attr-defined]
     driver.get(url)
     axe = Axe(driver, script_url=str(AXE))
     axe.inject()
     results = axe.run(options=json.dumps(WCAG_AA))
     violations: list[dict[str, Any]] = results["violations"]
-    return violations
+    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    return violations, str(background)
 
 
-@pytest.mark.parametrize("width", WIDTHS)
-async def test_axe_finds_no_wcag_21_aa_violation(
-    site: Site, browser: WebDriver, width: str
-) -> None:
+@pytest.mark.parametrize("form", FORMS)
+async def test_axe_finds_no_wcag_21_aa_violation(site: Site, browser: WebDriver, form: str) -> None:
     found = {}
+    backgrounds = set()
     for name, path in _pages(site).items():
-        violations = await asyncio.to_thread(_axe, browser, f"{site.base}{path}", WIDTHS[width])
+        violations, background = await asyncio.to_thread(
+            _axe, browser, f"{site.base}{path}", FORMS[form]
+        )
+        backgrounds.add(background)
         if violations:
             found[name] = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
     assert found == {}
+    dark = FORMS[form][2] == "dark"
+    assert backgrounds == {"rgb(18, 18, 22)" if dark else "rgb(255, 255, 255)"}
     assert await asyncio.to_thread(_errors, browser) == []
+    light = {"features": [{"name": "prefers-color-scheme", "value": "light"}]}
+    await asyncio.to_thread(browser.execute_cdp_cmd, "Emulation.setEmulatedMedia", light)  # type: ignore[attr-defined]
 
 
 def _navigate(driver: WebDriver, base: str, shots: Path) -> dict[str, Any]:
