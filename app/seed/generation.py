@@ -32,21 +32,16 @@ from app.seed.vocabulary import (
 # How many organizers / categories / tags an event gets, with their weights.
 ORGANIZERS_PER_EVENT = ((0, 0.2), (1, 0.5), (2, 0.2), (3, 0.1))
 
-
 CATEGORIES_PER_EVENT = ((1, 0.7), (2, 0.3))
 
-
 TAGS_PER_EVENT = ((0, 0.3), (1, 0.3), (2, 0.25), (3, 0.15))
-
 
 # Share of records with a translation, per non-default language (in LANGUAGES order).
 EVENT_TRANSLATED = (0.3, 0.2)
 
-
 # Share of events that are series, and their rules: (frequency, how they end, weight), with
 # the ranges of COUNT (dates) and of UNTIL (weeks or days after the start).
 RECURRING_SHARE = 0.1
-
 
 SERIES_RULES: tuple[tuple[str, str, float], ...] = (
     ("WEEKLY", "COUNT", 0.45),
@@ -56,12 +51,9 @@ SERIES_RULES: tuple[tuple[str, str, float], ...] = (
     ("WEEKLY", "", 0.02),  # endless: up to the horizon
 )
 
-
 SERIES_COUNTS = {"WEEKLY": (4, 12), "DAILY": (2, 7)}
 
-
 SERIES_SPANS = {"WEEKLY": (4, 16), "DAILY": (3, 10)}
-
 
 STEPS = {"WEEKLY": timedelta(weeks=1), "DAILY": timedelta(days=1)}
 

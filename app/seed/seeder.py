@@ -73,7 +73,7 @@ CHUNK = 20_000  # events generated and copied at a time
 OTHER_ZONES = ("Europe/Berlin", "America/New_York")
 EXTRA_ZONE_SHARE = 0.2  # the rest use the site time zone
 
-
+# Share of records with a translation, per non-default language (events: generation.py).
 VENUE_TRANSLATED = (0.5, 0.4)
 ORGANIZER_TRANSLATED = (0.3, 0.3)
 TAG_TRANSLATED = (0.5, 0.5)

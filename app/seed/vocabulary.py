@@ -7,7 +7,6 @@ from typing import Any
 # One text in every language, in the order of LANGUAGES (en, de, sk).
 Text3 = tuple[str, str, str]
 
-
 EVENT_ADJECTIVES: tuple[Text3, ...] = (
     ("Summer", "Sommer", "Letný"),
     ("Winter", "Winter", "Zimný"),
@@ -22,7 +21,6 @@ EVENT_ADJECTIVES: tuple[Text3, ...] = (
     ("Midweek", "Wochenmitte", "Stredotýždňový"),
     ("Riverside", "Flussufer", "Nábrežný"),
 )
-
 
 EVENT_GENRES: tuple[Text3, ...] = (
     ("Jazz", "Jazz", "Jazzový"),
@@ -43,7 +41,6 @@ EVENT_GENRES: tuple[Text3, ...] = (
     ("Science", "Wissenschafts", "Vedecký"),
 )
 
-
 EVENT_KINDS: tuple[Text3, ...] = (
     ("Night", "Nacht", "večer"),
     ("Workshop", "Workshop", "workshop"),
@@ -58,7 +55,6 @@ EVENT_KINDS: tuple[Text3, ...] = (
     ("Fair", "Messe", "jarmok"),
     ("Showcase", "Schau", "program"),
 )
-
 
 LINES: tuple[Text3, ...] = (
     (
@@ -93,7 +89,6 @@ LINES: tuple[Text3, ...] = (
     ),
 )
 
-
 EVENT_INTRO: Text3 = (
     "<p>Join us for the {title} in {city}. {line}</p><p>{more}</p>",
     "<p>Willkommen zum {title} in {city}. {line}</p><p>{more}</p>",
@@ -123,9 +118,7 @@ CITIES: tuple[City, ...] = (
     City(("London", "London", "Londýn"), ("United Kingdom", "Vereinigtes Königreich", "Spojené kráľovstvo"), "", 51.5074, -0.1278, "WC2N 5DU", "+44 20"),
 )  # fmt: skip
 
-
 STREETS = ("Main Street", "Ringstraße", "Hlavná", "Market Square", "Opernring", "Dunajská")
-
 
 VENUE_KINDS: tuple[Text3, ...] = (
     ("Concert Hall", "Konzerthalle", "Koncertná sála"),
@@ -140,13 +133,11 @@ VENUE_KINDS: tuple[Text3, ...] = (
     ("Old Theatre", "Altes Theater", "Staré divadlo"),
 )
 
-
 VENUE_TEXT: Text3 = (
     "A venue in {city} with room for {seats} guests.",
     "Ein Veranstaltungsort in {city} mit Platz für {seats} Gäste.",
     "Priestor v meste {city} pre {seats} hostí.",
 )
-
 
 ORGANIZER_KINDS: tuple[Text3, ...] = (
     ("Arts Society", "Kunstverein", "Umelecký spolok"),
@@ -159,17 +150,14 @@ ORGANIZER_KINDS: tuple[Text3, ...] = (
     ("Book Circle", "Lesekreis", "Čitateľský krúžok"),
 )
 
-
 ORGANIZER_TEXT: Text3 = (
     "Organising events in {city} since {year}.",
     "Organisiert Veranstaltungen in {city} seit {year}.",
     "Organizuje podujatia v meste {city} od roku {year}.",
 )
 
-
 # "{kind} {city}" reads better in German and Slovak, "{city} {kind}" in English.
 PLACE_NAME: Text3 = ("{city} {kind}", "{kind} {city}", "{kind} {city}")
-
 
 CATEGORIES: tuple[Text3, ...] = (
     ("Concerts", "Konzerte", "Koncerty"),
@@ -199,13 +187,11 @@ CATEGORIES: tuple[Text3, ...] = (
     ("Classical", "Klassik", "Klasika"),
 )
 
-
 CATEGORY_TEXT: Text3 = (
     "Everything about {name}.",
     "Alles rund um {name}.",
     "Všetko o téme {name}.",
 )
-
 
 TAGS: tuple[Text3, ...] = (
     ("free entry", "freier Eintritt", "voľný vstup"),
@@ -238,7 +224,6 @@ TAGS: tuple[Text3, ...] = (
     ("new", "neu", "nové"),
 )
 
-
 # Raw cost inputs, parsed once by the app's own cost parser; None: no cost.
 COSTS: tuple[tuple[Any, float], ...] = (
     (None, 0.40),
@@ -252,7 +237,6 @@ COSTS: tuple[tuple[Any, float], ...] = (
     ("10 - 30 CHF", 0.02),
     ("Donation", 0.02),
 )
-
 
 STATUSES: tuple[tuple[str, float], ...] = (
     ("publish", 0.86),
