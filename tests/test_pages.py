@@ -170,11 +170,17 @@ async def test_visibility_is_the_apis(client: AsyncClient, editor: AuthFor) -> N
     assert response.status_code == 200  # absent from the views, open at its URL
     assert "Hidden one" in response.text
     draft_venue = await create_record(client, editor, "venues", "Secret Hall", status="draft")
-    assert (await client.get(f"/venue/{draft_venue['slug']}/")).status_code == 404
-    assert (await client.get("/venue/no-such-venue/")).status_code == 404
-    assert (await client.get("/organizer/no-such-organizer/")).status_code == 404
-    assert (await client.get("/events/category/no-such-category/")).status_code == 404
-    assert (await client.get("/events/nothing/here/at/all/")).status_code == 404
+    for path in (
+        f"/venue/{draft_venue['slug']}/",
+        "/venue/no-such-venue/",
+        "/organizer/no-such-organizer/",
+        "/events/category/no-such-category/",
+        "/events/nothing/here/at/all/",
+        "/de/events/tag/no-such-tag/month/",
+    ):
+        missing = await client.get(path)
+        assert missing.status_code == 404, path
+        assert missing.headers["content-type"].startswith("text/html"), path
     for path in (
         "/events/2026-13-45/",
         "/events/20260101/",
@@ -341,7 +347,9 @@ async def test_list_pages(client: AsyncClient, editor: AuthFor) -> None:
     second = await client.get("/events/list/page/2/")
     assert second.status_code == 200
     assert "Talk 12" in second.text
-    assert (await client.get("/events/list/page/9/")).status_code == 404
+    beyond = await client.get("/events/list/page/9/")
+    assert beyond.status_code == 404
+    assert beyond.headers["content-type"].startswith("text/html")
 
 
 async def test_sitemap_and_robots(client: AsyncClient, editor: AuthFor) -> None:

@@ -74,7 +74,8 @@ class Content:
                 self._with(filters), Page(number, size), self.totals
             )
         except ApiError as exc:
-            if exc.status == 400:  # an unknown term or venue of an old link
+            # An unknown term or venue of an old link (400), a page past the last (404).
+            if exc.status in (400, 404):
                 raise NotShown from exc
             raise
         return bodies, total
