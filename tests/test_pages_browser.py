@@ -99,9 +99,10 @@ async def _seed(site: Site) -> None:
                 client, "events", f"busy{number}", title=title,
                 start_date=at(busy, 9 + 2 * number), end_date=at(busy, 10 + 2 * number),
             )  # fmt: skip
+        tuesday = first + timedelta(days=(1 - first.weekday()) % 7)  # the rule's first date
         await site.create(
             client, "events", "series", title="Tuesday Run Club",
-            start_date=at(first, 7), end_date=at(first, 8),
+            start_date=at(tuesday, 7), end_date=at(tuesday, 8),
             recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=12"], categories=["Sport"],
         )  # fmt: skip
         for number, offset in enumerate((4, 8, 15, 24)):
