@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps node-deps run test lint typecheck pytest bench fuzz lighthouse clean
+.PHONY: install system-deps node-tools run test lint typecheck pytest bench fuzz lighthouse clean
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -18,11 +18,11 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`, a
-# headless Chromium for the docs page, PgBouncer in transaction mode), from Debian's packages
+# headless Chromium for the docs page and the public pages, PgBouncer in transaction mode, node
+# for the WordPress client, the OpenAPI linter, axe-core and Lighthouse), from Debian's packages
 # when missing; the package lists are refreshed only if the install fails. chromedriver comes in
-# the package chromium-driver; npm (with Node.js) installs axe-core for the pages' browser
-# tests and Lighthouse for `make lighthouse`.
-SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer npm
+# the package chromium-driver, node in nodejs.
+SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer node npm
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 
@@ -30,7 +30,7 @@ system-deps:
 	@PATH="$$PATH:/usr/sbin"; \
 	missing=$$(for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || echo $$tool; done); \
 	if [ -n "$$missing" ]; then \
-		packages=$$(echo $$missing | sed 's/chromedriver/chromium-driver/'); \
+		packages=$$(echo $$missing | sed 's/chromedriver/chromium-driver/; s/\<node\>/nodejs/'); \
 		echo "installing" $$packages; \
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
@@ -41,8 +41,6 @@ AXE := tests/browser/node_modules/axe-core/axe.min.js
 $(AXE): tests/browser/package-lock.json
 	cd tests/browser && npm ci --no-audit --no-fund
 	touch $(AXE)
-
-node-deps: system-deps $(AXE)
 
 run: install
 	$(BIN)/almanac serve --host 127.0.0.1 --port 8000
@@ -55,8 +53,15 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# The node packages of tests/test_clients.py (node-wpapi, Redocly's CLI), exactly as locked.
+NODE_TOOLS := tests/clients
+$(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
+	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
+
+node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json $(AXE)
+
 # In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
-pytest: install system-deps node-deps
+pytest: install system-deps node-tools
 	$(BIN)/pytest
 
 test: lint typecheck pytest
@@ -83,4 +88,5 @@ lighthouse: install system-deps
 	$(BIN)/python -m bench.lighthouse $(LIGHTHOUSE_ARGS)
 
 clean:
-	rm -rf tests/browser/node_modules bench/lighthouse/node_modules $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules \
+		tests/browser/node_modules bench/lighthouse/node_modules

@@ -3,6 +3,7 @@
 from fastapi import APIRouter, Depends
 
 from app.changes.router import router as changes_router
+from app.discovery.router import add_route_descriptions
 from app.discovery.router import router as discovery_router
 from app.events.router import router as events_router
 from app.feeds.router import router as feeds_router
@@ -22,3 +23,5 @@ api_router.include_router(tags_router)
 api_router.include_router(venues_router)
 api_router.include_router(organizers_router)
 api_router.include_router(changes_router)
+# OPTIONS on each of them answers its description, as WordPress does.
+add_route_descriptions(api_router)

@@ -21,6 +21,7 @@ from app.core.edge.errors import register_error_handlers
 from app.core.edge.etags import ETagMiddleware
 from app.core.edge.middleware import (
     BodySizeLimitMiddleware,
+    HeadAsGetMiddleware,
     ResponseHeadersMiddleware,
     TrailingSlashMiddleware,
     TrustedPeers,
@@ -40,7 +41,7 @@ from app.core.infra.database import (
 from app.core.infra.logs import configure_logging
 from app.core.infra.metrics import Metrics
 from app.core.infra.settings import LANGUAGES, Settings, get_settings
-from app.discovery.router import api_index, docs_redirect, namespace_router
+from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
 from app.ops.health import add_operations_routes
@@ -120,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_operations_routes(app, metrics)
     for index_path in ("/", *(f"/{language}" for language in LANGUAGES)):
         app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
+        app.add_api_route(index_path, describe_index, methods=["OPTIONS"], include_in_schema=False)
     app.add_api_route("/docs", docs_redirect, methods=["GET"], include_in_schema=False)
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
@@ -154,6 +156,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ],  # fmt: skip
         expose_headers=EXPOSED_HEADERS,
     )
+    app.add_middleware(HeadAsGetMiddleware)
     app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
     # Sees the path the router sees, and the cache hits that never reach the router.
     app.add_middleware(RouteTemplateMiddleware, templates=RouteTemplates(app))

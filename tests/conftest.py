@@ -45,6 +45,7 @@ SLOW_FILES = (
     "test_instances.py",
     "test_pgbouncer.py",
     "test_sync_live.py",
+    "test_clients.py",
     "test_cli.py",
     "test_import_cli.py",
     "test_reliability.py",

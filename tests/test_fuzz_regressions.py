@@ -276,23 +276,42 @@ async def test_documented_headers_and_throttling(
     assert int(throttled.headers["Retry-After"]) >= 1
 
 
+def resolved(doc: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema`, or the component it refers to."""
+    if "$ref" not in schema:
+        return schema
+    found: dict[str, Any] = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[-1]]
+    return found
+
+
+def body_schema(doc: dict[str, Any], path: str) -> dict[str, Any]:
+    """The JSON body a POST to `path` documents (a component: `VenueCreate`, ...)."""
+    content = doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+    return resolved(doc, content["schema"])
+
+
 async def test_documented_parameter_schemas_hold(
     client: AsyncClient, editor: dict[str, str]
 ) -> None:
     """What /doc calls valid the server accepts: lenient booleans, statuses, websites, lists
     as arrays or comma-separated strings (found with schemathesis' positive_data_acceptance)."""
     doc = (await client.get(f"{API}/doc")).json()
-    body = doc["paths"]["/venues"]["post"]["requestBody"]["content"]["application/json"]
-    venue = body["schema"]["properties"]
-    for number, value in enumerate(venue["show_map"]["enum"]):
+    venue = body_schema(doc, "/venues")["properties"]
+    boolean, number, word = venue["show_map"]["anyOf"]
+    spellings = ["true", "FALSE", " Yes ", "no", "ON", "off", "1", "0", ""]
+    assert all(re.search(word["pattern"], spelling) for spelling in spellings)
+    values = [True, False, number["minimum"], number["maximum"], *spellings]
+    for count, value in enumerate(values):
         response = await client.post(
             f"{API}/venues",
-            json={"venue": f"Flag hall {number}", "show_map": value},
+            json={"venue": f"Flag hall {count}", "show_map": value},
             headers=editor,
         )
         assert response.status_code == 201, (value, response.text)
-        assert response.json()["show_map"] is (value in (True, 1, "true", "1", "yes", "on"))
-    for status in venue["status"]["enum"]:
+        truthy = str(value).strip().lower() in ("true", "1", "yes", "on")
+        assert response.json()["show_map"] is truthy, value
+    statuses = resolved(doc, venue["status"])["enum"]
+    for status in statuses:
         response = await client.post(
             f"{API}/venues",
             json={"venue": f"Status hall {status}", "status": status},
@@ -313,12 +332,12 @@ async def test_documented_parameter_schemas_hold(
             f"{API}/venues", json={"venue": "Web hall", "website": website}, headers=editor
         )
         assert (response.status_code == 201) is bool(pattern.search(website)), website
-    event = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]
-    assert event["schema"]["properties"]["status"]["enum"] == venue["status"]["enum"]
+    event = body_schema(doc, "/events")
+    assert resolved(doc, event["properties"]["status"])["enum"] == statuses
     listing = {p["name"]: p["schema"] for p in doc["paths"]["/events"]["get"]["parameters"]}
     array, csv = listing["status"]["anyOf"][:2]
     # A list also takes `any` (every status the caller may see), which a write does not.
-    assert array["items"]["enum"] == [*venue["status"]["enum"], "any"]
+    assert resolved(doc, array["items"])["enum"] == [*statuses, "any"]
     assert re.search(csv["pattern"], "publish, draft")
     assert re.search(csv["pattern"], "any")
     assert (
@@ -326,8 +345,7 @@ async def test_documented_parameter_schemas_hold(
     ).status_code == 200
     assert re.search(listing["include"]["anyOf"][1]["pattern"], "1, 2")
     assert (await client.get(f"{API}/events", params={"include": "1, 2"})).status_code == 200
-    parent = doc["paths"]["/categories"]["post"]["requestBody"]["content"]["application/json"]
-    assert parent["schema"]["properties"]["parent"]["minimum"] == 0
+    assert body_schema(doc, "/categories")["properties"]["parent"]["minimum"] == 0
 
 
 async def test_a_page_past_any_offset_is_404(client: AsyncClient) -> None:
@@ -368,11 +386,11 @@ async def test_linked_venue_and_organizer_forms_are_documented(
     """Every documented form of `venue` / `organizer` in an event write is accepted, inline
     records included (the document gave them no shape, so the fuzzer never built one)."""
     doc = (await client.get(f"{API}/doc")).json()
-    body = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]
-    venue_forms = body["schema"]["properties"]["venue"]["anyOf"]
+    body = body_schema(doc, "/events")
+    venue_forms = body["properties"]["venue"]["anyOf"]
     inline = next(form for form in venue_forms if form.get("required") == ["venue"])
     assert {"city", "address", "show_map"} <= set(inline["properties"])
-    organizer_forms = body["schema"]["properties"]["organizer"]["anyOf"]
+    organizer_forms = body["properties"]["organizer"]["anyOf"]
     assert any(form.get("required") == ["organizer"] for form in organizer_forms)
     hall = (await client.post(f"{API}/venues", json={"venue": "Hall"}, headers=editor)).json()
     orgs = [

@@ -37,6 +37,14 @@ INTERFACE = {
 }
 
 
+def wordpress_key(path: str) -> str:
+    """The key WordPress gives a route of the namespace: its registered pattern."""
+    path = "" if path == "/" else path.replace(".", r"\.")
+    path = path.replace("{id}", r"(?P<id>\d+)").replace("{slug}", "(?P<slug>[^/]+)")
+    path = path.replace("{day}", r"(?P<day>\d{4}-\d{2}-\d{2})")
+    return f"/calendar/events/v1{path}"
+
+
 @pytest.fixture
 async def doc(client: AsyncClient) -> dict[str, Any]:
     response = await client.get(f"{API}/doc")
@@ -84,9 +92,14 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
     } <= set(event_list)  # fmt: skip
     assert event_list["per_page"]["schema"]["default"] == 9
     # Lenient booleans and lists (docs/design.md#requests) are documented in every form they come in.
-    featured = event_list["featured"]["schema"]
-    assert featured["type"][0] == "boolean"
-    assert {True, False, "yes", "no", "on", "off", "1", "0"} <= set(featured["enum"])
+    # One JSON type per branch (generators type such a union), the boolean first.
+    boolean, number, word = event_list["featured"]["schema"]["anyOf"]
+    assert boolean == {"type": "boolean"}
+    assert (number["type"], number["minimum"], number["maximum"]) == ("integer", 0, 1)
+    for spelling in ("yes", "No", "ON", "off", " TRUE ", "false", "1", "0", ""):
+        assert re.search(word["pattern"], spelling), spelling
+    for other in ("maybe", "2", "yess"):
+        assert not re.search(word["pattern"], other), other
     array, csv = event_list["include"]["schema"]["anyOf"][:2]
     assert array["type"] == "array"
     assert array["items"]["minimum"] == 1
@@ -94,13 +107,58 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
     assert re.fullmatch(csv["pattern"].strip("^$"), "1, 2,3")
     assert event_list["per_page"]["schema"]["maximum"] == 100
     create = doc["paths"]["/events"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert create == {"$ref": "#/components/schemas/EventCreate"}
+    create = doc["components"]["schemas"]["EventCreate"]
     assert set(create["required"]) == {"title", "start_date", "end_date"}
+    assert not any("default" in create["properties"][name] for name in create["required"])
     term_create = doc["paths"]["/categories"]["post"]
-    assert (
-        "parent"
-        in term_create["requestBody"]["content"]["application/json"]["schema"]["properties"]
-    )
+    assert "parent" in doc["components"]["schemas"]["CategoryCreate"]["properties"]
     assert "201" in term_create["responses"]
+
+
+def _walk(tree: Any) -> Any:
+    """Every object in a JSON tree."""
+    if isinstance(tree, dict):
+        yield tree
+        for value in tree.values():
+            yield from _walk(value)
+    elif isinstance(tree, list):
+        for item in tree:
+            yield from _walk(item)
+
+
+async def test_generators_find_typed_parameters_credentials_and_names(
+    doc: dict[str, Any],
+) -> None:
+    # No enum mixes JSON types (generators skip the operations that have one).
+    for schema in _walk(doc):
+        if isinstance(schema.get("enum"), list):
+            kinds = {type(value) for value in schema["enum"]}
+            assert len(kinds) == 1, schema
+    schemes = doc["components"]["securitySchemes"]
+    assert schemes["basicAuth"] == {**schemes["basicAuth"], "type": "http", "scheme": "basic"}
+    assert schemes["bearerAuth"] == {**schemes["bearerAuth"], "type": "http", "scheme": "bearer"}
+    # Reads: credentials optional (the document's default); writes: required.
+    assert doc["security"] == [{}, {"basicAuth": []}, {"bearerAuth": []}]
+    ids = []
+    for path, item in doc["paths"].items():
+        for method, operation in item.items():
+            if method == "get":
+                assert "security" not in operation, path
+            else:
+                assert operation["security"] == [{"basicAuth": []}, {"bearerAuth": []}], path
+            ids.append(operation["operationId"])
+    assert len(ids) == len(set(ids))
+    assert doc["paths"]["/events/by-slug/{slug}"]["patch"]["operationId"] == "patch_events_by_slug"
+    assert doc["paths"]["/events/{id}.ics"]["get"]["operationId"] == "get_events_by_id_ics"
+    assert doc["paths"]["/"]["get"]["operationId"] == "get_namespace"
+    # One language type, one post status type, one body per kind of write.
+    language = {"$ref": "#/components/schemas/Language"}
+    assert doc["paths"]["/tags"]["get"]["parameters"][0]["schema"] == language
+    assert doc["components"]["schemas"]["Language"]["enum"] == ["en", "de", "sk"]
+    assert doc["components"]["schemas"]["VenueUpdate"]["properties"]["status"]["$ref"] == (
+        "#/components/schemas/PostStatus"
+    )
 
 
 def conforms(doc: dict[str, Any], response: Response, path: str, method: str) -> None:
@@ -185,7 +243,7 @@ async def test_namespace_description(client: AsyncClient) -> None:
     assert body["namespace"] == "calendar/events/v1"
     assert body["_links"]["up"] == [{"href": "http://testserver/"}]
     routes = body["routes"]
-    assert set(routes) == {f"/calendar/events/v1{'' if p == '/' else p}" for p in INTERFACE}
+    assert set(routes) == {wordpress_key(path) for path in INTERFACE}
     events = routes["/calendar/events/v1/events"]
     assert events["methods"] == ["GET", "POST"]
     assert events["_links"]["self"] == [{"href": f"http://testserver{API}/events"}]
@@ -196,14 +254,42 @@ async def test_namespace_description(client: AsyncClient) -> None:
     assert get_args["per_page"] == {
         "required": False, "default": 9, "description": "Items per page, 1 to 100", "type": "integer",
     }  # fmt: skip
-    assert get_args["include"]["type"] == "array"
+    assert get_args["include"]["type"] == ["array", "string"]
+    assert get_args["include"]["items"] == {"type": "integer"}
+    assert get_args["featured"]["type"] == "boolean"
     post_args = events["endpoints"][1]["args"]
     assert post_args["title"]["required"] is True
     assert post_args["description"]["required"] is False
-    single = routes["/calendar/events/v1/events/{id}"]
+    # Real types, unions as lists; required arguments carry no (computed) default.
+    for name in ("start_date", "end_date"):
+        assert post_args[name] == {
+            **post_args[name],
+            "required": True,
+            "type": ["string", "integer"],
+        }
+        assert "default" not in post_args[name]
+    for name in ("categories", "tags"):
+        assert post_args[name]["type"] == ["integer", "string", "null", "array"]
+    assert post_args["venue"]["type"] == ["integer", "string", "object", "null", "array"]
+    assert post_args["organizer"]["type"] == ["integer", "string", "object", "null", "array"]
+    assert post_args["image"]["type"] == ["integer", "string", "null"]
+    assert post_args["cost"]["type"] == ["string", "number", "null", "array"]
+    assert post_args["all_day"]["type"] == ["boolean", "null"]
+    assert post_args["password"]["default"] == ""
+    single = routes[wordpress_key("/events/{id}")]
     assert set(single["methods"]) == {"GET", "DELETE", "POST", "PUT", "PATCH"}
     assert "_links" not in single
-    assert single["endpoints"][0]["args"]["id"]["required"] is True
+    assert single["endpoints"][0]["args"]["id"] == {
+        "required": True, "description": "Numeric ID of the record", "type": "integer",
+    }  # fmt: skip
+    # Methods that take the same arguments share an endpoint, as in WordPress.
+    assert [e["methods"] for e in single["endpoints"]] == [
+        ["GET"],
+        ["POST", "PUT", "PATCH"],
+        ["DELETE"],
+    ]
+    day = routes[r"/calendar/events/v1/events/by-slug/(?P<slug>[^/]+)/(?P<day>\d{4}-\d{2}-\d{2})"]
+    assert day["methods"] == ["GET"]
     embed = (await client.get(API, params={"context": "embed"})).json()
     assert "endpoints" not in embed["routes"]["/calendar/events/v1/events"]
     other = await client.get(API, params={"namespace": "wp/v2"})

@@ -1,7 +1,7 @@
 """The public pages in a real browser: Debian's headless Chromium (Selenium through
 chromedriver, from `make system-deps`) against a real `almanac serve`, with every other host
 unreachable (no CDN can stand in). Every view renders and its navigation works without
-console errors; axe-core (4.x, `make node-deps`, run through axe-selenium-python) finds no
+console errors; axe-core (4.x, `make node-tools`, run through axe-selenium-python) finds no
 WCAG 2.1 A/AA violation at desktop width and at 375 px; `<almanac-events>` works on a page
 of another origin; a write shows on the next load through the response cache.
 

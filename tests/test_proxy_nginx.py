@@ -302,7 +302,7 @@ async def test_every_url_is_public_behind_nginx_under_a_prefix(proxied: Proxied)
         assert page["next_rest_url"].startswith(f"{public}{API}/tags/?")
         assert "page=3" in page["next_rest_url"]
         assert page["previous_rest_url"].startswith(f"{public}{API}/tags/?")
-        assert len(link_urls(listed)) == 4  # first, prev, next, last
+        assert len(link_urls(listed)) == 5  # first, prev, next, last, and the API root
         seen += [*absolute_urls(page), *link_urls(listed)]
 
         # The links lead back through the proxy to the next page.

@@ -4,12 +4,13 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request
+from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BeforeValidator, Field
 from starlette.responses import RedirectResponse, Response
 
 from app.core.edge.errors import ApiError, no_route
 from app.core.edge.responses import json_response
-from app.core.edge.urls import NAMESPACE, UrlsDep
+from app.core.edge.urls import NAMESPACE, Urls, UrlsDep
 from app.core.infra.settings import Settings, SettingsDep
 from app.core.rules.dates import DATETIME_FORMAT
 from app.discovery.docs_page import asset, docs_page, wants_html
@@ -17,9 +18,10 @@ from app.events.listing import default_window
 from app.feeds.service import feed_window
 from app.http.coercion import lowercase
 from app.http.context import LanguageDep, RawParamsDep
-from app.http.openapi import api_doc, document, namespace_routes
+from app.http.openapi import api_doc, base_document, document
 from app.http.pagination import DEFAULT_PER_PAGE
 from app.http.params import Params, parse
+from app.http.route_index import namespace_routes, route_key, route_of_template
 from app.http.schemas import Schema
 
 router = APIRouter(tags=["discovery"])
@@ -112,18 +114,21 @@ async def docs_asset(name: str) -> Response:
     return found
 
 
+def index_route(urls: Urls) -> dict[str, Any]:
+    """The index's own entry in `routes` (WordPress lists `/` too)."""
+    return {
+        "namespace": "",
+        "methods": ["GET"],
+        "endpoints": [{"methods": ["GET"], "args": {"context": {"required": False}}}],
+        "_links": {"self": [{"href": urls.index}]},
+    }
+
+
 async def api_index(request: Request, urls: UrlsDep, language: LanguageDep) -> Response:
     """Name, namespaces and every route with its methods and arguments, like WordPress's
     index (`/wp-json/`), so that clients which discover an API from it find everything."""
     settings: Settings = request.app.state.settings
-    routes: dict[str, Any] = {
-        "/": {
-            "namespace": "",
-            "methods": ["GET"],
-            "endpoints": [{"methods": ["GET"], "args": {"context": {"required": False}}}],
-            "_links": {"self": [{"href": urls.index}]},
-        }
-    }
+    routes: dict[str, Any] = {"/": index_route(urls)}
     routes.update(namespace_routes(request.app, urls, computed_defaults(settings)))
     return json_response(
         {
@@ -137,3 +142,39 @@ async def api_index(request: Request, urls: UrlsDep, language: LanguageDep) -> R
             "_links": {"help": [{"href": urls.rest("/doc")}]},
         }
     )
+
+
+def _described(entry: dict[str, Any]) -> Response:
+    return json_response(entry, headers={"Allow": ", ".join(entry["methods"])})
+
+
+async def describe_route(request: Request, urls: UrlsDep, settings: SettingsDep) -> Response:
+    """OPTIONS on a route of the namespace: the route's description (its methods and their
+    arguments) and `Allow`, as WordPress answers it. CORS preflights never get here: the CORS
+    middleware answers them (app/main.py)."""
+    path = route_of_template(request.scope["route"].path_format)
+    routes = namespace_routes(request.app, urls, computed_defaults(settings))
+    item = base_document(request.app)["paths"][path]
+    return _described(routes[route_key(path, item)])
+
+
+async def describe_index(urls: UrlsDep) -> Response:
+    """OPTIONS on the index."""
+    return _described(index_route(urls))
+
+
+def add_route_descriptions(router: APIRouter) -> None:
+    """An OPTIONS route next to every documented path of `router` (call it once its routes
+    are all there)."""
+    # In the router's order: `/events/by-slug/{slug}.ics` must be tried before its prefix
+    # `/events/by-slug/{slug}` takes `x.ics` for a slug, as for GET (app/api.py).
+    documented = {
+        str(route.path): None
+        for route in iter_route_contexts(router.routes)
+        if isinstance(route.original_route, APIRoute) and route.include_in_schema
+    }
+    for path in documented:
+        router.add_api_route(path, describe_route, methods=["OPTIONS"], include_in_schema=False)
+
+
+add_route_descriptions(namespace_router)

@@ -140,9 +140,25 @@ def _string_or_empty(value: Any) -> Any:
 
 # What the lenient types accept, for the OpenAPI document (docs/design.md#requests).
 BOOLEAN_WORDS = ["true", "false", "1", "0", "yes", "no", "on", "off"]
+
+
+def _any_case(word: str) -> str:
+    """A pattern for `word` in any letter case (JSON Schema patterns have no flags)."""
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+# One branch per JSON type, the boolean first (the form to send): generators type such a
+# union (`bool | int | str`), not an enum that mixes types, and need no enum class for it.
 BOOLEAN_SCHEMA: dict[str, Any] = {
-    "type": ["boolean", "integer", "string"],
-    "enum": [True, False, 1, 0, *BOOLEAN_WORDS],
+    "anyOf": [
+        {"type": "boolean"},
+        {"type": "integer", "minimum": 0, "maximum": 1},
+        {
+            "type": "string",
+            "pattern": rf"^\s*({'|'.join(_any_case(word) for word in BOOLEAN_WORDS)})?\s*$",
+            "description": f"{', '.join(BOOLEAN_WORDS)} in any letter case; empty is false",
+        },
+    ]
 }
 ID_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 ID_CSV = r"[1-9][0-9]{0,17}"

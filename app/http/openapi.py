@@ -15,6 +15,13 @@ from pydantic import BaseModel
 
 from app.core.edge.urls import NAMESPACE, Urls
 from app.core.infra.settings import LANGUAGES
+from app.core.rules.constants import STATUSES
+from app.http.openapi_clients import (
+    declare_security,
+    name_operations,
+    share_bodies,
+    share_schemas,
+)
 from app.http.params import Params
 from app.http.schemas import ErrorEnvelope
 
@@ -38,6 +45,11 @@ RETRY_AFTER = {
 }
 
 
+LANGUAGE_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(LANGUAGES)}
+# How app/posts/params.py documents a status: shared as one type (`share_schemas`).
+POST_STATUS_SCHEMA: dict[str, Any] = {"type": "string", "enum": list(STATUSES)}
+
+
 def field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[str]]:
     """Property schemas of a parameter model (inlined, no titles) and its required names."""
     schema = model.model_json_schema(mode="validation")
@@ -49,11 +61,14 @@ def field_schemas(model: type[Params]) -> tuple[dict[str, dict[str, Any]], set[s
             if len(parts) == 1:
                 # The field's own description wins over its type's.
                 prop = {**parts[0], **{k: v for k, v in prop.items() if k != "anyOf"}}
+        default = prop.get("default")
+        if isinstance(default, str) and len(default) < prop.get("minLength", 0):
+            # The model's "not sent" (an empty name), not a value the parameter takes.
+            del prop["default"]
         properties[name] = prop
     if "i18n_language" in properties:
         properties["i18n_language"] = {
-            "type": "string",
-            "enum": list(LANGUAGES),
+            **LANGUAGE_SCHEMA,
             "description": "Content language (wins over a language path segment)",
         }
     return properties, set(schema.get("required", []))
@@ -117,9 +132,23 @@ def _query_parameters(model: type[Params]) -> list[dict[str, Any]]:
     return parameters
 
 
+def body_schema_name(model: type[Params], creating: bool) -> str:
+    """The component name of a write body: `EventCreate`, `EventUpdate` (one model per
+    kind of write in a generated client, not one per operation)."""
+    base = model.__name__.removesuffix("Params").removesuffix("Write")
+    return f"{base}{'Create' if creating else 'Update'}"
+
+
 def _body(model: type[Params], required: tuple[str, ...]) -> dict[str, Any]:
     properties, _ = field_schemas(model)
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    for name in required:  # a value that must be sent has no default
+        properties.get(name, {}).pop("default", None)
+    # The title names the component the body is moved to (`_shared_bodies`).
+    schema: dict[str, Any] = {
+        "title": body_schema_name(model, bool(required)),
+        "type": "object",
+        "properties": properties,
+    }
     if required:
         schema["required"] = list(required)
     return {
@@ -136,7 +165,7 @@ LANGUAGE_PARAMETER = {
     "in": "query",
     "required": False,
     "description": "Content language (wins over a language path segment)",
-    "schema": {"type": "string", "enum": list(LANGUAGES)},
+    "schema": LANGUAGE_SCHEMA,
 }
 
 
@@ -300,10 +329,17 @@ def base_document(app: FastAPI) -> dict[str, Any]:
         ),
         routes=app.routes,
     )
-    generated["paths"] = _public_operations(generated)
-    schemas = generated.get("components", {}).get("schemas", {})
+    paths = generated["paths"] = _public_operations(generated)
+    components = generated.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
+    share_bodies(paths, components)
+    named = {"Language": LANGUAGE_SCHEMA, "PostStatus": POST_STATUS_SCHEMA}
+    generated["paths"] = paths = share_schemas(paths, named)
+    components["schemas"] = {**share_schemas(schemas, named), **named}
+    declare_security(generated)
+    name_operations(paths)
     app.state.openapi_document = generated
     return generated
 
@@ -320,64 +356,3 @@ def document(app: FastAPI, urls: Urls) -> dict[str, Any]:
         },
     ]
     return doc
-
-
-def namespace_routes(
-    app: FastAPI, urls: Urls, defaults: dict[str, dict[str, Any]]
-) -> dict[str, Any]:
-    """WordPress's namespace description (`routes` of GET /calendar/events/v1), derived from
-    the OpenAPI operations; `defaults` override documented defaults per path and argument
-    (values computed for this request, such as the default event window)."""
-    routes: dict[str, Any] = {}
-    for path, item in base_document(app)["paths"].items():
-        key = f"/{NAMESPACE}{'' if path == '/' else path}"
-        entry = routes.setdefault(key, {"namespace": NAMESPACE, "methods": [], "endpoints": []})
-        for method, operation in item.items():
-            args: dict[str, Any] = {}
-            for parameter in operation.get("parameters", []):
-                if parameter.get("in") == "path":
-                    args[parameter["name"]] = _arg(
-                        parameter["schema"], True, parameter.get("description")
-                    )
-                elif parameter.get("in") == "query":
-                    args[parameter["name"]] = _arg(
-                        parameter["schema"],
-                        parameter.get("required", False),
-                        parameter.get("description"),
-                    )
-            body = operation.get("requestBody", {}).get("content", {}).get("application/json")
-            if body:
-                needed = set(body["schema"].get("required", []))
-                for name, prop in body["schema"].get("properties", {}).items():
-                    args[name] = _arg(prop, name in needed, prop.get("description"))
-            for name, value in defaults.get(path, {}).items():
-                if name in args:
-                    args[name]["default"] = value
-            methods = [method.upper()]
-            entry["methods"].extend(methods)
-            entry["endpoints"].append({"methods": methods, "args": args})
-        if "{" not in key:
-            entry["_links"] = {"self": [{"href": urls.rest(key[len(NAMESPACE) + 1 :])}]}
-    return routes
-
-
-def _arg(schema: dict[str, Any], required: bool, description: str | None) -> dict[str, Any]:
-    arg: dict[str, Any] = {"required": required}
-    if "default" in schema:
-        arg["default"] = schema["default"]
-    if description or schema.get("description"):
-        arg["description"] = description or schema.get("description")
-    # WordPress names one type per argument: a union's first (its main form, e.g. an
-    # array that also comes as a comma-separated string, a boolean that also comes as "yes").
-    branches = [part for part in schema.get("anyOf", [schema]) if part.get("type") != "null"]
-    main = branches[0] if branches else schema
-    kind = main.get("type")
-    if isinstance(kind, list):
-        kind = kind[0]
-    elif "enum" in main:
-        arg["enum"] = main["enum"]
-    if isinstance(kind, str):
-        arg["type"] = kind
-    if "items" in main:
-        arg["items"] = main["items"]
-    return arg

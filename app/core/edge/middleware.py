@@ -10,6 +10,7 @@ from app.core.edge.errors import payload_too_large
 from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_language
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
+from app.core.edge.urls import discovery_link
 from app.core.infra.settings import LANGUAGES
 
 
@@ -153,10 +154,40 @@ class ResponseHeadersMiddleware:
                     (b"x-frame-options", b"DENY"),
                 ]
                 headers.extend((k, v) for k, v in extra if k not in names)
+                # Next to any paging `Link`s: one field per link, as WordPress sends them.
+                headers.append((b"link", discovery_link(scope).encode("latin-1")))
                 message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def headers_only(send: Send) -> Send:
+    """`send` that passes a response's start (its headers, Content-Length included) and
+    drops its body."""
+
+    async def send_headers(message: Message) -> None:
+        if message["type"] == "http.response.body":
+            if message.get("more_body", False):
+                return
+            message = {"type": "http.response.body", "body": b"", "more_body": False}
+        await send(message)
+
+    return send_headers
+
+
+class HeadAsGetMiddleware:
+    """HEAD wherever GET works, with the headers the GET would answer (ETag and 304
+    included) and no body. FastAPI routes declare GET alone."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+        await self.app({**scope, "method": "GET"}, receive, headers_only(send))
 
 
 class BodySizeLimitMiddleware:

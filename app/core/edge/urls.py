@@ -6,6 +6,8 @@ from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, Request
+from starlette.datastructures import Headers
+from starlette.types import Scope
 
 from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
 
@@ -53,12 +55,26 @@ class Urls:
         return f"{parts.hostname or ''}{parts.path.rstrip('/')}?id={record_id}"
 
 
+def _origin(scope: Scope) -> str:
+    """scheme://host[:port] as the client (or the trusted proxy) named it."""
+    host = Headers(scope=scope).get("host") or "localhost"
+    return f"{scope.get('scheme', 'http')}://{host}"
+
+
+def _root_path(scope: Scope) -> str:
+    return str(scope.get("root_path", "")).rstrip("/")
+
+
+def discovery_link(scope: Scope) -> str:
+    """The `Link` WordPress puts on every response, naming the API index: how its clients
+    (node-wpapi's `discover()`) find the API from any URL of it."""
+    return f'<{_origin(scope)}{_root_path(scope)}/>; rel="https://api.w.org/"'
+
+
 def urls_of(request: Request, settings: Settings) -> Urls:
     """The public URLs of this request."""
-    scope = request.scope
-    host = request.headers.get("host") or "localhost"
-    origin = f"{scope.get('scheme', 'http')}://{host}"
-    root_path = str(scope.get("root_path", "")).rstrip("/")
+    origin = _origin(request.scope)
+    root_path = _root_path(request.scope)
     lang = request.path_params.get("lang")
     prefix = f"/{lang}" if lang in LANGUAGES else ""
     site = (settings.public_site_url or f"{origin}{root_path}").rstrip("/")
