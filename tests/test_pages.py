@@ -357,6 +357,9 @@ async def test_sitemap_and_robots(client: AsyncClient, editor: AuthFor) -> None:
     draft = await event(client, editor, "Not in the sitemap", status="draft")
     protected = await event(client, editor, "Protected one", password="x")
     venue = await create_record(client, editor, "venues", "Mapped Hall")
+    head = await client.head(f"/event/{shown['slug']}/")
+    assert head.status_code == 200
+    assert head.headers["content-type"].startswith("text/html")
     robots = await client.get("/robots.txt")
     assert robots.status_code == 200
     assert "Sitemap: http://testserver/sitemap.xml" in robots.text

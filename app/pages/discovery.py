@@ -13,6 +13,7 @@ from app.core.edge.errors import no_route
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep
 from app.core.infra.settings import Settings
+from app.pages.paths import READS
 from app.pages.repository import Entry, sitemap_count, sitemap_entries
 
 discovery_router = APIRouter(include_in_schema=False)
@@ -33,13 +34,13 @@ def _site(request: Request) -> str:
     return urls_of(request, settings).site
 
 
-@discovery_router.get("/robots.txt")
+@discovery_router.api_route("/robots.txt", methods=READS)
 async def robots(request: Request) -> Response:
     text = f"User-agent: *\nAllow: /\nSitemap: {_site(request)}/sitemap.xml\n"
     return Response(text, media_type="text/plain; charset=utf-8")
 
 
-@discovery_router.get("/sitemap.xml")
+@discovery_router.api_route("/sitemap.xml", methods=READS)
 async def sitemap(request: Request, maker: MakerDep) -> Response:
     site = _site(request)
     limit = _limit(request)
@@ -61,7 +62,7 @@ async def sitemap(request: Request, maker: MakerDep) -> Response:
     return Response(_urlset(site, entries), media_type=XML)
 
 
-@discovery_router.get("/sitemap-{number:int}.xml")
+@discovery_router.api_route("/sitemap-{number:int}.xml", methods=READS)
 async def sitemap_part(request: Request, number: int, maker: MakerDep) -> Response:
     limit = _limit(request)
     entries: Sequence[Entry] = []
@@ -90,7 +91,7 @@ def _urlset(site: str, entries: Sequence[Entry]) -> str:
     )
 
 
-@discovery_router.get("/assets/{name}")
+@discovery_router.api_route("/assets/{name}", methods=READS)
 async def asset(request: Request, name: str) -> Response:
     """The stylesheet and embed.js; a file of the same name in `TEMPLATES_DIR` wins."""
     if name not in ASSET_TYPES:
@@ -102,7 +103,7 @@ async def asset(request: Request, name: str) -> Response:
     return FileResponse(path, media_type=ASSET_TYPES[name], headers=headers)
 
 
-@discovery_router.get("/embed.js")
+@discovery_router.api_route("/embed.js", methods=READS)
 async def embed(request: Request) -> Response:
     """`<script src="{site}/embed.js" async>`: the embeddable element."""
     return await asset(request, "embed.js")

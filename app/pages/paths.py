@@ -5,6 +5,8 @@ from fastapi import Request
 
 from app.core.infra.settings import LANGUAGES
 
+# Pages answer HEAD as GET (link checkers and crawlers ask it); the server sends no body.
+READS = ["GET", "HEAD"]
 # Where the pages live (after the language prefix); the response cache stores these too.
 PAGE_PREFIXES = ("/events", "/event/", "/venue/", "/organizer/")
 LANGUAGE_PREFIXES = tuple(f"/{language}" for language in LANGUAGES)

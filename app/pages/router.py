@@ -21,7 +21,7 @@ from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visit
 from app.pages.discovery import discovery_router
 from app.pages.i18n import Environments, describe_series, first_weekday
 from app.pages.links import PageLinks
-from app.pages.paths import is_page_path, page_path, path_language
+from app.pages.paths import READS, is_page_path, page_path, path_language
 
 router = APIRouter(include_in_schema=False)
 
@@ -190,7 +190,7 @@ async def _day(page: PageRequest, day: date | None) -> Response:
     return page.render("day.html", view=view, base="/events")
 
 
-@router.get("/events")
+@router.api_route("/events", methods=READS)
 async def events_page(request: Request, maker: MakerDep) -> Response:
     """The default view (`DEFAULT_VIEW`), or the one `eventDisplay` names."""
 
@@ -205,12 +205,12 @@ async def events_page(request: Request, maker: MakerDep) -> Response:
     return await _respond(request, maker, build)
 
 
-@router.get("/events/list")
+@router.api_route("/events/list", methods=READS)
 async def list_page(request: Request, maker: MakerDep) -> Response:
     return await _respond(request, maker, lambda page: _list(page, 1, {}, "/events"))
 
 
-@router.get("/events/list/page/{number:int}")
+@router.api_route("/events/list/page/{number:int}", methods=READS)
 async def list_page_n(request: Request, number: int, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         if number < 1:
@@ -220,24 +220,24 @@ async def list_page_n(request: Request, number: int, maker: MakerDep) -> Respons
     return await _respond(request, maker, build)
 
 
-@router.get("/events/month")
+@router.api_route("/events/month", methods=READS)
 async def month_page(request: Request, maker: MakerDep) -> Response:
     return await _respond(request, maker, lambda page: _month(page, None, {}, "/events"))
 
 
-@router.get("/events/month/{month}")
+@router.api_route("/events/month/{month}", methods=READS)
 async def month_page_of(request: Request, month: str, maker: MakerDep) -> Response:
     return await _respond(
         request, maker, lambda page: _month(page, _month_of(month), {}, "/events")
     )
 
 
-@router.get("/events/today")
+@router.api_route("/events/today", methods=READS)
 async def today_page(request: Request, maker: MakerDep) -> Response:
     return await _respond(request, maker, lambda page: _day(page, views.today(page.settings)))
 
 
-@router.get("/events/{day}")
+@router.api_route("/events/{day}", methods=READS)
 async def day_page(request: Request, day: str, maker: MakerDep) -> Response:
     return await _respond(request, maker, lambda page: _day(page, _day_of(day)))
 
@@ -266,29 +266,29 @@ async def _term_page(
     return await _respond(request, maker, build)
 
 
-@router.get("/events/{taxonomy}/{slug}")
+@router.api_route("/events/{taxonomy}/{slug}", methods=READS)
 async def term_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "list")
 
 
-@router.get("/events/{taxonomy}/{slug}/list")
+@router.api_route("/events/{taxonomy}/{slug}/list", methods=READS)
 async def term_list_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "list")
 
 
-@router.get("/events/{taxonomy}/{slug}/list/page/{number:int}")
+@router.api_route("/events/{taxonomy}/{slug}/list/page/{number:int}", methods=READS)
 async def term_list_page_n(
     request: Request, taxonomy: str, slug: str, number: int, maker: MakerDep
 ) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "list", str(number))
 
 
-@router.get("/events/{taxonomy}/{slug}/month")
+@router.api_route("/events/{taxonomy}/{slug}/month", methods=READS)
 async def term_month_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "month")
 
 
-@router.get("/events/{taxonomy}/{slug}/month/{month}")
+@router.api_route("/events/{taxonomy}/{slug}/month/{month}", methods=READS)
 async def term_month_page_of(
     request: Request, taxonomy: str, slug: str, month: str, maker: MakerDep
 ) -> Response:
@@ -325,17 +325,17 @@ async def _event_page(request: Request, maker: Any, slug: str, day: str | None) 
     return await _respond(request, maker, build)
 
 
-@router.api_route("/event/{slug}", methods=["GET", "POST"])
+@router.api_route("/event/{slug}", methods=[*READS, "POST"])
 async def event_page(request: Request, slug: str, maker: MakerDep) -> Response:
     return await _event_page(request, maker, slug, None)
 
 
-@router.api_route("/event/{slug}/{day}", methods=["GET", "POST"])
+@router.api_route("/event/{slug}/{day}", methods=[*READS, "POST"])
 async def event_date_page(request: Request, slug: str, day: str, maker: MakerDep) -> Response:
     return await _event_page(request, maker, slug, day)
 
 
-@router.get("/venue/{slug}")
+@router.api_route("/venue/{slug}", methods=READS)
 async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         venue = await page.content.venue(slug)
@@ -347,7 +347,7 @@ async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
     return await _respond(request, maker, build)
 
 
-@router.get("/organizer/{slug}")
+@router.api_route("/organizer/{slug}", methods=READS)
 async def organizer_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         organizer = await page.content.organizer(slug)
