@@ -42,8 +42,11 @@ $(AXE): tests/browser/package-lock.json
 	cd tests/browser && npm ci --no-audit --no-fund
 	touch $(AXE)
 
+# `make run PORT=8001` when 8000 is taken; HOST=0.0.0.0 to listen on every interface.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: install
-	$(BIN)/almanac serve --host 127.0.0.1 --port 8000
+	$(BIN)/almanac serve --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff format --check .

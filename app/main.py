@@ -1,5 +1,6 @@
 """Application factory."""
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -7,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.middleware.cors import CORSMiddleware
 
+from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
@@ -27,6 +29,7 @@ from app.core.edge.middleware import (
     TrustedPeers,
     TrustedProxyMiddleware,
 )
+from app.core.edge.positions import POSITION_HEADER, PositionMiddleware, read_position
 from app.core.edge.ratelimit import FailedLogins
 from app.core.edge.urls import NAMESPACE
 from app.core.infra.database import (
@@ -35,21 +38,28 @@ from app.core.infra.database import (
     make_sessionmaker,
     raw_dsn,
     read_engine,
+    release_idle,
     resolve_database_url,
     version_pool,
 )
 from app.core.infra.logs import configure_logging
 from app.core.infra.metrics import Metrics
+from app.core.infra.replica import ReadRouter, ReplicaMonitor
 from app.core.infra.settings import LANGUAGES, Settings, get_settings
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
+from app.media.files import serve_media_file
+from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
 from app.pages.paths import is_cached_path
 from app.pages.router import add_page_routes
+from app.webhooks.worker import LANES, WebhookWorker
 
+# Images one worker decodes and resizes at once (app/media/uploads.py).
+MEDIA_PROCESSING_SLOTS = 2
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
-EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag"]
+EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag", POSITION_HEADER]
 CONDITIONAL_HEADERS = ["If-Match", "If-None-Match"]
 
 
@@ -61,26 +71,61 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     reads = read_engine(engine, settings)
     metrics: Metrics = app.state.metrics
     metrics.watch_pool(engine.sync_engine.pool, "primary")
-    if settings.database_read_url:
-        metrics.watch_pool(reads.sync_engine.pool, "replica")
     version_reader = await version_pool(url, settings)
     maker = make_sessionmaker(engine)
     # Series' dates follow the horizon: extended now and then daily (app/events/horizon.py).
     keeper: HorizonKeeper = app.state.horizon_keeper
     tasks = make_engine(url, settings, pooled=False)
     keeper.start(make_sessionmaker(tasks))
-    yield {
-        "sessionmaker": maker,
-        "read_sessionmaker": make_sessionmaker(reads),
-        "version_reader": version_reader,
-    }
+    # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
+    # own, as it runs all the time.
+    webhooks: WebhookWorker = app.state.webhook_worker
+    webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": LANES + 1}))
+    webhooks.start(make_sessionmaker(webhook_engine))
+    async with read_replica(settings, version_reader, metrics) as replica:
+        yield {
+            "sessionmaker": maker,
+            "read_sessionmaker": make_sessionmaker(reads),
+            "version_reader": version_reader,
+            **replica,
+        }
     await keeper.stop()
+    await webhooks.stop()
+    await webhook_engine.dispose()
     await tasks.dispose()
     await version_reader.close()
     await app.state.failed_logins.close()
     await reads.dispose()
     await engine.dispose()
     metrics.process_exit()
+
+
+@asynccontextmanager
+async def read_replica(
+    settings: Settings, primary_reader: Any, metrics: Metrics
+) -> AsyncIterator[dict[str, Any]]:
+    """With DATABASE_READ_URL: the replica's engine, its monitor and the read router
+    (app/core/replica.py), as request state; nothing without."""
+    if not settings.database_read_url:
+        yield {}
+        return
+    engine = make_engine(settings.database_read_url, settings)
+    metrics.watch_pool(engine.sync_engine.pool, "replica")
+    replay_reader = await version_pool(settings.database_read_url, settings, min_size=0)
+    monitor = ReplicaMonitor(
+        primary_reader, replay_reader, settings, metrics, on_down=lambda: release_idle(engine)
+    )
+    await monitor.start()
+    try:
+        yield {
+            "replica_sessionmaker": make_sessionmaker(read_engine(engine, settings)),
+            "read_router": ReadRouter(monitor, settings),
+            "replica_monitor": monitor,
+        }
+    finally:
+        await monitor.stop()
+        await replay_reader.close()
+        await engine.dispose()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -91,7 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="almanac",
         summary="Events calendar API compatible with The Events Calendar REST v1",
-        version="1.0.0",
+        version=VERSION,
         lifespan=lifespan,
         openapi_url=None,
         docs_url=None,
@@ -103,6 +148,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.event_totals = CountCache(observe=metrics.totals_lookup)
     app.state.response_cache = ResponseCache()
     app.state.principals = PrincipalCache()
+    # What the read router reads of a request (app/core/infra/database.py get_sessionmaker).
+    app.state.read_position = read_position
     # After a committed write: a new data version first (no cache serves the old state),
     # then the change log's pruning (at most once a minute per process).
     add_after_commit(app.state, after_write)
@@ -110,6 +157,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )
+    app.state.webhook_worker = WebhookWorker(settings, metrics)
+    app.state.media_storage = LocalStorage(settings.media_root)
+    app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,
@@ -123,6 +173,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
         app.add_api_route(index_path, describe_index, methods=["OPTIONS"], include_in_schema=False)
     app.add_api_route("/docs", docs_redirect, methods=["GET"], include_in_schema=False)
+    # The media library's files (nginx serves the same directory in the compose set-up).
+    app.add_api_route(
+        "/media/{name:path}", serve_media_file, methods=["GET", "HEAD"], include_in_schema=False
+    )
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
@@ -135,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_bytes=settings.max_body_bytes,
+        upload_bytes=settings.max_upload_bytes,
         default_language=settings.default_language,
     )
     app.add_middleware(
@@ -153,11 +208,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "Content-Disposition",
             "Content-MD5",
             *CONDITIONAL_HEADERS,
+            POSITION_HEADER,
         ],  # fmt: skip
         expose_headers=EXPOSED_HEADERS,
     )
     app.add_middleware(HeadAsGetMiddleware)
     app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
+    if settings.database_read_url and settings.read_your_writes:
+        # The position a write reached, on its answer (read-your-writes).
+        app.add_middleware(PositionMiddleware, max_age=settings.replica_max_lag)
     # Sees the path the router sees, and the cache hits that never reach the router.
     app.add_middleware(RouteTemplateMiddleware, templates=RouteTemplates(app))
     app.add_middleware(TrailingSlashMiddleware)

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.changes.params import ChangesParams
 from app.changes.repository import ChangeRepository, Logged, Token, token_key
-from app.core.edge.errors import invalid, sync_token_expired
+from app.core.edge.errors import invalid, note, sync_token_expired
 from app.core.rules.dates import format_datetime
 from app.events.kind import EVENTS
 from app.http.context import RequestContext
@@ -38,15 +38,20 @@ class ChangeFeed:
             return {"changes": [], "next_since": token.encode(self.key), "has_more": False}
         since = Token.decode(params.since, self.key)
         if since is None:
-            raise invalid("since")
+            raise invalid("since", note("bad_sync_token"))
         scan = await self.repo.scan(since, params.per_page)
         if scan is None:
             raise sync_token_expired()
-        shown, occurrences = await self._shown(scan.changes)
-        bodies = await self._visible(shown, occurrences)
-        changes = [self._change(logged, bodies) for logged in shown]
+        changes = await self.describe(scan.changes)
         next_since = scan.next.encode(self.key)
         return {"changes": changes, "next_since": next_since, "has_more": scan.has_more}
+
+    async def describe(self, logged: list[Logged]) -> list[Body]:
+        """The feed's entries of logged changes, for this caller (also what webhooks send,
+        as an anonymous caller: app/webhooks/fanout.py)."""
+        shown, occurrences = await self._shown(logged)
+        bodies = await self._visible(shown, occurrences)
+        return [self._change(change, bodies) for change in shown]
 
     @staticmethod
     def _change(logged: Logged, bodies: dict[tuple[str, int], Body]) -> Body:

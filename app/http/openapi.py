@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
+from app import VERSION
 from app.core.edge.urls import NAMESPACE, Urls
 from app.core.infra.settings import LANGUAGES
 from app.core.rules.constants import STATUSES
@@ -33,6 +34,7 @@ ERROR_TEXTS = {
     405: "Method not allowed on this route (rest_no_route, with Allow)",
     410: "Already in the trash (*-is-in-trash); on /changes, a token older than the kept "
     "history (rest_sync_token_expired): download everything again",
+    409: "In use: the media is shown by records (rest_media_in_use; force=true deletes it)",
     412: "If-Match does not hold: the record changed since it was read (rest_precondition_failed)",
     413: "Request body too large",
     429: "Too many failed sign-ins from this address (rest_too_many_requests, with Retry-After)",
@@ -301,7 +303,7 @@ def base_document(app: FastAPI) -> dict[str, Any]:
         return cached
     generated = get_openapi(
         title="almanac",
-        version="1.0.0",
+        version=VERSION,
         openapi_version="3.1.0",
         summary=app.summary,
         description=(
@@ -325,7 +327,15 @@ def base_document(app: FastAPI) -> dict[str, Any]:
             "that date's texts, dates, venue, organizers or cost, which survives series edits; "
             "a delete cancels the date), `following` (splits the series there) or `all` (the "
             "series; the default on the series' own ID). `post_parent=<series>` lists a "
-            "series' dates, `hide_subsequent_recurrences=true` only the first of each."
+            "series' dates, `hide_subsequent_recurrences=true` only the first of each. "
+            "Webhooks (administrators): POST /webhooks subscribes a receiver URL to changes "
+            "(`types`: event.upsert, venue.delete, event.*, *, ...) and answers its signing "
+            "secret once; each change is POSTed as the changes feed's entry for an anonymous "
+            "caller, {type, timestamp, data: {kind, id, action, modified_utc, record}}, signed "
+            "per the Standard Webhooks specification (webhook-id, webhook-timestamp, "
+            "webhook-signature), at least once and in order per record, retried with backoff "
+            "for about three days; a 410 or the end of the retries disables the subscription. "
+            "GET /webhooks/{id}/deliveries is the delivery log."
         ),
         routes=app.routes,
     )

@@ -10,7 +10,7 @@ from app.core.edge.errors import payload_too_large
 from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_language
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
-from app.core.edge.urls import discovery_link
+from app.core.edge.urls import NAMESPACE, discovery_link
 from app.core.infra.settings import LANGUAGES
 
 
@@ -191,16 +191,30 @@ class HeadAsGetMiddleware:
 
 
 class BodySizeLimitMiddleware:
-    """413 for request bodies above the limit, whether declared or streamed."""
+    """413 for request bodies above the limit, whether declared or streamed. An upload to
+    the media library (`POST .../media`) may be as large as MAX_UPLOAD_BYTES, plus room for
+    a multipart form's other fields."""
 
     # A proxy still sending a body we refuse would see a broken pipe and answer 502 in our
     # place; reading (and dropping) a bounded amount first lets the 413 reach the client.
     DRAIN_LIMIT = 64 * 1024 * 1024
 
-    def __init__(self, app: ASGIApp, max_bytes: int, default_language: str) -> None:
+    UPLOAD_PATH = f"/{NAMESPACE}/media"
+    FORM_ROOM = 256 * 1024
+
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, default_language: str, upload_bytes: int = 0
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.upload_bytes = max(max_bytes, upload_bytes + self.FORM_ROOM)
         self.default_language = default_language
+
+    def _limit(self, scope: Scope) -> int:
+        path: str = scope["path"]
+        if scope["method"] == "POST" and path.rstrip("/").endswith(self.UPLOAD_PATH):
+            return self.upload_bytes
+        return self.max_bytes
 
     async def _drain(self, receive: Receive, declared: int) -> None:
         if declared > self.DRAIN_LIMIT:
@@ -214,8 +228,9 @@ class BodySizeLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self._limit(scope)
         declared = header(scope, b"content-length") or "0"
-        if declared.isdigit() and int(declared) > self.max_bytes:
+        if declared.isdigit() and int(declared) > limit:
             await self._drain(receive, int(declared))
             body = payload_too_large().body(_scope_language(scope, self.default_language))
             await send(
@@ -237,7 +252,7 @@ class BodySizeLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     # Raised inside the app's body read: answered by the error handlers.
                     raise payload_too_large()
             return message

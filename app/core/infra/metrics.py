@@ -13,6 +13,7 @@ Labels are bounded: the route is the template (`/calendar/events/v1/events/{id}`
 `unmatched`), never the raw path.
 """
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -79,9 +80,50 @@ class _Collectors:
         self.failed_signins: Counter = Counter(
             "almanac_failed_signins", "Sign-ins refused for wrong credentials", registry=registry
         )
+        self.reads: Counter = Counter(
+            "almanac_db_reads",
+            "Read requests answered from each database server (cache hits read no data)",
+            ["server"],
+            registry=registry,
+        )
+        # Each worker samples the replica itself: the highest lag of the workers alive, and
+        # how many of them read from the replica (0: every read goes to the primary).
+        self.replica_lag: Gauge = Gauge(
+            "almanac_replica_lag_seconds",
+            "Age of the oldest primary position the read replica has not replayed (-1: down)",
+            multiprocess_mode="livemax",
+            registry=registry,
+        )
+        self.replica_readers: Gauge = Gauge(
+            "almanac_replica_readers",
+            "Workers that send reads to the read replica (not while it is down or lags too far)",
+            multiprocess_mode="livesum",
+            registry=registry,
+        )
         self.throttled: Counter = Counter(
             "almanac_throttled_requests",
             "Requests refused with 429: too many failed sign-ins from the client's address",
+            registry=registry,
+        )
+        self.webhook_deliveries: Counter = Counter(
+            "almanac_webhook_deliveries",
+            "Webhook delivery attempts by outcome: delivered, retry (failed, to be retried), "
+            "failed (given up), gone (410: subscription disabled)",
+            ["outcome"],
+            registry=registry,
+        )
+        # livemax: every worker reads the same numbers from the database; the dead drop out.
+        self.webhook_oldest: Gauge = Gauge(
+            "almanac_webhook_oldest_undelivered_seconds",
+            "Age of the oldest change not yet delivered to a subscription (0: none waiting)",
+            ["subscription"],
+            multiprocess_mode="livemax",
+            registry=registry,
+        )
+        self.webhook_disabled: Gauge = Gauge(
+            "almanac_webhook_disabled_subscriptions",
+            "Subscriptions disabled by their deliveries (410 Gone, or the retry schedule spent)",
+            multiprocess_mode="livemax",
             registry=registry,
         )
 
@@ -93,6 +135,7 @@ class Metrics:
         self.enabled = enabled
         self.multiprocess = enabled and multiprocess_dir() is not None
         self._c = _Collectors() if enabled else None
+        self._webhook_labels: set[str] = set()
 
     def request(self, route: str, method: str, status: int, seconds: float) -> None:
         if self._c is not None:
@@ -110,9 +153,37 @@ class Metrics:
         if self._c is not None:
             self._c.failed_signins.inc()
 
+    def read(self, server: str) -> None:
+        if self._c is not None:
+            self._c.reads.labels(server).inc()
+
+    def replica_state(self, lag: float, usable: bool) -> None:
+        if self._c is not None:
+            # An unreachable replica's lag is unknown: shown as -1, with usable 0.
+            self._c.replica_lag.set(lag if lag != float("inf") else -1)
+            self._c.replica_readers.set(1 if usable else 0)
+
     def throttled(self) -> None:
         if self._c is not None:
             self._c.throttled.inc()
+
+    def webhook_delivery(self, outcome: str) -> None:
+        if self._c is not None:
+            self._c.webhook_deliveries.labels(outcome).inc()
+
+    def webhook_backlog(self, oldest: dict[str, float], disabled: int) -> None:
+        """The age of each subscription's oldest waiting change, and the disabled count."""
+        if self._c is None:
+            return
+        for subscription, seconds in oldest.items():
+            self._c.webhook_oldest.labels(subscription).set(seconds)
+        for gone in self._webhook_labels - oldest.keys():  # deleted subscriptions
+            # (zeroed first: multiprocess files keep a removed series' last value)
+            self._c.webhook_oldest.labels(gone).set(0)
+            with contextlib.suppress(KeyError):
+                self._c.webhook_oldest.remove(gone)
+        self._webhook_labels = set(oldest)
+        self._c.webhook_disabled.set(disabled)
 
     def watch_pool(self, pool: Any, name: str) -> None:
         """Connections in use (after every checkout and checkin), capacity and waits of a

@@ -72,6 +72,24 @@ class Settings(BaseSettings):
         description="Cache prepared statements per connection; off behind PgBouncer's "
         "transaction pooling",
     )
+    replica_max_lag: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds the read replica may lag before reads go to the primary",
+    )
+    replica_check_interval: float = Field(
+        default=0.5, gt=0, le=60, description="Seconds between two samples of the replica's lag"
+    )
+    read_your_writes: bool = Field(
+        default=True,
+        description="Reads that bring a write's position (header or cookie) see that write",
+    )
+    read_your_writes_wait: float = Field(
+        default=0.2,
+        ge=0,
+        le=30,
+        description="Seconds such a read waits for the replica before it goes to the primary",
+    )
     recurrence_horizon_days: int = Field(
         default=730, ge=1, le=36600, description="How far ahead a series' dates are stored (days)"
     )
@@ -95,11 +113,57 @@ class Settings(BaseSettings):
     changes_retention_days: float = Field(
         default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
     )
+    webhooks_enabled: bool = Field(
+        default=True, description="Deliver webhooks from this process (a background task)"
+    )
+    webhooks_retry_schedule: Annotated[list[float], NoDecode] = Field(
+        # About three days, growing roughly exponentially (each wait gets +-20% jitter).
+        default_factory=lambda: [5.0, 60.0, 300.0, 1800.0, 7200.0, 18e3, 36e3, 50.4e3, 72e3, 72e3],
+        min_length=1,
+        max_length=50,
+        description="Seconds to wait before each retry of a failed delivery (comma-separated)",
+    )
+    webhooks_timeout: float = Field(
+        default=10.0, gt=0, le=60, description="Seconds a receiver has to answer a delivery"
+    )
+    webhooks_poll_interval: float = Field(
+        default=0.5, gt=0, le=60, description="Seconds between two looks for new changes"
+    )
+    webhooks_allow_private: bool = Field(
+        default=False,
+        description="Allow receivers on loopback, private and link-local addresses",
+    )
+    max_upload_bytes: int = Field(
+        default=10_485_760, ge=1024, description="Largest image file POST /media accepts (bytes)"
+    )
+    max_image_pixels: int = Field(
+        default=40_000_000,
+        ge=1,
+        description="Largest image POST /media decodes (width × height): a decompression-bomb "
+        "guard below Pillow's own",
+    )
+    media_dir: Path | None = Field(
+        default=None, description="Where uploaded images are stored; unset: $ALMANAC_DATA_DIR/media"
+    )
+    media_url: str | None = Field(
+        default=None,
+        description="Public base URL of the stored images (a CDN, or nginx); unset: "
+        "almanac's own /media",
+    )
 
-    @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
+    @field_validator(
+        "cors_origins", "forwarded_allow_ips", "webhooks_retry_schedule", mode="before"
+    )
     @classmethod
     def _csv(cls, value: object) -> object:
         return _split_csv(value)
+
+    @field_validator("webhooks_retry_schedule")
+    @classmethod
+    def _positive_waits(cls, value: list[float]) -> list[float]:
+        if any(wait <= 0 for wait in value):
+            raise ValueError("retry waits must be positive")
+        return value
 
     @field_validator(
         "timezone_mode", "currency_position", "log_format", "default_view", mode="before"
@@ -129,6 +193,10 @@ class Settings(BaseSettings):
     def _normalise_root(cls, value: str) -> str:
         value = value.strip().rstrip("/")
         return f"/{value.lstrip('/')}" if value else ""
+
+    @property
+    def media_root(self) -> Path:
+        return self.media_dir or self.almanac_data_dir / "media"
 
     @property
     def site_zone(self) -> tzinfo:
