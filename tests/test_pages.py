@@ -17,6 +17,7 @@ from app.pages.calendar import month_bounds, month_grid
 from app.pages.i18n import first_weekday
 from app.pages.views import srcset
 from tests.factories import API, AuthFor, asgi_client, create_record
+from tests.media_files import picture
 
 TODAY = datetime.now(UTC).date()
 
@@ -523,3 +524,32 @@ def test_a_month_read_in_part_links_the_days_it_may_not_show_whole() -> None:
     assert cells[date(2026, 4, 5)].unknown
     whole = month_grid(date(2026, 3, 1), 0, events, date(2026, 3, 1))
     assert not any(cell.unknown for week in whole for cell in week)
+
+
+async def test_an_uploaded_image_is_shown_with_srcset_and_alt(
+    app: FastAPI, maker: Any, auth: Any, tmp_path: Path
+) -> None:
+    settings = app.state.settings.model_copy(update={"media_dir": tmp_path})
+    with_media = create_app(settings)
+    with_media.dependency_overrides[get_sessionmaker] = lambda: maker
+    editor = await auth("editor")
+    try:
+        async with asgi_client(with_media) as media_client:
+            upload = await media_client.post(
+                f"{API}/media",
+                files={"file": ("stage.jpg", picture("JPEG", (1600, 1000)), "image/jpeg")},
+                data={"alt_text": "The stage at night"},
+                headers=editor.basic,
+            )
+            assert upload.status_code == 201, upload.text
+            image = upload.json()
+            body = await event(media_client, editor, "Stage night", image=image["id"])
+            html = (await media_client.get(f"/event/{body['slug']}/")).text
+    finally:
+        await with_media.state.failed_logins.close()
+    assert 'alt="The stage at night"' in html
+    widths = sorted(size["width"] for size in image["sizes"].values())
+    assert widths  # the library made sizes
+    srcset_value = re.search(r'srcset="([^"]+)"', html)
+    assert srcset_value
+    assert [int(w) for w in re.findall(r" (\d+)w", srcset_value.group(1))] == widths
