@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps node-tools run test lint typecheck pytest bench fuzz clean
+.PHONY: install system-deps node-tools run test test-fast lint typecheck pytest bench fuzz clean
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -49,7 +49,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# The node packages of tests/test_clients.py (node-wpapi, Redocly's CLI), exactly as locked.
+# The node packages of tests/live/test_clients.py (node-wpapi, Redocly's CLI), exactly as locked.
 NODE_TOOLS := tests/clients
 $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
@@ -57,8 +57,14 @@ $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
 node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json
 
 # In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
-pytest: install system-deps node-tools
-	$(BIN)/pytest
+# The fast tests alone: the pure rules (tests/unit) and the API in process (tests/api).
+test-fast: install
+	$(BIN)/pytest tests/unit tests/api
+
+# Every test, the fast ones first (a failure there stops before the servers start), then
+# those against real servers, commands and tools (tests/live).
+pytest: install system-deps node-tools test-fast
+	$(BIN)/pytest tests/live
 
 test: lint typecheck pytest
 
@@ -74,7 +80,7 @@ FUZZ_EXAMPLES ?= 100
 FUZZ_SEED ?= random
 fuzz: install
 	ALMANAC_FUZZ_LONG=1 ALMANAC_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) ALMANAC_FUZZ_SEED=$(FUZZ_SEED) \
-		$(BIN)/pytest tests/test_fuzz.py -v -n 0
+		$(BIN)/pytest tests/live/test_fuzz.py -v -n 0
 
 clean:
 	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules

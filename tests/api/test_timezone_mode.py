@@ -251,7 +251,7 @@ async def test_instant_comparisons_use_the_listing_indexes(db: AsyncSession) -> 
     served by `occurrences_listing_utc_idx` (the planner prefers it once the table is vacuumed, which a
     test transaction cannot do: sequential scans are turned off to show that it applies)."""
     # Statistics first: the load's foreign-key checks are planned for the real table, not by
-    # a plan this connection kept from an emptier one (tests/test_bulk_load_plans.py).
+    # a plan this connection kept from an emptier one (tests/api/test_bulk_load_plans.py).
     await refresh_statistics(db, "events", "occurrences")
     await db.execute(
         text(

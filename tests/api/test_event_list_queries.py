@@ -76,7 +76,7 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
     # Whatever an earlier test left this connection (a plan for checking occurrences'
     # foreign keys made while `events` looked empty, which would scan it once per row: the
     # suite's 33-minute stall) and whenever autovacuum last ran: fresh statistics first, so
-    # the load's checks are planned for its real size (tests/test_bulk_load_plans.py).
+    # the load's checks are planned for its real size (tests/api/test_bulk_load_plans.py).
     await refresh_statistics(db, "events", "occurrences")
     await db.execute(
         text(
