@@ -52,7 +52,9 @@ from app.events.occurrences import Horizon
 from app.media.files import serve_media_file
 from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
-from app.webhooks.worker import WebhookWorker
+from app.pages.paths import is_cached_path
+from app.pages.router import add_page_routes
+from app.webhooks.worker import LANES, WebhookWorker
 
 # Images one worker decodes and resizes at once (app/media/uploads.py).
 MEDIA_PROCESSING_SLOTS = 2
@@ -78,7 +80,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
     # own, as it runs all the time.
     webhooks: WebhookWorker = app.state.webhook_worker
-    webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": 2}))
+    webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": LANES + 1}))
     webhooks.start(make_sessionmaker(webhook_engine))
     async with read_replica(settings, version_reader, metrics) as replica:
         yield {
@@ -178,6 +180,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
+    # After the API's routes: `/{lang}/...` page paths never shadow the namespace.
+    add_page_routes(app)
 
     # Added innermost first: the proxy middleware must see the request before anything else.
     # ETags inside the response cache: cached entries keep theirs (a hit's 304 hashes nothing).
@@ -189,7 +193,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         default_language=settings.default_language,
     )
     app.add_middleware(
-        ResponseCacheMiddleware, cache=app.state.response_cache, site_zone=settings.site_zone
+        ResponseCacheMiddleware,
+        cache=app.state.response_cache,
+        site_zone=settings.site_zone,
+        pages=is_cached_path,
     )
     app.add_middleware(
         CORSMiddleware,
