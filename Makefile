@@ -35,7 +35,7 @@ system-deps:
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
 
-# axe-core 4.x for the public pages' accessibility tests (tests/test_pages_browser.py), from
+# axe-core 4.x for the public pages' accessibility tests (tests/live/test_pages_browser.py), from
 # the npm registry at the version tests/browser/package-lock.json pins.
 AXE := tests/browser/node_modules/axe-core/axe.min.js
 $(AXE): tests/browser/package-lock.json
