@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps node-tools run test lint typecheck pytest bench fuzz lighthouse clean
+.PHONY: install system-deps node-tools run test test-fast lint typecheck pytest bench fuzz lighthouse clean
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -35,7 +35,7 @@ system-deps:
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
 
-# axe-core 4.x for the public pages' accessibility tests (tests/test_pages_browser.py), from
+# axe-core 4.x for the public pages' accessibility tests (tests/live/test_pages_browser.py), from
 # the npm registry at the version tests/browser/package-lock.json pins.
 AXE := tests/browser/node_modules/axe-core/axe.min.js
 $(AXE): tests/browser/package-lock.json
@@ -56,7 +56,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# The node packages of tests/test_clients.py (node-wpapi, Redocly's CLI), exactly as locked.
+# The node packages of tests/live/test_clients.py (node-wpapi, Redocly's CLI), exactly as locked.
 NODE_TOOLS := tests/clients
 $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
@@ -64,8 +64,14 @@ $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
 node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json $(AXE)
 
 # In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
-pytest: install system-deps node-tools
-	$(BIN)/pytest
+# The fast tests alone: the pure rules (tests/unit) and the API in process (tests/api).
+test-fast: install
+	$(BIN)/pytest tests/unit tests/api
+
+# Every test, the fast ones first (a failure there stops before the servers start), then
+# those against real servers, commands and tools (tests/live).
+pytest: install system-deps node-tools test-fast
+	$(BIN)/pytest tests/live
 
 test: lint typecheck pytest
 
@@ -81,7 +87,7 @@ FUZZ_EXAMPLES ?= 100
 FUZZ_SEED ?= random
 fuzz: install
 	ALMANAC_FUZZ_LONG=1 ALMANAC_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) ALMANAC_FUZZ_SEED=$(FUZZ_SEED) \
-		$(BIN)/pytest tests/test_fuzz.py -v -n 0
+		$(BIN)/pytest tests/live/test_fuzz.py -v -n 0
 
 # Lighthouse (npm, pinned in bench/lighthouse/) on the month, list and event pages of a seeded
 # server, with Debian's Chromium: the four scores per page, mobile and desktop. Not part of

@@ -1,6 +1,6 @@
 """Generating the events' rows: schedules, texts, relations, and the series with their
 occurrences (expanded by wall-clock steps: `SeriesRule.starts`, checked against
-app/events/recurrence.py by tests/test_seed.py)."""
+app/events/recurrence.py by tests/live/test_seed.py)."""
 
 import json
 import random

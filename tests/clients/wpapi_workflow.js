@@ -1,6 +1,6 @@
 // node-wpapi, the common JavaScript client of WordPress-style REST APIs, used as its README
 // shows, against a running almanac: discover() from the site's root URL, then list, read (by
-// ID and by slug), create, update, trash and delete an event. Run by tests/test_clients.py:
+// ID and by slug), create, update, trash and delete an event. Run by tests/live/test_clients.py:
 //   node wpapi_workflow.js <site root URL> <login> <application password>
 // Asserts as it goes (exit 1 with the failure), and prints what it saw as one JSON line.
 'use strict';

@@ -1,4 +1,6 @@
-"""Helpers for tests that run the real `almanac` command and server (subprocesses).
+"""The tests against real servers, commands and tools (tests/live/test_*.py), and here the
+helpers for tests that run the real `almanac` command and server (subprocesses), which other
+tests use too.
 
 Tests run in parallel (pytest-xdist): whatever they create outside their own process - a
 database, a listening port - must not be what another worker creates at the same time.

@@ -19,8 +19,8 @@ from app.core.infra.replica import format_lsn, parse_lsn
 from app.core.rules.constants import VERSION_SEQUENCE
 from tests.factories import API
 from tests.live import POLL, almanac, private_postgres
+from tests.live.test_instances import Instance, serving
 from tests.standby import Standby, streaming_standby
-from tests.test_instances import Instance, serving
 
 APPLY_DELAY = "1s"
 LONG_DELAY = "20s"  # beyond MAX_LAG, with room for a loaded machine

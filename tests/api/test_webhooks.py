@@ -1,7 +1,7 @@
 """Webhook subscriptions through HTTP, in process: administrators only, what each route
 answers, bad input as 4xx in the error envelope, and receivers on loopback, private,
 link-local and metadata addresses refused (WEBHOOKS_ALLOW_PRIVATE unset), both when
-subscribing and when delivering. Deliveries themselves: tests/test_webhooks_live.py."""
+subscribing and when delivering. Deliveries themselves: tests/live/test_webhooks_live.py."""
 
 import asyncio
 from typing import Any

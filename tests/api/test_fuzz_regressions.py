@@ -1,4 +1,4 @@
-"""What the schemathesis runs (tests/test_fuzz.py, `make fuzz`) found, pinned through HTTP:
+"""What the schemathesis runs (tests/live/test_fuzz.py, `make fuzz`) found, pinned through HTTP:
 odd input is a 400 in the error envelope, never a 5xx, and the document promises only what
 the server accepts."""
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from httpx import AsyncClient, Response
 
+from tests.api.test_openapi import conforms
 from tests.factories import API, Auth
-from tests.test_openapi import conforms
 
 EVENT = {"title": "Fuzzed", "start_date": "2030-01-01 10:00:00", "end_date": "2030-01-01 12:00"}
 

@@ -215,7 +215,7 @@ async def test_identical_misses_are_computed_once(server: Server) -> None:
 async def test_a_read_url_that_is_no_standby_is_not_read_from(database_url: str) -> None:
     """DATABASE_READ_URL must name a streaming standby (its replay position is what makes
     its reads safe, app/core/replica.py): another server is reported and never read from.
-    The standby itself: tests/test_replica.py."""
+    The standby itself: tests/live/test_replica.py."""
     async with (
         fresh_database(database_url, "almanac_primary_test") as primary,
         fresh_database(database_url, "almanac_replica_test") as replica,

@@ -1,6 +1,6 @@
 """Operations in process: /healthz, /readyz, /metrics, request ids, the access line, and the
 pool's metrics on a real pool. Real servers, several workers and instances, JSON logs and
-a stopped database are in tests/test_instances.py and tests/test_readiness.py."""
+a stopped database are in tests/live/test_instances.py and tests/live/test_readiness.py."""
 
 import logging
 import re

@@ -25,6 +25,7 @@ from app.media.prune import prune
 from app.media.repository import MediaRepository
 from app.media.storage import LocalStorage
 from app.models import Image
+from tests.api.test_import import Site, run
 from tests.factories import API, Auth, AuthFor, create_post, create_record
 from tests.media_files import (
     GPS_IFD,
@@ -35,7 +36,6 @@ from tests.media_files import (
     png_bomb,
     with_gps_and_orientation,
 )
-from tests.test_import import Site, run
 
 MEDIA = f"{API}/media"
 MAX_UPLOAD = 300_000

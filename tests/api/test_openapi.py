@@ -16,7 +16,7 @@ from openapi_spec_validator import validate
 
 from tests.factories import API, Auth
 
-PROJECT = Path(__file__).parent.parent / "pyproject.toml"
+PROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 
 # The route table (docs/design.md#url-space-and-discovery), methods per path relative to the namespace.
 INTERFACE = {

@@ -11,7 +11,7 @@ import pytest
 from app.core.infra.database import asyncpg_url
 from tests.factories import API
 from tests.live import POLL, private_postgres, stop_postgres
-from tests.test_instances import Instance, serving, until_logged
+from tests.live.test_instances import Instance, serving, until_logged
 
 ATTEMPTS = 200  # reads of /readyz while waiting for the restarted database (POLL apart)
 

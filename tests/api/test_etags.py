@@ -1,6 +1,6 @@
 """ETags on every GET of the namespace, 304 for If-None-Match, Cache-Control, and
 conditional writes with If-Match (docs/design.md#etags-and-conditional-writes). These run
-in process, without the response cache (tests/test_sync_live.py covers the cached path)."""
+in process, without the response cache (tests/live/test_sync_live.py covers the cached path)."""
 
 from typing import Any
 

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SECRETS = {"POSTGRES_PASSWORD": "s3cret", "APP_PASSWORD_PEPPER": "pepper"}
 
 

@@ -31,7 +31,7 @@ from tests.live import almanac, almanac_server, free_port, fresh_database
 
 API = "/calendar/events/v1"
 WAIT = 60
-AXE = Path(__file__).parent / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[1] / "browser" / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_AA = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}
 }

@@ -9,9 +9,9 @@ import pytest
 from httpx import AsyncClient
 from PIL import Image
 
+from tests.api.test_openapi import INTERFACE, wordpress_key
+from tests.api.test_proxy import FORWARDED
 from tests.factories import API, AuthFor, create_record
-from tests.test_openapi import INTERFACE, wordpress_key
-from tests.test_proxy import FORWARDED
 
 DISCOVERY = 'rel="https://api.w.org/"'
 

@@ -28,7 +28,7 @@ from PIL import Image
 from tests.factories import API
 from tests.live import free_port, fresh_database, wait_until_listening, wait_until_serving
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 # Headers a client might send to make the app emit URLs of its choosing.
 FORGED = {

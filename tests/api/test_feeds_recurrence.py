@@ -10,9 +10,9 @@ import icalendar
 import recurring_ical_events
 from httpx import AsyncClient
 
+from tests.api.test_feeds import FEED, Feed
+from tests.api.test_recurrence import create, dates
 from tests.factories import API, AuthFor
-from tests.test_feeds import FEED, Feed
-from tests.test_recurrence import create, dates
 
 WINDOW = {"start_date": "2027-03-01", "end_date": "2027-06-30"}
 # recurring_ical_events' between() takes [start, end): the day after the list's end date.

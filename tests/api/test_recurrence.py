@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 from dateutil.rrule import rrulestr
 from httpx import AsyncClient
 
+from tests.api.test_events import EVENT_KEYS
 from tests.factories import API, AuthFor
-from tests.test_events import EVENT_KEYS
 
 WIDE = {"start_date": "2026-01-01", "end_date": "2029-12-31", "per_page": 50}
 

@@ -1,7 +1,7 @@
 """The changes feed in process: the body of a change, per-caller visibility, languages and
 bad tokens. (These run inside one rolled-back transaction, which the feed sees as still in
 flight, so they look at what a change holds, not at how often it comes: the ordering and
-exactly-once rules are tested with real commits in tests/test_sync_live.py.)"""
+exactly-once rules are tested with real commits in tests/live/test_sync_live.py.)"""
 
 import base64
 import hashlib

@@ -23,12 +23,12 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.api.test_operations import samples
 from tests.factories import API, basic
 from tests.live import POLL, almanac, free_port, fresh_database, wait_until_serving
-from tests.test_operations import samples
-from tests.test_proxy_nginx import running_nginx, shipped_server
+from tests.live.test_proxy_nginx import running_nginx, shipped_server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HEX_ID = re.compile(r"[0-9a-f]{32}")
 LIMIT = 3  # LOGIN_FAILURES_LIMIT of both instances
 POOL = 2  # DB_POOL_SIZE, and DB_MAX_OVERFLOW, of both instances

@@ -284,7 +284,7 @@ async def test_a_403_names_the_role_and_what_it_may_do(client: AsyncClient, auth
 
 
 async def test_a_page_past_the_end_says_how_many_pages(client: AsyncClient) -> None:
-    """page=99 of an empty event list (venues: tests/test_venues.py, with records)."""
+    """page=99 of an empty event list (venues: tests/api/test_venues.py, with records)."""
     response = await client.get(
         f"{API}/events", params={"page": 99}, headers={"Accept-Language": "de"}
     )
