@@ -6,7 +6,7 @@ once a request's write has committed, so that nothing computed from a snapshot w
 write survives under the number readers see next. Both caches key their entries by that
 number, so a hit is exact, not eventually consistent:
 
-- `ResponseCache` (with its middleware): whole responses to anonymous reads, per URL. A hit
+- `ResponseCache` (with its edge step, `ResponseCaching`): whole responses to anonymous reads, per URL. A hit
   costs one indexless read of the sequence over a small pool of raw connections and skips
   routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc or the
   changes feed) are cached (no Authorization or Cookie header), only 200 responses, not
@@ -24,15 +24,16 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable
 from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope, Send
 
 from app.core.edge.etags import matches, not_modified_start
 from app.core.edge.language import scope_accepted_language
+from app.core.edge.pipeline import Exchange, Handler
 from app.core.edge.scopes import header, signed_in
 from app.core.edge.urls import NAMESPACE
 from app.core.infra.database import Session, draw_data_version
@@ -220,28 +221,30 @@ def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
     return (scope["scheme"], host, scope.get("root_path", ""), path, query, today, language)
 
 
-class ResponseCacheMiddleware:
+class ResponseCaching:
+    """The response cache's edge step (app/core/edge/pipeline.py)."""
+
     # How long a request waits for an identical one already being answered before it gives
     # up and does the work itself.
     WAIT_SECONDS = 10.0
 
-    def __init__(self, app: ASGIApp, cache: ResponseCache, site_zone: tzinfo) -> None:
-        self.app = app
+    def __init__(self, cache: ResponseCache, site_zone: tzinfo) -> None:
         self.cache = cache
         self.site_zone = site_zone
         # Single flight: identical misses arriving together (a popular, expensive list right
         # after a change) are answered by one computation instead of one each.
         self._filling: dict[tuple[Any, ...], asyncio.Event] = {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, exchange: Exchange, inner: Handler) -> None:
+        scope, send = exchange.scope, exchange.send
         reader = (scope.get("state") or {}).get("version_reader")
         key = cache_key(scope, self.site_zone) if reader is not None else None
         if reader is None or key is None:
-            await self.app(scope, receive, send)
+            await inner(exchange)
             return
         version = await current_version(reader)
         if version is None:
-            await self.app(scope, receive, send)
+            await inner(exchange)
             return
         flight = (key, version)
         filling = self._filling.get(flight)
@@ -254,11 +257,11 @@ class ResponseCacheMiddleware:
             await self._replay(send, hit, condition)
             return
         if flight in self._filling:  # the first one took too long: do it here too
-            await self.app(scope, receive, send)
+            await inner(exchange)
             return
         done = self._filling[flight] = asyncio.Event()
         try:
-            await self._fill(scope, receive, send, key, version, condition)
+            await self._fill(exchange, inner, key, version, condition)
         finally:
             del self._filling[flight]
             done.set()
@@ -282,13 +285,13 @@ class ResponseCacheMiddleware:
 
     async def _fill(
         self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
+        exchange: Exchange,
+        inner: Handler,
         key: tuple[Any, ...],
         version: int,
         condition: str | None,
     ) -> None:
+        scope, send = exchange.scope, exchange.send
         start: Message | None = None
         chunks: list[bytes] = []
         size = 0
@@ -323,7 +326,11 @@ class ResponseCacheMiddleware:
 
         # The inner app answers without the condition, so that the whole 200 can be stored;
         # the client then gets the 304 or the body from here.
-        inner = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"if-none-match"]}
+        exchange.scope = {
+            **scope,
+            "headers": [(k, v) for k, v in scope["headers"] if k != b"if-none-match"],
+        }
+        exchange.send = capture
         started = time.monotonic()
-        await self.app(inner, receive, capture)
+        await inner(exchange)
         log.debug("response cache miss filled in %.1f ms", (time.monotonic() - started) * 1000)
