@@ -66,6 +66,22 @@ class CountCache:
         self.ttl = ttl
         self.observe = observe  # told of every lookup: hit or not (the metrics)
         self._entries: OrderedDict[Hashable, tuple[int, float, int]] = OrderedDict()
+        self._counting: dict[Hashable, asyncio.Lock] = {}
+
+    @contextlib.asynccontextmanager
+    async def counting(self, key: Hashable) -> AsyncIterator[None]:
+        """One count of `key` at a time in this process. A slow count (a common search word
+        over a million events) asked by many requests at once was run by each of them, and
+        they shared the CPU until none finished; now the others wait, then find its total."""
+        lock = self._counting.get(key)
+        if lock is None:
+            lock = self._counting[key] = asyncio.Lock()
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._counting.get(key) is lock:
+                del self._counting[key]
 
     def get(self, key: Hashable, version: int) -> int | None:
         total = self._lookup(key, version)
