@@ -25,7 +25,11 @@ ENV PATH=/opt/venv/bin:$PATH \
     PORT=8000 \
     WEB_CONCURRENCY=2 \
     LOG_FORMAT=json
-RUN useradd --system --uid 10001 --user-group --no-create-home --home-dir /nonexistent almanac
+RUN useradd --system --uid 10001 --user-group --no-create-home --home-dir /nonexistent almanac \
+ && mkdir -p /var/lib/almanac/media && chown -R almanac:almanac /var/lib/almanac
+# The media library (docker-compose.yml mounts its volume here; a new volume takes this
+# directory's owner, so the app can write to it).
+ENV ALMANAC_DATA_DIR=/var/lib/almanac
 COPY --from=build /opt/venv /opt/venv
 COPY --from=build /app /app
 WORKDIR /app

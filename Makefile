@@ -35,8 +35,11 @@ system-deps:
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
 
+# `make run PORT=8001` when 8000 is taken; HOST=0.0.0.0 to listen on every interface.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: install
-	$(BIN)/almanac serve --host 127.0.0.1 --port 8000
+	$(BIN)/almanac serve --host $(HOST) --port $(PORT)
 
 lint: install
 	$(BIN)/ruff format --check .

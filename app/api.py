@@ -8,6 +8,7 @@ from app.discovery.router import router as discovery_router
 from app.events.router import router as events_router
 from app.feeds.router import router as feeds_router
 from app.http.context import get_language
+from app.media.router import router as media_router
 from app.organizers.router import router as organizers_router
 from app.terms.router import categories_router, tags_router
 from app.venues.router import router as venues_router
@@ -23,5 +24,6 @@ api_router.include_router(tags_router)
 api_router.include_router(venues_router)
 api_router.include_router(organizers_router)
 api_router.include_router(changes_router)
+api_router.include_router(media_router)
 # OPTIONS on each of them answers its description, as WordPress does.
 add_route_descriptions(api_router)

@@ -1,17 +1,21 @@
-"""The `almanac` command: serve, migrate, users, seed, maintain, import."""
+"""The `almanac` command: serve, migrate, users, seed, maintain, media, import."""
 
 import argparse
 import asyncio
+import errno
 import logging
 import logging.config
 import os
 import shutil
+import signal
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from app.core.edge.caching import after_write
+from app.core.edge.i18n import translate
 from app.core.edge.urls import NAMESPACE
 from app.core.infra.database import (
     make_engine,
@@ -29,7 +33,7 @@ from app.events.horizon import extend_horizon
 from app.events.occurrences import Horizon
 from app.importer.arguments import add_arguments as add_import_arguments
 from app.seed.seeder import DEMO, DEMO_RANDOM_SEED, SeedCounts, seed
-from app.users.service import Accounts, UserError
+from app.users.service import Accounts, UserError, UserExists
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -89,7 +93,48 @@ def _start_up_lines(url: str, host: str, port: int) -> list[str]:
     ]
 
 
+def _address_taken(host: str, port: int) -> str | None:
+    """Why `host:port` cannot be listened on (bound and released at once, as uvicorn binds
+    it), or None. Checked before the database starts and before "listening" is printed; a
+    process taking the port in the instant between is left to uvicorn's own error."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # uvicorn's choice
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return (
+                f"port {port} on {host} is in use (another almanac?); choose another with "
+                "--port (make run PORT=8001)"
+            )
+        return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+    return None
+
+
+def _stop_on_sigterm() -> None:
+    """SIGTERM (docker stop, systemd, process managers) stops the server as Ctrl-C does.
+
+    uvicorn shuts down gracefully on either, then raises the signal again; SIGTERM's default
+    action would end the process there, before the exit hooks run, and the embedded
+    PostgreSQL this process started would keep running. As KeyboardInterrupt it returns from
+    uvicorn like Ctrl-C, and the hooks stop it (unless another process still uses it)."""
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    taken = _address_taken(args.host, args.port)
+    if taken:
+        print(f"error: {taken}", file=sys.stderr)
+        return 1
+    _stop_on_sigterm()
+    try:
+        return _serve(args)
+    except KeyboardInterrupt:  # a signal before uvicorn took over
+        return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
     url = _database_url()
     upgrade(url)
     settings = get_settings()
@@ -150,19 +195,19 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
     )
 
 
-ROLE_RIGHTS = {
-    Role.ADMINISTRATOR: "manages everything",
-    Role.EDITOR: "manages everything",
-    Role.AUTHOR: "publishes and manages their own records, manages categories",
-    Role.CONTRIBUTOR: "writes their own records, unpublished",
-    Role.SUBSCRIBER: "reads only: every write answers 403",
-}
-
-
 def cmd_users_add(args: argparse.Namespace) -> int:
     role = Role(args.role or Role.SUBSCRIBER.value)
-    user, password = _with_accounts(lambda a: a.add(args.login, role))
-    print(f"created user {user.login} (id {user.id}, role {user.role}: {ROLE_RIGHTS[role]})")
+    try:
+        user, password = _with_accounts(lambda a: a.add(args.login, role))
+    except UserExists as exists:
+        # On standard output, where `PASSWORD=$(almanac users add ... | tail -n 1)` looks:
+        # a re-run tutorial then shows why, instead of an empty password and a 401.
+        print(f"{exists}: nothing changed, its passwords still work")
+        print(f"for a new application password: almanac users password {exists.login}")
+        return 1
+    # The role's rights in the words a 403 uses (app/core/edge/i18n.py).
+    rights = translate(f"rights_{role.value}", "en")
+    print(f"created user {user.login} (id {user.id}, role {user.role}): {rights}")
     if args.role is None:
         roles = ", ".join(r.value for r in Role)
         print(f"no --role given: {user.login} is a subscriber (roles: {roles})")
@@ -213,6 +258,13 @@ def cmd_seed(args: argparse.Namespace) -> int:
             tags=args.tags,
         )
     )
+    if not args.demo:
+        print(
+            f"seeding {counts.events} events, {counts.venues} venues, {counts.organizers} "
+            f"organizers, {counts.categories} categories and {counts.tags} tags "
+            "(see `almanac seed --help` for other counts, or --demo)",
+            flush=True,
+        )
     report = asyncio.run(
         seed(
             url,
@@ -252,6 +304,40 @@ def cmd_maintain(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_media_prune(args: argparse.Namespace) -> int:
+    from app.media.prune import prune
+    from app.media.repository import MediaRepository
+    from app.media.storage import LocalStorage
+
+    settings = get_settings()
+    url = _database_url()
+    upgrade(url)
+    storage = LocalStorage(settings.media_root)
+
+    async def run() -> Any:
+        engine = make_engine(url, settings)
+        try:
+            async with make_sessionmaker(engine)() as session:
+                return await prune(
+                    MediaRepository(session),
+                    storage,
+                    grace_seconds=args.grace_minutes * 60,
+                    dry_run=args.dry_run,
+                )
+        finally:
+            await engine.dispose()
+
+    pruned = asyncio.run(run())
+    verb = "would remove" if args.dry_run else "removed"
+    for name in pruned.removed:
+        print(f"{verb} {name}")
+    print(
+        f"media in {settings.media_root}: {verb} {len(pruned.removed)} file(s) no image names, "
+        f"kept {pruned.kept}; {pruned.leftovers} partial write(s) removed"
+    )
+    return 0
+
+
 def _moment(value: str) -> datetime:
     moment = datetime.fromisoformat(value)
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -265,31 +351,72 @@ def cmd_import(args: argparse.Namespace) -> int:
     return run(url, get_settings(), args, sys.stdout)
 
 
-def _count(value: str) -> int:
-    number = int(value)
-    if number < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return number
+def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` (to `high`), refused with the range."""
+    shown = f"from {low} to {high}" if high is not None else f"{low} or more"
+
+    def convert(value: str) -> int:
+        number = int(value)
+        if number < low or (high is not None and number > high):
+            raise argparse.ArgumentTypeError(f"must be {shown}")
+        return number
+
+    convert.__name__ = "whole number"  # argparse's "invalid whole number value: 'x'"
+    return convert
+
+
+_port, _positive, _count = _whole(1, 65535), _whole(1), _whole(0)
+
+
+LOGIN_HELP = "the user's login (1-60 characters, no spaces or ':'; any case matches)"
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="almanac", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="apply migrations, then serve HTTP")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=1)
+    serve = commands.add_parser(
+        "serve",
+        help="apply migrations, then serve HTTP",
+        description="Apply the database migrations, then serve the API over HTTP until "
+        "SIGTERM or Ctrl-C (which stop the embedded PostgreSQL too, if this process started "
+        "it).",
+    )
+    serve.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on; 0.0.0.0 for every interface (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--port", type=_port, default=8000, help="TCP port to listen on (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        help="worker processes; about one per core (default: %(default)s)",
+    )
     serve.set_defaults(func=cmd_serve)
 
-    migrate = commands.add_parser("migrate", help="apply database migrations")
+    migrate = commands.add_parser(
+        "migrate",
+        help="apply database migrations",
+        description="Apply every database migration not applied yet (serve, seed, maintain "
+        "and import do it too). Safe to run from several processes at once.",
+    )
     migrate.set_defaults(func=cmd_migrate)
 
     users = commands.add_parser("users", help="manage users").add_subparsers(
         dest="users_command", required=True
     )
-    add = users.add_parser("add", help="create a user; prints an application password last")
-    add.add_argument("login")
+    add = users.add_parser(
+        "add",
+        help="create a user; prints an application password last",
+        description="Create a user and print an application password as the last line. A "
+        "login that exists already is left as it is: that is said on standard output, with "
+        "exit code 1 (`users password LOGIN` issues another password).",
+    )
+    add.add_argument("login", help=LOGIN_HELP)
     add.add_argument(
         "--role",
         choices=[r.value for r in Role],
@@ -298,46 +425,92 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add.set_defaults(func=cmd_users_add)
     password = users.add_parser("password", help="issue another application password")
-    password.add_argument("login")
+    password.add_argument("login", help=LOGIN_HELP)
     password.set_defaults(func=cmd_users_password)
     users.add_parser("list", help="list users").set_defaults(func=cmd_users_list)
     remove = users.add_parser("remove", help="delete a user")
-    remove.add_argument("login")
+    remove.add_argument("login", help=LOGIN_HELP)
     remove.set_defaults(func=cmd_users_remove)
 
     defaults = SeedCounts()
     seeding = commands.add_parser(
-        "seed", help="append realistic generated events, venues, organizers and terms"
+        "seed",
+        help="append realistic generated events, venues, organizers and terms",
+        description=f"Append generated records (by default {defaults.events} events with "
+        "their venues, organizers and terms), or the small --demo. Categories and tags are taken from a "
+        "vocabulary; names already there are skipped.",
     )
-    seeding.add_argument("--events", type=_count, default=defaults.events)
-    seeding.add_argument("--venues", type=_count, default=defaults.venues)
-    seeding.add_argument("--organizers", type=_count, default=defaults.organizers)
-    seeding.add_argument("--categories", type=_count, default=defaults.categories)
-    seeding.add_argument("--tags", type=_count, default=defaults.tags)
+    for name, what in (
+        ("events", "events to append, one in ten of them a recurring series"),
+        ("venues", "venues to append"),
+        ("organizers", "organizers to append"),
+        ("categories", "event categories to add (at most the vocabulary's)"),
+        ("tags", "event tags to add (at most the vocabulary's)"),
+    ):
+        seeding.add_argument(
+            f"--{name}",
+            type=_count,
+            default=getattr(defaults, name),
+            help=f"{what} (default: %(default)s)",
+        )
     seeding.add_argument(
         "--demo",
         action="store_true",
         help=f"a small demo instead: {DEMO.events} upcoming events with venues, organizers, "
-        "terms and German and Slovak translations (the counts are ignored)",
+        "terms and German and Slovak translations (the counts are ignored); into an empty "
+        "calendar only, so a second run changes nothing (default: off)",
     )
     seeding.add_argument(
-        "--random-seed", type=int, default=None, help="repeatable data (IDs still differ)"
+        "--random-seed",
+        type=int,
+        default=None,
+        help="repeatable data (IDs still differ) (default: random; the demo's is fixed)",
     )
     seeding.set_defaults(func=cmd_seed)
 
     maintain = commands.add_parser(
         "maintain",
         help="store the dates of recurring events up to the horizon (the app does it daily)",
+        description="Store the dates of every recurring event up to the horizon "
+        "(RECURRENCE_HORIZON_DAYS ahead). A running server does it daily; run it from cron "
+        "when no server runs.",
     )
     maintain.add_argument("--now", type=_moment, default=None, help=argparse.SUPPRESS)
     maintain.set_defaults(func=cmd_maintain)
+
+    media = commands.add_parser("media", help="the media library's files").add_subparsers(
+        dest="media_command", required=True
+    )
+    pruning = media.add_parser("prune", help="remove stored files that no image names")
+    pruning.add_argument(
+        "--grace-minutes",
+        type=_count,
+        default=60,
+        help="keep files younger than this: an upload may be committing them (default 60)",
+    )
+    pruning.add_argument("--dry-run", action="store_true", help="list, remove nothing")
+    pruning.set_defaults(func=cmd_media_prune)
 
     importing = commands.add_parser(
         "import", help="bring a The Events Calendar site over, through its REST API"
     )
     add_import_arguments(importing)
     importing.set_defaults(func=cmd_import)
+    _describe(parser)
     return parser
+
+
+def _describe(parser: argparse.ArgumentParser) -> None:
+    """A command's own `--help` starts with its one-line help when it has no longer
+    description (argparse shows that line only in the list of commands)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, command in action.choices.items():
+                short = helps.get(name)
+                if not command.description and short:
+                    command.description = f"{short[0].upper()}{short[1:]}."
+                _describe(command)
 
 
 def main(argv: list[str] | None = None) -> int:

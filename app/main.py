@@ -1,11 +1,13 @@
 """Application factory."""
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
 
+from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessLog, RouteTemplates, route_template
@@ -28,6 +30,7 @@ from app.core.edge.middleware import (
     trusted_proxy,
 )
 from app.core.edge.pipeline import EdgePipeline, Step
+from app.core.edge.positions import POSITION_HEADER, read_position, written_position
 from app.core.edge.ratelimit import FailedLogins
 from app.core.edge.urls import NAMESPACE
 from app.core.infra.database import (
@@ -36,19 +39,25 @@ from app.core.infra.database import (
     make_sessionmaker,
     raw_dsn,
     read_engine,
+    release_idle,
     resolve_database_url,
     version_pool,
 )
 from app.core.infra.logs import configure_logging
 from app.core.infra.metrics import Metrics
+from app.core.infra.replica import ReadRouter, ReplicaMonitor
 from app.core.infra.settings import LANGUAGES, Settings, get_settings
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
+from app.media.files import serve_media_file
+from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
 
+# Images one worker decodes and resizes at once (app/media/uploads.py).
+MEDIA_PROCESSING_SLOTS = 2
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
-EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag"]
+EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag", POSITION_HEADER]
 CONDITIONAL_HEADERS = ["If-Match", "If-None-Match"]
 
 
@@ -60,19 +69,19 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     reads = read_engine(engine, settings)
     metrics: Metrics = app.state.metrics
     metrics.watch_pool(engine.sync_engine.pool, "primary")
-    if settings.database_read_url:
-        metrics.watch_pool(reads.sync_engine.pool, "replica")
     version_reader = await version_pool(url, settings)
     maker = make_sessionmaker(engine)
     # Series' dates follow the horizon: extended now and then daily (app/events/horizon.py).
     keeper: HorizonKeeper = app.state.horizon_keeper
     tasks = make_engine(url, settings, pooled=False)
     keeper.start(make_sessionmaker(tasks))
-    yield {
-        "sessionmaker": maker,
-        "read_sessionmaker": make_sessionmaker(reads),
-        "version_reader": version_reader,
-    }
+    async with read_replica(settings, version_reader, metrics) as replica:
+        yield {
+            "sessionmaker": maker,
+            "read_sessionmaker": make_sessionmaker(reads),
+            "version_reader": version_reader,
+            **replica,
+        }
     await keeper.stop()
     await tasks.dispose()
     await version_reader.close()
@@ -82,10 +91,39 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     metrics.process_exit()
 
 
+@asynccontextmanager
+async def read_replica(
+    settings: Settings, primary_reader: Any, metrics: Metrics
+) -> AsyncIterator[dict[str, Any]]:
+    """With DATABASE_READ_URL: the replica's engine, its monitor and the read router
+    (app/core/replica.py), as request state; nothing without."""
+    if not settings.database_read_url:
+        yield {}
+        return
+    engine = make_engine(settings.database_read_url, settings)
+    metrics.watch_pool(engine.sync_engine.pool, "replica")
+    replay_reader = await version_pool(settings.database_read_url, settings, min_size=0)
+    monitor = ReplicaMonitor(
+        primary_reader, replay_reader, settings, metrics, on_down=lambda: release_idle(engine)
+    )
+    await monitor.start()
+    try:
+        yield {
+            "replica_sessionmaker": make_sessionmaker(read_engine(engine, settings)),
+            "read_router": ReadRouter(monitor, settings),
+            "replica_monitor": monitor,
+        }
+    finally:
+        await monitor.stop()
+        await replay_reader.close()
+        await engine.dispose()
+
+
 def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]:
     """The edge, outermost first (docs/architecture.md#the-edge): each step sees the request
     as the steps before it left it, and the response as the steps after it answered."""
     peers = TrustedPeers(settings.forwarded_allow_ips)
+    positions = [written_position(settings.replica_max_lag)]
     return [
         # The request id and the access line cover everything after them.
         AccessLog(peers, metrics),
@@ -94,6 +132,8 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
         trailing_slash,
         # The path the router sees, and the cache hits that never reach the router.
         route_template(RouteTemplates(app)),
+        # The position a write reached, on its answer (read-your-writes).
+        *(positions if settings.database_read_url and settings.read_your_writes else []),
         response_headers(settings.default_language),
         # Inside the common headers (a HEAD gets the GET's), outside the cache (which keeps
         # GETs only) and the ETags (a HEAD's 304 is the GET's).
@@ -106,12 +146,13 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
                 "Content-Disposition",
                 "Content-MD5",
                 *CONDITIONAL_HEADERS,
+                POSITION_HEADER,
             ],
             expose_headers=EXPOSED_HEADERS,
         ),
         # Outside the ETags: cached entries keep theirs (a hit's 304 hashes nothing).
         ResponseCaching(app.state.response_cache, settings.site_zone),
-        body_limit(settings.max_body_bytes, settings.default_language),
+        body_limit(settings.max_body_bytes, settings.default_language, settings.max_upload_bytes),
         tag_responses,
     ]
 
@@ -124,7 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(
         title="almanac",
         summary="Events calendar API compatible with The Events Calendar REST v1",
-        version="1.0.0",
+        version=VERSION,
         lifespan=lifespan,
         openapi_url=None,
         docs_url=None,
@@ -136,6 +177,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.event_totals = CountCache(observe=metrics.totals_lookup)
     app.state.response_cache = ResponseCache()
     app.state.principals = PrincipalCache()
+    # What the read router reads of a request (app/core/infra/database.py get_sessionmaker).
+    app.state.read_position = read_position
     # After a committed write: a new data version first (no cache serves the old state),
     # then the change log's pruning (at most once a minute per process).
     add_after_commit(app.state, after_write)
@@ -143,6 +186,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )
+    app.state.media_storage = LocalStorage(settings.media_root)
+    app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,
@@ -156,6 +201,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
         app.add_api_route(index_path, describe_index, methods=["OPTIONS"], include_in_schema=False)
     app.add_api_route("/docs", docs_redirect, methods=["GET"], include_in_schema=False)
+    # The media library's files (nginx serves the same directory in the compose set-up).
+    app.add_api_route(
+        "/media/{name:path}", serve_media_file, methods=["GET", "HEAD"], include_in_schema=False
+    )
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")

@@ -41,12 +41,14 @@ TEST_DATABASE = per_worker("almanac_test")
 # and the many short ones fill in around them instead of one long file running last.
 SLOW_FILES = (
     "test_fuzz.py",
+    "test_replica.py",
     "test_live_server.py",
     "test_instances.py",
     "test_pgbouncer.py",
     "test_sync_live.py",
     "test_clients.py",
     "test_cli.py",
+    "test_first_hour.py",
     "test_import_cli.py",
     "test_reliability.py",
     "test_bench.py",

@@ -7,8 +7,8 @@ What it reproduces: discovery (the `Link` header, `/wp-json/`), the namespace's 
 starting today and its hiding of events hidden from listings; status visibility (anonymous:
 published only); password redaction in lists and the 403 of a protected single event;
 `hide_empty` terms; WordPress's own `/wp/v2/<post type>` listing (with passwords in
-`context=edit` for a signed-in editor); HTTP Basic application passwords. Tests change the
-records between runs and can make routes fail (`fail`).
+`context=edit` for a signed-in editor); HTTP Basic application passwords; uploaded files
+(`files`). Tests change the records between runs and can make routes fail (`fail`).
 """
 
 import base64
@@ -65,6 +65,8 @@ class FakeTEC:
         self.users = {"admin": "abcd efgh ijkl mnop"}
         self.expose_wp = True
         self.failures: dict[str, int] = {}  # path fragment → 500s still to answer
+        self.files: dict[str, tuple[bytes, str]] = {}  # path → (bytes, type): uploads
+        self.file_credentials: list[str | None] = []  # the Authorization of each file request
         self.requests: list[str] = []
         self.next_id = 100
         self.now = datetime(2026, 11, 21, 21, 44, tzinfo=UTC)
@@ -263,6 +265,10 @@ class FakeTEC:
             if fragment in f"{path}?{request.url.query}" and left > 0:
                 self.failures[fragment] = left - 1
                 return JSONResponse({"code": "internal_server_error"}, status_code=500)
+        if path in self.files:  # wp-content/uploads: public files
+            data, media_type = self.files[path]
+            self.file_credentials.append(request.headers.get("authorization"))
+            return Response(data, media_type=media_type)
         user = self._user(request)
         if user == "!":
             return _error(401, "incorrect_password")

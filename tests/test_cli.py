@@ -1,14 +1,17 @@
 """The `almanac` command: users and migrations, as an operator runs them."""
 
+import argparse
 import asyncio
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.cli import build_parser
 from tests.factories import API, basic
 from tests.live import fresh_database
 
@@ -38,7 +41,12 @@ async def test_users_commands(client: AsyncClient, database_url: str) -> None:
 
         duplicate = await asyncio.to_thread(almanac, database_url, "users", "add", "CLI-editor")
         assert duplicate.returncode == 1
-        assert "already exists" in duplicate.stderr
+        # On standard output, where a script reading the password looks; nothing changed.
+        assert "user 'cli-editor' already exists (role editor)" in duplicate.stdout
+        assert "almanac users password cli-editor" in duplicate.stdout
+        assert duplicate.stderr == ""
+        still = await client.get(f"{API}/tags", headers=basic("cli-editor", password))
+        assert still.status_code == 200
 
         listed = await asyncio.to_thread(almanac, database_url, "users", "list")
         assert ["cli-editor", "editor"] in [line.split()[1:] for line in listed.stdout.splitlines()]
@@ -81,3 +89,32 @@ async def test_concurrent_migrations_are_safe(database_url: str) -> None:
         await engine.dispose()
         assert version
         assert tables > 10
+
+
+def _commands(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """Every command and subcommand's parser."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in action.choices.values():
+                yield command
+                yield from _commands(command)
+
+
+def test_every_option_says_what_it_does_and_its_default() -> None:
+    commands = list(_commands(build_parser()))
+    assert len(commands) >= 10
+    for command in commands:
+        assert command.description or command.prog.endswith("users"), command.prog
+        for action in command._actions:
+            if action.help == argparse.SUPPRESS or isinstance(
+                action, argparse._SubParsersAction | argparse._HelpAction
+            ):
+                continue
+            assert action.help, (command.prog, action.dest)
+            if action.option_strings:
+                assert "default" in action.help, (command.prog, action.dest)
+    serve = build_parser().parse_args(["serve"])
+    help_text = next(c for c in commands if c.prog.endswith("serve")).format_help()
+    assert (serve.host, serve.port, serve.workers) == ("127.0.0.1", 8000, 1)
+    assert "(default: 8000)" in help_text
+    assert "(default: 127.0.0.1)" in help_text

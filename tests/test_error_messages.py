@@ -6,9 +6,10 @@ from typing import Any
 
 from httpx import AsyncClient
 
-from app.core.edge.i18n import MESSAGES
+from app.core.edge.errors import validation_note
+from app.core.edge.i18n import MESSAGES, translate
 from app.core.infra.settings import LANGUAGES
-from tests.factories import API, AuthFor, create_post
+from tests.factories import API, Auth, AuthFor, create_post
 
 DATE_FORMS = (
     "Accepted: Y-m-d H:i:s, Y-m-d, ISO 8601 (an offset is honoured), a Unix timestamp, or a "
@@ -209,3 +210,86 @@ def test_every_message_is_in_every_language() -> None:
         assert set(templates) == set(LANGUAGES), key
         fields = [{name for _, name, _, _ in Formatter().parse(text) if name} for text in templates.values()]  # fmt: skip
         assert all(names == fields[0] for names in fields), key  # the same values everywhere
+
+
+# ---- issue 32: the messages a first hour met without a reason ------------------------
+
+
+async def test_no_invalid_parameter_without_a_reason(client: AsyncClient) -> None:
+    """The bare "Invalid parameter." is gone from the catalogue (nothing can answer it); the
+    two places a first hour met it say why."""
+    assert all("Invalid parameter." not in texts.values() for texts in MESSAGES.values())
+    feed = await client.get(f"{API}/events.ics", params={"limit": "999999"})
+    assert invalid(feed) == {"limit": "limit must be between 1 (inclusive) and 5000 (inclusive)."}
+    changes = await client.get(f"{API}/changes", params={"since": "garbage"})
+    assert invalid(changes) == {
+        "since": "since is not a token of this feed: send the next_since of an earlier answer "
+        "unchanged, or no since to start from now."
+    }
+
+
+def test_a_value_pydantic_refuses_without_a_message_of_ours_keeps_its_reason() -> None:
+    for error, expected in (
+        ({"type": "int_parsing", "msg": "..."}, "x is not of type integer."),
+        ({"type": "less_than_equal", "ctx": {"le": 9}}, "x must be less than or equal to 9."),
+        ({"type": "dict_type", "msg": "Input should be a valid dictionary"},
+         "x is not valid: input should be a valid dictionary."),
+    ):  # fmt: skip
+        key, values = validation_note(error, "x")
+        assert translate(key, "en", **values) == expected
+
+
+async def test_json_sent_as_a_form_says_so(client: AsyncClient, editor: AuthFor) -> None:
+    body = '{"title": "Rooftop Jazz", "start_date": "tomorrow 20:00", "end_date": "tomorrow 23:00"}'
+    for content_type, shown in (
+        ("application/x-www-form-urlencoded", "application/x-www-form-urlencoded"),
+        (None, "missing"),
+    ):
+        headers = {**editor.basic, **({"Content-Type": content_type} if content_type else {})}
+        response = await client.post(f"{API}/events", content=body, headers=headers)
+        assert response.status_code == 400
+        assert response.json()["code"] == "rest_missing_callback_param"
+        assert response.json()["message"] == (
+            "Missing parameter(s): title, start_date, end_date. The body looks like JSON but "
+            f"was read as a form, because its Content-Type is {shown} (curl -d sends "
+            "application/x-www-form-urlencoded): send Content-Type: application/json."
+        )
+    # A real form missing a parameter gets the plain message.
+    form = await client.post(f"{API}/events", data={"title": "T"}, headers=editor.basic)
+    assert form.json()["message"] == "Missing parameter(s): start_date, end_date"
+
+
+async def test_a_403_names_the_role_and_what_it_may_do(client: AsyncClient, auth: Auth) -> None:
+    subscriber = await auth("subscriber")
+    response = await client.post(f"{API}/venues", json={"venue": "V"}, headers=subscriber.basic)
+    assert response.status_code == 403
+    assert response.json() == {
+        "code": "rest_forbidden",
+        "message": f"Sorry, you are not allowed to do that: {subscriber.login} is a subscriber, "
+        "who can only read.",
+        "data": {"status": 403, "role": "subscriber"},
+    }
+    contributor = await auth("contributor")
+    german = await client.post(
+        f"{API}/categories",
+        json={"name": "Konzerte"},
+        headers={**contributor.basic, "Accept-Language": "de"},
+    )
+    assert german.status_code == 403
+    assert german.json()["message"] == (
+        f"Du bist leider nicht berechtigt, dies zu tun: {contributor.login} ist ein "
+        "Mitarbeiter, der eigene Einträge unveröffentlicht schreibt (ein Redakteur "
+        "veröffentlicht sie)."
+    )
+
+
+async def test_a_page_past_the_end_says_how_many_pages(client: AsyncClient) -> None:
+    """page=99 of an empty event list (venues: tests/test_venues.py, with records)."""
+    response = await client.get(
+        f"{API}/events", params={"page": 99}, headers={"Accept-Language": "de"}
+    )
+    assert response.status_code == 404
+    body = response.json()
+    assert body["code"] == "event-archive-page-not-found"
+    assert body["message"].endswith(": die Liste hat 0 Seite(n) zu 9 (total_pages).")
+    assert body["data"] == {"status": 404, "total": 0, "total_pages": 0}

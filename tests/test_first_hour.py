@@ -6,12 +6,14 @@ import asyncio
 import os
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
+import psutil
 import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -32,10 +34,11 @@ async def _serve(env: dict[str, str], port: int) -> asyncio.subprocess.Process:
     )
 
 
-async def _stop(process: asyncio.subprocess.Process) -> str:
-    """Ctrl-C, as in a terminal running `make run`; everything the server printed."""
-    process.send_signal(signal.SIGINT)
-    output, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+async def _stop(process: asyncio.subprocess.Process, stop: signal.Signals = signal.SIGINT) -> str:
+    """Ctrl-C, as in a terminal running `make run` (or `stop`); everything the server
+    printed. Within uvicorn's graceful timeout (30 s) and a little."""
+    process.send_signal(stop)
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=40)
     return output.decode()
 
 
@@ -69,21 +72,87 @@ def data_dir() -> Iterator[Path]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-async def test_embedded_start_and_stop_are_quiet(data_dir: Path) -> None:
+def _postmaster(pgdata: Path) -> int | None:
+    """The embedded PostgreSQL's process ID while it runs."""
+    pid_file = pgdata / "postmaster.pid"
+    if not pid_file.exists():
+        return None
+    pid = int(pid_file.read_text().split()[0])
+    return pid if psutil.pid_exists(pid) else None
+
+
+def _stopped(pid: int) -> bool:
+    """Whether the process has ended: it removes its PID file just before it exits (`pg_ctl
+    stop -w` waits for that), and its new parent may take a moment to reap it."""
+    try:
+        process = psutil.Process(pid)
+        process.wait(timeout=10)
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.TimeoutExpired:
+        return process.status() == psutil.STATUS_ZOMBIE
+    return True
+
+
+async def test_embedded_postgres_stops_with_the_server_and_quietly(data_dir: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
     env["ALMANAC_DATA_DIR"] = str(data_dir)
     pgdata = data_dir.resolve() / "pgdata"  # noqa: ASYNC240 (a path, no I/O worth a thread)
-    port = free_port()
-    process = await _serve(env, port)
-    await wait_until_serving(f"http://127.0.0.1:{port}", process, seconds=180)
-    output = await _stop(process)
-    assert process.returncode == 0, output
-    assert f"database: embedded PostgreSQL, data in {pgdata}" in output
-    assert HEAD_LINE in output
-    assert "RuntimeDirWarning" not in output
-    assert "XDG_RUNTIME_DIR" not in output
-    assert "pg_ctl" not in output
-    assert "Finished server process" in output  # it did stop, normally
+    try:
+        # SIGTERM (docker stop, systemd), after another command joined the server and left.
+        port = free_port()
+        process = await _serve(env, port)
+        base = f"http://127.0.0.1:{port}"
+        await wait_until_serving(base, process, seconds=180)
+        postmaster = _postmaster(pgdata)
+        assert postmaster is not None
+        joined = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "app.cli", "users", "list"), env=env
+        )
+        assert await joined.wait() == 0
+        async with httpx.AsyncClient() as client:  # the second process did not stop it
+            assert (await client.get(f"{base}{API}/events")).status_code == 200
+        output = await _stop(process, signal.SIGTERM)
+        assert process.returncode == 0, output
+        assert _stopped(postmaster), output
+        # Ctrl-C, on a server that starts again from the same data: quiet, and stopped too.
+        process = await _serve(env, port)
+        await wait_until_serving(base, process, seconds=180)
+        postmaster = _postmaster(pgdata)
+        output = await _stop(process)
+        assert process.returncode == 0, output
+        assert postmaster is not None
+        assert _stopped(postmaster), output
+        assert f"database: embedded PostgreSQL, data in {pgdata}" in output
+        assert HEAD_LINE in output
+        assert "RuntimeDirWarning" not in output
+        assert "XDG_RUNTIME_DIR" not in output
+        assert "pg_ctl" not in output
+        assert "Finished server process" in output  # it did stop, normally
+    finally:  # a failed test leaves no server behind
+        leftover = _postmaster(pgdata)
+        if leftover is not None:
+            os.kill(leftover, signal.SIGTERM)
+
+
+async def test_a_busy_port_is_one_line_and_exit_code_1(database_url: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port)),
+            env={**os.environ, "DATABASE_URL": database_url},
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 1
+    assert out.decode() == ""  # no "listening on", no database line
+    assert err.decode() == (
+        f"error: port {port} on 127.0.0.1 is in use (another almanac?); choose another "
+        "with --port (make run PORT=8001)\n"
+    )
 
 
 async def test_users_add_says_the_role_and_list_has_a_header(database_url: str) -> None:
@@ -104,6 +173,8 @@ async def test_users_add_says_the_role_and_list_has_a_header(database_url: str) 
 async def test_seed_demo(database_url: str) -> None:
     async with fresh_database(database_url, "almanac_demo_seed") as url:
         await almanac(url, "seed", "--demo")
+        # The tutorial run again: the demo is not added twice, and that is said.
+        again = await almanac(url, "seed", "--demo")
         engine = create_async_engine(url)
         try:
             async with engine.connect() as conn:
@@ -140,6 +211,11 @@ async def test_seed_demo(database_url: str) -> None:
     assert counts["event_terms"] >= 50
     assert languages == {"de", "sk"}
     assert upcoming == 50  # all of them in the default list window
+    assert again.strip() == (
+        f"the calendar has records already (50 events, {counts['venues']} venues, "
+        f"{counts['organizers']} organizers); the demo fills an empty one only "
+        "(`almanac seed --events N` appends generated events to any): nothing changed"
+    )
 
 
 @pytest.fixture

@@ -9,9 +9,11 @@ test_fuzz_regressions.py.
 """
 
 import asyncio
+import io
 import os
 import random
 import re
+import shutil
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from PIL import Image
 
 from tests.factories import API
 from tests.live import free_port, fresh_database, wait_until_serving
@@ -97,12 +100,18 @@ async def _seed(base: str, auth: tuple[str, str]) -> None:
         await create("/events", {**event, "title": "Protected", "password": "secret"})
         await create("/events", {**event, "title": "Draft", "status": "draft", "all_day": True})
         await create("/venues", {"venue": "Draft hall", "status": "draft"})
+        image = io.BytesIO()
+        Image.new("RGB", (200, 160), (200, 40, 40)).save(image, format="PNG")
+        uploaded = await client.post("/media", files={"file": ("red.png", image.getvalue())})
+        assert uploaded.status_code == 201, uploaded.text
+        await create("/venues", {"venue": "Pictured hall", "image": uploaded.json()["id"]})
 
 
 @pytest.fixture(scope="module")
 async def server(database_url: str) -> AsyncIterator[Server]:
     async with fresh_database(database_url, "almanac_fuzz_test") as url:
-        env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning"}
+        media = tempfile.mkdtemp(prefix="almanac-fuzz-media-")
+        env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning", "MEDIA_DIR": media}
         port = free_port()
         sink, name = tempfile.mkstemp(prefix="almanac-fuzz-", suffix=".log")
         log = Path(name)
@@ -130,6 +139,7 @@ async def server(database_url: str) -> AsyncIterator[Server]:
                 process.terminate()
             await asyncio.wait_for(process.wait(), timeout=30)
             await asyncio.to_thread(log.unlink, missing_ok=True)
+            await asyncio.to_thread(shutil.rmtree, media, True)
 
 
 def _schemathesis(

@@ -10,9 +10,10 @@ from typing import Any
 import httpx
 import pytest
 from httpx import AsyncClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.importer import service as importer_service
 from app.importer.client import RetryPolicy, SourceClient
 from app.importer.service import Importer, ImportFailed, ImportOptions
 from app.importer.summary import PlainProgress, Summary
@@ -726,3 +727,37 @@ async def test_an_event_linking_a_protected_venue(
     local = (await mapping(db, "event"))[tasting]
     event = await get(client, f"events/{local}", None)
     assert event["venue"]["id"] == (await mapping(db, "venue"))[cellar]
+
+
+async def analyses(db: AsyncSession) -> int:
+    """How many times `events` has been analysed (statistics refreshed) so far."""
+    await db.execute(text("SELECT pg_stat_clear_snapshot()"))
+    count = await db.scalar(text("SELECT pg_stat_get_analyze_count('events'::regclass)"))
+    return int(count or 0)
+
+
+async def test_statistics_follow_what_an_import_wrote(
+    site: Site, maker: async_sessionmaker[AsyncSession], db: AsyncSession
+) -> None:
+    """A first import into an empty database analyses the tables it grew after each kind,
+    so that the plans of the next writes are made for their real size
+    (docs/design.md#bulk-loads)."""
+    before = await analyses(db)
+    summary = await run(maker, site.tec)
+    # At least: autovacuum may analyse the table too, whenever it likes.
+    assert await analyses(db) - before >= len(summary.kinds)  # every kind wrote records
+
+
+async def test_a_large_import_refreshes_statistics_as_it_goes(
+    site: Site,
+    maker: async_sessionmaker[AsyncSession],
+    db: AsyncSession,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Within a kind too, every STATISTICS_EVERY records written (1 here)."""
+    monkeypatch.setattr(importer_service, "STATISTICS_EVERY", 1)
+    before = await analyses(db)
+    summary = await run(maker, site.tec)
+    written = sum(kind.created + kind.updated for kind in summary.kinds.values())
+    assert written > len(summary.kinds)
+    assert await analyses(db) - before >= written

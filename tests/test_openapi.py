@@ -2,15 +2,21 @@
 lists every route with its arguments."""
 
 import re
+import tomllib
 from datetime import UTC, datetime, timedelta
+from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from httpx import AsyncClient, Response
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
 from tests.factories import API, Auth
+
+PROJECT = Path(__file__).parent.parent / "pyproject.toml"
 
 # The route table (docs/design.md#url-space-and-discovery), methods per path relative to the namespace.
 INTERFACE = {
@@ -34,7 +40,11 @@ INTERFACE = {
     "/tags": {"get", "post"},
     "/tags/{id}": {"get", "delete", "post", "put", "patch"},
     "/changes": {"get"},
+    "/media": {"get", "post"},
+    "/media/{id}": {"get", "delete", "post", "put", "patch"},
 }
+# Uploads take a file: a multipart form or the raw image, not JSON or a urlencoded form.
+UPLOADS = {("post", "/media")}
 
 
 def wordpress_key(path: str) -> str:
@@ -78,7 +88,7 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
                 assert parameter.get("description"), (where, parameter["name"])
                 assert parameter["schema"], (where, parameter["name"])
             assert {"400", "500", "503"} <= set(operation["responses"]), where
-            if method in ("post", "put", "patch") and path != "/":
+            if method in ("post", "put", "patch") and path != "/" and (method, path) not in UPLOADS:
                 content = operation["requestBody"]["content"]
                 assert {"application/json", "application/x-www-form-urlencoded"} <= set(content)
             if method in ("post", "put", "patch", "delete"):
@@ -321,3 +331,11 @@ async def test_conditional_requests_and_the_feed_are_documented(doc: dict[str, A
     assert {p["name"] for p in feed["parameters"]} >= {"since", "per_page"}
     assert "rest_sync_token_expired" in feed["responses"]["410"]["description"]
     assert "/changes" in doc["info"]["description"]
+
+
+async def test_one_version_everywhere(doc: dict[str, Any], app: FastAPI) -> None:
+    """The package's version (pyproject.toml), on the docs page's document and the app."""
+    declared = tomllib.loads(PROJECT.read_text())["project"]["version"]
+    assert version("almanac") == declared
+    assert doc["info"]["version"] == declared
+    assert app.version == declared

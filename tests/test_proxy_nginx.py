@@ -6,7 +6,9 @@ nginx and openssl come from Debian's packages (`make system-deps` installs them)
 """
 
 import asyncio
+import io
 import os
+import random
 import re
 import shutil
 import ssl
@@ -21,6 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
+from PIL import Image
 
 from tests.factories import API
 from tests.live import free_port, fresh_database, wait_until_listening, wait_until_serving
@@ -51,14 +54,16 @@ def _private_dir(prefix: str) -> Path:
     return path
 
 
-def shipped_server(app_address: str, listen: str) -> str:
+def shipped_server(app_address: str, listen: str, media_volume: Path | None = None) -> str:
     """deploy/nginx.conf as docker-compose runs it, but for the Docker-only addresses: the
-    upstream (`app:8000` through Docker's DNS) and the listening port."""
+    upstream (`app:8000` through Docker's DNS), the listening port and the directory holding
+    the media volume (`media_volume`/media)."""
     config = (DEPLOY / "nginx.conf").read_text()
     replacements = {
         r"^\s*resolver 127\.0\.0\.11\b[^;]*;": "",
         r"\bserver app:8000 resolve;": f"server {app_address};",
         r"\blisten 80;": f"listen {listen};",
+        r"\broot /srv/almanac;": f"root {media_volume or '/srv/almanac'};",
     }
     for pattern, replacement in replacements.items():
         config, count = re.subn(pattern, replacement, config, flags=re.MULTILINE)
@@ -127,11 +132,21 @@ class App:
 
 
 @pytest.fixture(scope="module")
-async def app_server(database_url: str) -> AsyncIterator[App]:
+def media_volume() -> Iterator[Path]:
+    """What the compose set-up's `media` volume is: the app writes `media/` in it, nginx
+    serves it."""
+    directory = _private_dir("almanac-media-")
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+async def app_server(database_url: str, media_volume: Path) -> AsyncIterator[App]:
     """`almanac serve` (2 workers) on a fresh database, trusting proxies on 127.0.0.1 only."""
     async with fresh_database(database_url, "almanac_nginx_test") as url:
         env = {k: v for k, v in os.environ.items() if k not in ("PUBLIC_SITE_URL", "ROOT_PATH")}
         env.update(DATABASE_URL=url, FORWARDED_ALLOW_IPS="127.0.0.1", LOG_LEVEL="warning")
+        env.update(MEDIA_DIR=str(media_volume / "media"))
         port = free_port()
         output, name = tempfile.mkstemp(prefix="almanac-serve-", suffix=".log")
         log = Path(name)
@@ -204,10 +219,12 @@ class Proxied:
 
 
 @pytest.fixture(scope="module")
-async def proxied(app_server: App, certificate: Certificate) -> AsyncIterator[Proxied]:
+async def proxied(
+    app_server: App, certificate: Certificate, media_volume: Path
+) -> AsyncIterator[Proxied]:
     tls_port, plain_port = free_port(), free_port()
     http_block = f"""
-{shipped_server(app_server.address, f"127.0.0.1:{plain_port}")}
+{shipped_server(app_server.address, f"127.0.0.1:{plain_port}", media_volume)}
 
 # The API under /api/ behind TLS, as the comment in deploy/nginx.conf shows.
 server {{
@@ -406,6 +423,34 @@ async def test_shipped_config_serves_the_root_and_overrides_forged_headers(
         )
         assert large.status_code == 201, large.text
         assert large.json()["name"] == "Large"
+
+
+async def test_shipped_config_takes_uploads_and_serves_their_files(proxied: Proxied) -> None:
+    public = proxied.root
+    # 2 MB: over the API's body limit, within the upload limit (nginx's and the app's).
+    image = Image.frombytes("RGB", (820, 820), random.Random(7).randbytes(820 * 820 * 3))
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=0)
+    async with httpx.AsyncClient(auth=proxied.app.auth) as client:
+        uploaded = await client.post(
+            f"{public}{API}/media", files={"file": ("noise.png", out.getvalue(), "image/png")}
+        )
+        assert uploaded.status_code == 201, uploaded.text
+        body = uploaded.json()
+        assert body["url"].startswith(f"{public}/media/")
+        for size in body["sizes"].values():
+            # Served by nginx from the volume (nginx does not pass /media/ on to the app).
+            served = await client.get(size["url"])
+            assert served.status_code == 200
+            assert served.headers["Content-Type"] == "image/png"
+            assert served.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+            assert served.headers["X-Content-Type-Options"] == "nosniff"
+            assert "sandbox" in served.headers["Content-Security-Policy"]
+            assert len(served.content) == size["filesize"]
+        for missing in ("/media/ab/" + "ab" * 16 + ".png", "/media/.partial/x", "/media/"):
+            answer = await client.get(f"{public}{missing}")
+            assert answer.status_code == 404
+            assert answer.json()["code"] == "rest_no_route"
 
 
 async def test_shipped_config_answers_json_when_the_app_is_down() -> None:

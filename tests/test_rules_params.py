@@ -65,7 +65,6 @@ class Everything(Params):
 
 
 Note = tuple[str, dict[str, object]]
-INVALID_NOTE: Note = ("invalid_parameter", {})
 
 
 def not_of_type(name: str, kind: str) -> Note:

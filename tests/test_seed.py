@@ -75,6 +75,10 @@ async def test_seed_fills_the_calendar_and_appends(
 ) -> None:
     first = await run_seed(seed_engine)
     assert first.returncode == 0, first.stderr
+    # Said before the work starts (the defaults insert 10,000 events).
+    assert first.stdout.startswith(
+        "seeding 200 events, 10 venues, 10 organizers, 5 categories and 5 tags"
+    )
     summary = first.stdout.strip().splitlines()[-1]
     assert "200 events" in summary
     assert "10 venues" in summary

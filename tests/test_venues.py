@@ -297,8 +297,9 @@ async def test_anonymous_and_subscriber_writes_are_refused_before_validation(
         assert response.status_code == 403, (method, path)
         assert response.json() == {
             "code": "rest_forbidden",
-            "message": "Sorry, you are not allowed to do that.",
-            "data": {"status": 403},
+            "message": f"Sorry, you are not allowed to do that: {subscriber.login} is a "
+            "subscriber, who can only read.",
+            "data": {"status": 403, "role": "subscriber"},
         }
     assert (await client.get(f"{API}/{plural}/{record['id']}")).json()["status"] == "publish"
 
@@ -682,8 +683,9 @@ async def test_pagination_order_links_and_headers(client: AsyncClient, editor: A
     assert beyond.status_code == 404
     assert beyond.json() == {
         "code": "venue-archive-page-not-found",
-        "message": "The requested venue archive page does not exist",
-        "data": {"status": 404},
+        "message": "The requested venue archive page does not exist: the list has 3 page(s) "
+        "of 4 (total_pages).",
+        "data": {"status": 404, "total": 10, "total_pages": 3},
     }
     organizers = await client.get(f"{API}/organizers", params={"page": 2})
     assert organizers.json()["code"] == "organizer-archive-page-not-found"

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.changes.params import ChangesParams
 from app.changes.repository import ChangeRepository, Logged, Token, token_key
-from app.core.edge.errors import invalid, sync_token_expired
+from app.core.edge.errors import invalid, note, sync_token_expired
 from app.core.rules.dates import format_datetime
 from app.events.kind import EVENTS
 from app.http.context import RequestContext
@@ -38,7 +38,7 @@ class ChangeFeed:
             return {"changes": [], "next_since": token.encode(self.key), "has_more": False}
         since = Token.decode(params.since, self.key)
         if since is None:
-            raise invalid("since")
+            raise invalid("since", note("bad_sync_token"))
         scan = await self.repo.scan(since, params.per_page)
         if scan is None:
             raise sync_token_expired()

@@ -59,7 +59,7 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
         "description": event.description,
         "excerpt": event.excerpt,
         "slug": event.slug,
-        "image": image_body(event.image),
+        "image": image_body(event.image, urls),
         "all_day": event.all_day,
         "start_date": start,
         "start_date_details": details_of(start),

@@ -15,7 +15,7 @@ MAX_LIMIT = 5000
 def _limit(value: Any) -> Any:
     number = as_positive_int(value)
     if number > MAX_LIMIT:
-        raise PydanticCustomError("invalid", "too large")
+        raise PydanticCustomError("between", "too large", {"min": 1, "max": MAX_LIMIT})
     return number
 
 

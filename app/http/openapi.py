@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
+from app import VERSION
 from app.core.edge.urls import NAMESPACE, Urls
 from app.core.infra.settings import LANGUAGES
 from app.core.rules.constants import STATUSES
@@ -33,6 +34,7 @@ ERROR_TEXTS = {
     405: "Method not allowed on this route (rest_no_route, with Allow)",
     410: "Already in the trash (*-is-in-trash); on /changes, a token older than the kept "
     "history (rest_sync_token_expired): download everything again",
+    409: "In use: the media is shown by records (rest_media_in_use; force=true deletes it)",
     412: "If-Match does not hold: the record changed since it was read (rest_precondition_failed)",
     413: "Request body too large",
     429: "Too many failed sign-ins from this address (rest_too_many_requests, with Retry-After)",
@@ -301,7 +303,7 @@ def base_document(app: FastAPI) -> dict[str, Any]:
         return cached
     generated = get_openapi(
         title="almanac",
-        version="1.0.0",
+        version=VERSION,
         openapi_version="3.1.0",
         summary=app.summary,
         description=(

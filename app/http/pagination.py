@@ -103,9 +103,9 @@ def list_response(
     `filters` are the request's effective filters; every one of them is kept in the links.
     A page past the end (page > 1 without rows) is a 404 `<kind>-archive-page-not-found`.
     """
-    if not items and page.number > 1:
-        raise PageNotFound(kind)
     total_pages = math.ceil(total / page.size) if total else 0
+    if not items and page.number > 1:
+        raise PageNotFound(kind, total=total, pages=total_pages, per_page=page.size)
     base = f"{path}/"
 
     def link(number: int) -> str:

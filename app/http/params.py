@@ -20,11 +20,11 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from app.core.edge.errors import (
-    INVALID,
     InvalidParams,
     MissingParams,
     Note,
     Problems,
+    validation_note,
 )
 from app.core.edge.i18n import MESSAGES
 from app.http.raw_params import RawParams, UnreadableBody
@@ -65,7 +65,7 @@ class Params(BaseModel):
         try:
             return handler(value)
         except (TypeError, ArithmeticError, RecursionError):
-            raise PydanticCustomError("invalid", "invalid") from None
+            raise PydanticCustomError("invalid", "a value of another kind was expected") from None
 
 
 _QUOTED = re.compile(r"'([^']*)'")
@@ -83,7 +83,7 @@ def _note(error: Any, name: str) -> Note:
         return ("too_long", {"name": name, "max": context.get("max_length", "?")})
     if kind in MESSAGES:
         return (kind, {"name": name, **context})
-    return INVALID
+    return validation_note(error, name)
 
 
 def _errors(exc: ValidationError) -> tuple[list[str], dict[str, Note]]:
@@ -125,7 +125,7 @@ def parse(model: type[M], raw: RawParams, problems: Problems | None = None, **ex
         raise InvalidParams(problems.notes) from None
 
 
-def check(name: str, ok: bool, note: Note = INVALID) -> None:
+def check(name: str, ok: bool, note: Note) -> None:
     """Raise the 400 for parameter `name` unless `ok`."""
     if not ok:
         raise InvalidParams({name: note})

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
 from app.core.edge.errors import (
+    JSON_BODY_READ_AS_KEY,
     ApiError,
     note,
 )
@@ -82,6 +83,10 @@ async def _body_params(request: Request) -> RawParams:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if content_type == "application/json" or content_type.endswith("+json"):
         return _json_object(body)
+    if body.lstrip()[:1] in (b"{", b"["):
+        # JSON by the look of it, read by another type (curl's -d sends a form type): a
+        # missing parameter's 400 then says so (app/core/edge/errors.py).
+        request.scope.setdefault("state", {})[JSON_BODY_READ_AS_KEY] = content_type
     if content_type == "application/x-www-form-urlencoded":
         try:
             text = body.decode()

@@ -14,6 +14,11 @@ class ErrorData(Schema):
     )
     details: dict[str, Any] | list[Any] | None = Field(None, description="Validation details")
     term_id: int | None = Field(None, description="The existing term (term_exists)")
+    role: str | None = Field(None, description="The caller's role (403 rest_forbidden)")
+    total: int | None = Field(None, description="Records in the list (404 of a page past the end)")
+    total_pages: int | None = Field(
+        None, description="Pages of the list (404 of a page past the end)"
+    )
 
 
 class ErrorEnvelope(Schema):
@@ -24,12 +29,37 @@ class ErrorEnvelope(Schema):
     data: ErrorData
 
 
+class ImageSource(Schema):
+    url: str
+    filesize: int
+
+
+class ImageSize(Schema):
+    """One size of an uploaded image (the reference's `ImageSize`)."""
+
+    width: int
+    height: int
+    mime_type: str = Field(alias="mime-type")
+    filesize: int
+    url: str
+    sources: dict[str, ImageSource] | None = Field(
+        None, description="The same size in other formats, by MIME type (image/webp)"
+    )
+
+
 class Image(Schema):
     url: str
     id: int
     extension: str
     width: int | None = None
     height: int | None = None
+    filesize: int | None = Field(None, description="Uploaded images: bytes of the full size")
+    sizes: dict[str, ImageSize] | None = Field(
+        None,
+        description="Uploaded images: thumbnail, medium, medium_large, large (those smaller "
+        "than the original) and full",
+    )
+    alt: str | None = Field(None, description="Uploaded images: alternative text")
 
 
 ImageOrFalse = Image | Literal[False]

@@ -19,18 +19,33 @@ def since_date(value: str) -> datetime:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="the site's URL, or its …/wp-json/tribe/events/v1 base URL")
-    parser.add_argument("--user", help="login on the source (with --password)")
+    parser.add_argument(
+        "--user",
+        help="login on the source, with --password (default: none: what anonymous visitors see)",
+    )
     parser.add_argument(
         "--password",
-        help=f"a WordPress application password of --user (or ${PASSWORD_VARIABLE})",
+        help=f"a WordPress application password of --user "
+        f"(default: the environment variable ${PASSWORD_VARIABLE})",
     )
     parser.add_argument(
         "--owner", help="local user owning the records (default: first administrator)"
     )
-    parser.add_argument("--dry-run", action="store_true", help="read and decide, write nothing")
     parser.add_argument(
-        "--since", type=since_date, help="only records modified since this date (UTC)"
+        "--dry-run", action="store_true", help="read and decide, write nothing (default: off)"
     )
     parser.add_argument(
-        "--prune", action="store_true", help="trash local records gone from the source"
+        "--since",
+        type=since_date,
+        help="only records modified since this date, UTC (default: all records)",
+    )
+    parser.add_argument(
+        "--prune",
+        action="store_true",
+        help="trash local records gone from the source (default: off: they stay)",
+    )
+    parser.add_argument(
+        "--copy-images",
+        action="store_true",
+        help="download the records' images into the media library, once, and show the copies",
     )

@@ -12,8 +12,10 @@ from app.core.infra.database import make_engine, make_sessionmaker
 from app.core.infra.settings import Settings
 from app.importer.arguments import PASSWORD_VARIABLE
 from app.importer.client import RetryPolicy, SourceClient
+from app.importer.images import CopyLimits
 from app.importer.service import Importer, ImportFailed, ImportOptions
 from app.importer.summary import Progress, Summary, progress_for
+from app.media.storage import LocalStorage
 
 
 async def run_import(
@@ -32,6 +34,9 @@ async def run_import(
         prune=args.prune,
         language=settings.default_language,
         site_timezone=settings.site_timezone,
+        copy_images=args.copy_images,
+        media=LocalStorage(settings.media_root),
+        copy_limits=CopyLimits(settings.max_upload_bytes, settings.max_image_pixels),
     )
     engine = make_engine(url, settings)
     shown = progress or progress_for(sys.stdout)

@@ -6,14 +6,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, literal, select, update
+from sqlalchemy import and_, delete, func, literal, select, union, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.sql import rename_to_unique_slug
+from app.core.infra.sql import refresh_statistics, rename_to_unique_slug
 from app.core.rules.permissions import Principal, Role
 from app.models import Event, Image, ImportMapping, ImportRun, Organizer, Term, User, Venue
 from app.models.base import utcnow
+
+# The tables an import grows, analysed as it goes (docs/design.md#bulk-loads).
+GROWN_TABLES = (
+    "terms", "term_translations", "venues", "venue_translations", "organizers",
+    "organizer_translations", "events", "event_translations", "event_terms",
+    "event_organizers", "occurrences", "images", "import_mappings", "change_log",
+)  # fmt: skip
 
 # The local table of each kind the importer maps.
 TABLES: dict[str, Any] = {
@@ -76,6 +83,11 @@ class ImportRepository:
                 set_={k: stmt.excluded[k] for k in values if k not in ("source", "kind")},
             )
         )
+
+    async def refresh_statistics(self) -> None:
+        """Statistics of what the run has written so far (its own transaction)."""
+        async with self.session.begin():
+            await refresh_statistics(self.session, *GROWN_TABLES)
 
     async def mapped_id(self, kind: str, source_id: int) -> int | None:
         m = ImportMapping
@@ -140,6 +152,21 @@ class ImportRepository:
             await self.session.execute(
                 update(Image).where(Image.id == image_id).values(width=width, height=height)
             )
+
+    async def external_images(self) -> list[tuple[int, str]]:
+        """(image ID, URL) of every image known only by its URL that a record imported from
+        this source shows: what `--copy-images` downloads."""
+        m = ImportMapping
+        shown = [
+            select(Image.id, Image.url)
+            .join(table, table.image_id == Image.id)
+            .join(m, and_(m.local_id == table.id, m.kind == kind, m.source == self.source))
+            .where(Image.file.is_(None), Image.url.is_not(None))
+            for kind, table in TABLES.items()
+            if kind in ("venue", "organizer", "event")
+        ]
+        rows = await self.session.execute(union(*shown).order_by("id"))
+        return [(row.id, row.url) for row in rows]
 
     # ---- one run per source at a time ------------------------------------------------
 

@@ -20,6 +20,7 @@ from app.core.edge.errors import ApiError, InvalidParams
 from app.core.infra.database import DatabaseError, Session, SessionMaker
 from app.core.rules.permissions import Principal
 from app.importer.client import SourceClient, SourceError, site_key
+from app.importer.images import CopyLimits, ImageCopier
 from app.importer.listing import Listing, collect
 from app.importer.prune import Pruner
 from app.importer.repository import ImportRepository, Mapped
@@ -35,6 +36,7 @@ from app.importer.source import (
 )
 from app.importer.summary import KINDS, PLURALS, Progress, Summary
 from app.importer.writers import EventLinks, RecordWriter, event_schedule
+from app.media.storage import MediaStorage
 
 MODELS: dict[str, type[SourceRecord]] = {
     "category": SourceTerm,
@@ -61,6 +63,15 @@ class ImportOptions:
     prune: bool = False
     language: str = "en"  # the default language: imported texts are base texts
     site_timezone: str = "UTC"
+    # --copy-images: where copies go, and the limits uploads have.
+    copy_images: bool = False
+    media: MediaStorage | None = None
+    copy_limits: CopyLimits = CopyLimits(max_bytes=10_485_760, max_pixels=40_000_000)
+
+
+# Records written between two refreshes of the statistics (an ANALYZE takes well under a
+# second; a thousand records take several).
+STATISTICS_EVERY = 1000
 
 
 class Importer:
@@ -81,6 +92,7 @@ class Importer:
         self.mapped: dict[str, dict[int, Mapped]] = {}
         self.ids: dict[str, dict[int, int]] = {kind: {} for kind in KINDS}
         self.written = False
+        self.unanalysed = 0  # records written since the last statistics
         self.session: Session
 
     async def run(self) -> Summary:
@@ -120,6 +132,8 @@ class Importer:
                 await self._import_kind(kind, listing.records[kind])
         if self.options.prune:
             await self._prune(listing)
+        if self.options.copy_images:
+            await self._copy_images()
         await self._finish(run_id)
 
     # ---- the run --------------------------------------------------------------------
@@ -169,6 +183,8 @@ class Importer:
         for raw in ordered:
             await self._one(kind, raw)
             self.progress.advance(kind)
+        if self.unanalysed:
+            await self._refresh_statistics()
         self.progress.finish(kind)
 
     async def _one(self, kind: str, raw: dict[str, Any]) -> int | None:
@@ -262,7 +278,17 @@ class Importer:
             self.summary.skip(kind, source_id, f"not written: {type(exc).__name__}: {exc}"[:300])
             return None
         self.written = True
+        self.unanalysed += 1
+        if self.unanalysed >= STATISTICS_EVERY:
+            await self._refresh_statistics()
         return new_id
+
+    async def _refresh_statistics(self) -> None:
+        """Fresh statistics every few thousand records and after each kind: without them,
+        plans made while the tables were empty scan them once per record written (a large
+        first import slows down quadratically; docs/design.md#bulk-loads)."""
+        self.unanalysed = 0
+        await ImportRepository(self.session, self.source).refresh_statistics()
 
     async def _write_in(
         self,
@@ -310,6 +336,26 @@ class Importer:
         if local_id is None:
             raise Unlinkable(f"its {kind} {source_id} could not be imported")
         return local_id
+
+    # ---- images ---------------------------------------------------------------------
+
+    async def _copy_images(self) -> None:
+        if self.options.dry_run or self.options.media is None:
+            self.summary.notes.append("images not copied (dry run)")
+            return
+        self.progress.note("copying images into the media library")
+        copier = ImageCopier(
+            self.maker,
+            self.client,
+            self.options.media,
+            self.options.copy_limits,
+            source=self.source,
+            owner_id=self.owner.id if self.owner else None,
+            language=self.options.language,
+        )
+        self.summary.images = counts = await copier.run()
+        if counts.copied or counts.reused:
+            self.written = True
 
     # ---- prune ----------------------------------------------------------------------
 

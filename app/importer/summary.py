@@ -43,6 +43,23 @@ class KindCounts:
 
 
 @dataclass(slots=True)
+class ImageCounts:
+    """What `--copy-images` did."""
+
+    copied: int = 0
+    reused: int = 0  # copied by an earlier run: linked again, not downloaded
+    failed: list[tuple[str, str]] = field(default_factory=list)  # (URL, why)
+
+    def lines(self) -> list[str]:
+        lines = [
+            f"  images: {self.copied} copied, {self.reused} copied before, "
+            f"{len(self.failed)} failed"
+        ]
+        lines.extend(f"    image not copied: {url}: {why}" for url, why in self.failed)
+        return lines
+
+
+@dataclass(slots=True)
 class Summary:
     source: str = ""
     dry_run: bool = False
@@ -50,6 +67,7 @@ class Summary:
     kinds: dict[str, KindCounts] = field(default_factory=lambda: {k: KindCounts() for k in KINDS})
     failures: list[str] = field(default_factory=list)  # lists that could not be read
     notes: list[str] = field(default_factory=list)
+    images: ImageCounts | None = None  # with --copy-images
     requests: int = 0
     seconds: float = 0.0
 
@@ -59,7 +77,8 @@ class Summary:
     @property
     def complete(self) -> bool:
         """Nothing skipped, nothing failed."""
-        return not self.failures and not any(c.skipped for c in self.kinds.values())
+        images_failed = self.images is not None and bool(self.images.failed)
+        return not (self.failures or images_failed or any(c.skipped for c in self.kinds.values()))
 
     @property
     def exit_status(self) -> int:
@@ -91,6 +110,8 @@ class Summary:
                 )
             elif counts.missing:
                 lines.append(f"    {PLURALS[kind]}: {counts.missing} may be missing")
+        if self.images is not None:
+            lines.extend(self.images.lines())
         lines.extend(f"  failed: {failure}" for failure in self.failures)
         lines.extend(f"  note: {note}" for note in self.notes)
         lines.append(f"  {self.requests} requests in {self.seconds:.1f} s")

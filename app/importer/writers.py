@@ -11,6 +11,7 @@ caller's transaction; the caller commits the record together with its mapping ro
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.edge.errors import note
 from app.core.infra.database import Session
 from app.core.rules.html import Markup
 from app.core.rules.permissions import Principal, can_post_unfiltered_html
@@ -74,7 +75,7 @@ class RecordWriter:
         under the same parent becomes that term (merging into a site in use)."""
         repo = TermRepository(self.session, TAXONOMIES[kind], self.language, self.language)
         name = self.markup.inline(term.name).strip()
-        check("name", name != "")
+        check("name", name != "", note("not_empty", name="name"))
         description = self.markup.html(term.description)
         if local_id is None:
             try:
@@ -165,7 +166,7 @@ class RecordWriter:
     def _texts(self, record: SourcePost, *, name_field: str, name: str) -> dict[str, str]:
         """Names and titles are text (entities already decoded); descriptions keep HTML."""
         clean_name = self.markup.inline(name).strip()
-        check(name_field, clean_name != "")
+        check(name_field, clean_name != "", note("not_empty", name=name_field))
         return {
             name_field: clean_name,
             "description": self.markup.html(record.description),

@@ -3,7 +3,9 @@
 Liveness answers without the database: a process that answers is alive, and restarting it
 would not bring the database back. Readiness asks the database, within a second, for the
 schema's revision: ready when it answers and the schema is the one this code expects (a
-container of a newer release that has not migrated yet is not ready).
+container of a newer release that has not migrated yet is not ready). With a read replica,
+the answer says where reads go: a replica that is down or lags beyond REPLICA_MAX_LAG leaves
+the instance ready (its reads go to the primary), and `replica` says so.
 """
 
 import asyncio
@@ -17,6 +19,7 @@ from app.core.edge.responses import json_response
 from app.core.infra.database import REVISIONS_SQL, MakerDep, applied_revisions
 from app.core.infra.metrics import Metrics
 from app.core.infra.migrate import head_revisions
+from app.core.infra.replica import ReplicaMonitor
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +68,11 @@ async def readyz(request: Request, maker: MakerDep) -> Response:
             f"this release needs {', '.join(sorted(expected))} (run `almanac migrate`)."
         )
         return _not_ready("schema_not_current", message)
-    return json_response({"status": "ready", "revision": ", ".join(sorted(found))}, 200, NO_STORE)
+    body: dict[str, Any] = {"status": "ready", "revision": ", ".join(sorted(found))}
+    monitor: ReplicaMonitor | None = getattr(request.state, "replica_monitor", None)
+    if monitor is not None:
+        body["replica"] = monitor.status()
+    return json_response(body, 200, NO_STORE)
 
 
 def metrics_endpoint(metrics: Metrics) -> Any:

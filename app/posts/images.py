@@ -1,8 +1,9 @@
 """Images of events, venues and organizers (docs/design.md#images).
 
-`image` in a write accepts an image ID (a row of `images`) or an http(s) URL. A URL is
-recorded as it is, never fetched: nothing the service does may make it request a
-client-supplied address. The same URL always maps to the same row.
+`image` in a write accepts an image ID (a row of `images`: an upload of the media library,
+app/media/, or a recorded URL) or an http(s) URL. A URL is recorded as it is, never
+fetched: nothing the service does may make it request a client-supplied address. The same
+URL always maps to the same row.
 """
 
 import posixpath
@@ -10,6 +11,7 @@ from typing import Any, Literal, Protocol
 from urllib.parse import unquote, urlsplit
 
 from app.core.edge.errors import invalid, note
+from app.core.edge.urls import Urls
 from app.core.rules.constants import MAX_ID
 from app.http.coercion import decimal
 from app.posts.repository import ImageRepository
@@ -25,24 +27,64 @@ class ImageLike(Protocol):
     @property
     def id(self) -> int: ...
     @property
-    def url(self) -> str: ...
+    def url(self) -> str | None: ...
     @property
     def extension(self) -> str: ...
     @property
     def width(self) -> int | None: ...
     @property
     def height(self) -> int | None: ...
+    @property
+    def file(self) -> str | None: ...
+    @property
+    def filesize(self) -> int | None: ...
+    @property
+    def sizes(self) -> dict[str, Any] | None: ...
+    @property
+    def alt(self) -> str | None: ...
 
 
-def image_body(row: ImageLike | None) -> Literal[False] | dict[str, Any]:
-    """The reference's `image`: false, or `{url, id, extension}` plus known dimensions."""
+def with_urls(entry: dict[str, Any], urls: Urls) -> dict[str, Any]:
+    """A stored size (or source) with its `file` replaced by the file's public `url`, as
+    WordPress does with an attachment's metadata."""
+    shown = {key: value for key, value in entry.items() if key not in ("file", "sources")}
+    shown["url"] = urls.media(entry["file"])
+    if entry.get("sources"):
+        shown["sources"] = {
+            mime: with_urls(source, urls) for mime, source in entry["sources"].items()
+        }
+    return shown
+
+
+# The order sizes are shown in (JSONB keeps keys in an order of its own), smallest first.
+SIZE_ORDER = ("thumbnail", "medium", "medium_large", "large", "full")
+
+
+def sizes_body(sizes: dict[str, Any], urls: Urls) -> dict[str, Any]:
+    """Stored sizes as bodies show them, smallest first."""
+
+    def rank(name: str) -> tuple[int, str]:
+        return (SIZE_ORDER.index(name) if name in SIZE_ORDER else len(SIZE_ORDER), name)
+
+    return {name: with_urls(sizes[name], urls) for name in sorted(sizes, key=rank)}
+
+
+def image_body(row: ImageLike | None, urls: Urls) -> Literal[False] | dict[str, Any]:
+    """The reference's `image`: false, or `{url, id, extension}` plus known dimensions;
+    an upload adds `filesize`, `sizes` (each `{width, height, mime-type, filesize, url}`,
+    and its WebP variant under `sources`) and `alt`."""
     if row is None:
         return False
-    body: dict[str, Any] = {"url": row.url, "id": row.id, "extension": row.extension}
+    url = urls.media(row.file) if row.file else row.url or ""
+    body: dict[str, Any] = {"url": url, "id": row.id, "extension": row.extension}
     if row.width:
         body["width"] = row.width
     if row.height:
         body["height"] = row.height
+    if row.file:
+        body["filesize"] = row.filesize
+        body["sizes"] = sizes_body(row.sizes or {}, urls)
+        body["alt"] = row.alt or ""
     return body
 
 

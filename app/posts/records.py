@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Protectable(Protocol):
@@ -23,11 +23,18 @@ class Protectable(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ImageRecord:
+    """An image as records embed it. An upload has `file` (its name in the media storage)
+    and `sizes`; an external image only its `url`. `alt` is in the request language."""
+
     id: int
-    url: str
+    url: str | None
     extension: str
     width: int | None = None
     height: int | None = None
+    file: str | None = None
+    filesize: int | None = None
+    sizes: dict[str, Any] | None = None
+    alt: str | None = None
 
 
 @dataclass

@@ -48,9 +48,16 @@ from app.posts.records import ImageRecord, Ownership, PostRecord
 # Events in these statuses do not make a venue or organizer "have events" (docs/design.md#event-list, venue and organizer lists).
 NOT_HOSTING = ("draft", "pending", TRASH)
 TEXTS = ("name", "description", "excerpt")
-IMAGE_COLUMNS = ("id", "url", "extension", "width", "height")
+IMAGE_COLUMNS = ("id", "url", "extension", "width", "height", "file", "filesize", "sizes", "alt")
 
 PostModel = Venue | Organizer | Event
+
+
+def image_columns(language: str, default_language: str) -> list[tuple[str, Any]]:
+    """(name, column) of an embedded image (IMAGE_COLUMNS): its alternative text in the
+    request language, else in the default one."""
+    alt = func.coalesce(Image.alt[language].astext, Image.alt[default_language].astext)
+    return [(name, alt if name == "alt" else getattr(Image, name)) for name in IMAGE_COLUMNS]
 
 
 R = TypeVar("R", bound=PostRecord)
@@ -107,6 +114,7 @@ class PostRepository(Generic[R]):
     def __init__(self, session: AsyncSession, language: str, default_language: str) -> None:
         self.session = session
         self.language = language
+        self.default_language = default_language
         self.translated = language != default_language
 
     # ---- what a kind adds -----------------------------------------------------------
@@ -142,7 +150,12 @@ class PostRepository(Generic[R]):
             select(m.id, m.author_id, m.status, m.slug, m.published_at, m.modified_at, m.password)
             .add_columns(*(column.label(text) for text, column in self._texts().items()))
             .add_columns(*self.own_columns())
-            .add_columns(*(getattr(Image, name).label(f"image_{name}") for name in IMAGE_COLUMNS))
+            .add_columns(
+                *(
+                    column.label(f"image_{name}")
+                    for name, column in image_columns(self.language, self.default_language)
+                )
+            )
             .select_from(m)
             .outerjoin(Image, Image.id == m.image_id)
         )

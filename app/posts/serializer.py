@@ -67,7 +67,7 @@ def post_head(record: PostRecord, view: View, *, kind: str) -> dict[str, Any]:
         "description": record.description,
         "excerpt": record.excerpt,
         "slug": record.slug,
-        "image": image_body(record.image),
+        "image": image_body(record.image, urls),
     }
 
 

@@ -32,6 +32,7 @@ import asyncpg
 
 from app.core.infra.database import asyncpg_url
 from app.core.infra.settings import LANGUAGES
+from app.core.infra.sql import analyze_statement
 from app.core.rules.slugs import make_slug
 from app.models import CATEGORY, TAG
 from app.seed.generation import (
@@ -106,8 +107,12 @@ class SeedReport:
     rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEEDED_TABLES, 0))
     seconds: float = 0.0
     vacuum_seconds: float = 0.0
+    # Why nothing was inserted (a demo into a calendar that has records already).
+    skipped: str = ""
 
     def summary(self) -> str:
+        if self.skipped:
+            return self.skipped
         shown = ", ".join(f"{count} {table}" for table, count in self.rows.items())
         return (
             f"inserted {shown} in {self.seconds:.1f} s "
@@ -355,9 +360,10 @@ class Seeder:
                 "event_organizers", ("event_id", "organizer_id", "position"), rows.organizers
             )
             await self.occurrences(rows)
-            # The triggers' statements join the tables growing here: plans of an empty table
-            # would scan it once per logged row (minutes per chunk).
-            await self.conn.execute("ANALYZE occurrences, change_log")
+            # Statistics after each chunk (docs/design.md#bulk-loads): the triggers' statements
+            # join the tables growing here, and the next chunk's foreign keys are checked by
+            # plans made for the tables' real size (of an empty table: a scan per row).
+            await self.conn.execute(analyze_statement("events", "occurrences", "change_log"))
             done = start + len(rows.events)
             if total >= 5 * CHUNK and (done % (5 * CHUNK) == 0 or done == total):
                 self.progress(f"  {done} / {total} events")
@@ -386,6 +392,24 @@ class Seeder:
         await self.events(self.plan(venues, organizers, categories, tags, images))
 
 
+# Seeding the demo twice would double it: it fills an empty calendar only (the tutorial can
+# be run again), and says what it found otherwise.
+DEMO_FOUND = (
+    "the calendar has records already ({found}); the demo fills an empty one only "
+    "(`almanac seed --events N` appends generated events to any)"
+)
+
+
+async def _records_present(conn: asyncpg.Connection) -> str:
+    """What a demo would land on: 'N events, M venues' of what exists, or ''."""
+    counts = await conn.fetchrow(
+        "SELECT (SELECT count(*) FROM events) AS events, (SELECT count(*) FROM venues) AS "
+        "venues, (SELECT count(*) FROM organizers) AS organizers"
+    )
+    assert counts is not None
+    return ", ".join(f"{number} {table}" for table, number in counts.items() if number)
+
+
 async def seed(
     url: str,
     counts: SeedCounts,
@@ -405,6 +429,10 @@ async def seed(
         server_settings={"application_name": "almanac-seed", "statement_timeout": "0"},
     )
     try:
+        if counts.demo:
+            found = await _records_present(conn)
+            if found:
+                return SeedReport(skipped=f"{DEMO_FOUND.format(found=found)}: nothing changed")
         seeder = Seeder(
             conn,
             counts,

@@ -10,14 +10,17 @@ import binascii
 import hashlib
 import hmac
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import Request
 
 from app.core.edge.caching import PrincipalCache
 from app.core.edge.errors import ApiError
 from app.core.edge.ratelimit import FailedLogins
-from app.core.infra.database import Session
+from app.core.infra.database import ROUTE_KEY, Session, SessionMaker
 from app.core.infra.metrics import Metrics
+from app.core.infra.replica import Route
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal
 from app.users.repository import UserRepository
@@ -77,7 +80,8 @@ async def authenticate(request: Request, session: Session, settings: Settings) -
         pepper = settings.app_password_pepper
         if principal is None:
             try:
-                principal = await _caller(header, session, pepper)
+                async with _security_session(request, session) as lookup:
+                    principal = await _caller(header, lookup, pepper)
             except ApiError:
                 metrics.failed_signin()
                 await limiter.record(client, reader)
@@ -86,6 +90,20 @@ async def authenticate(request: Request, session: Session, settings: Settings) -
                 principals.put(header, version, principal)
     request.state.user = principal
     return principal
+
+
+@asynccontextmanager
+async def _security_session(request: Request, session: Session) -> AsyncIterator[Session]:
+    """Where credentials and roles are read: never a replica's copy, which may still hold a
+    revoked password, a removed user or an old role (and the cached caller is filed under
+    the primary's version, read before this lookup)."""
+    route: Route | None = getattr(request.state, ROUTE_KEY, None)
+    if route is None or route.server == "primary":
+        yield session
+        return
+    primary: SessionMaker = request.state.read_sessionmaker
+    async with primary() as lookup:
+        yield lookup
 
 
 async def _caller(header: str, session: Session, pepper: str) -> Principal | None:

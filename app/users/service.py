@@ -15,6 +15,15 @@ class UserError(Exception):
     """A user command that cannot be carried out (message for the operator)."""
 
 
+class UserExists(UserError):
+    """`users add` of a login that is taken: an answer, not a failure of the command's
+    input (the CLI says so on standard output, where a script reads the password)."""
+
+    def __init__(self, user: User) -> None:
+        super().__init__(f"user {user.login!r} already exists (role {user.role})")
+        self.login = user.login
+
+
 class Accounts:
     """Users and application passwords; `pepper` keys the stored password hashes."""
 
@@ -41,8 +50,9 @@ class Accounts:
             or any(c.isspace() or c == ":" for c in login)
         ):
             raise UserError("a login is 1-60 characters without spaces or ':'")
-        if await self.users.by_login(login) is not None:
-            raise UserError(f"user {login!r} already exists")
+        existing = await self.users.by_login(login)
+        if existing is not None:
+            raise UserExists(existing)
         user = await self.users.add(login, role)
         return user, await self.issue_password(user)
 

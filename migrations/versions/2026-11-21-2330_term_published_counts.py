@@ -101,6 +101,8 @@ def upgrade() -> None:
         ) AS c WHERE t.id = c.term_id
         """
     )
+    # Statistics right after the backfill (docs/design.md#bulk-loads).
+    op.execute("ANALYZE terms")
 
 
 def downgrade() -> None:

@@ -92,6 +92,9 @@ def upgrade() -> None:
     op.execute(
         "UPDATE events SET search_words = event_search_words(id, title, description, excerpt)"
     )
+    # Every row rewritten: statistics now, not when autovacuum gets to it
+    # (docs/design.md#bulk-loads).
+    op.execute("ANALYZE events")
     op.execute("ALTER TABLE events ALTER COLUMN search_words SET NOT NULL")
     op.execute("CREATE INDEX events_search_idx ON events USING gin (search_words)")
 

@@ -16,6 +16,16 @@ number, so a hit is exact, not eventually consistent:
   without a body built or hashed.
 - `CountCache`: list totals per normalised filter (an exact count over a large window is too
   slow to repeat on every request). The version is read in the same statement as the page.
+
+With a read replica, a version is only ever one the server that did the read had reached.
+A sequence read on a standby is not one (its `last_value` is what was last logged, up to 32
+numbers ahead of the primary, and it moves only when the primary logs it again): the
+version and a WAL position are read on the primary, and a response read on a replica is
+filed under that version only when the replica had replayed that position before the read
+began (app/core/infra/replica.py). A response built on a replica behind the version the
+middleware read is answered but not stored. Totals counted on a replica are filed under the
+replay position they were counted at, when it did not move during the count
+(`read_version` in app/core/infra/database.py).
 """
 
 import asyncio
@@ -34,15 +44,16 @@ from starlette.types import Message, Scope, Send
 from app.core.edge.etags import matches, not_modified_start
 from app.core.edge.language import scope_accepted_language
 from app.core.edge.pipeline import Exchange, Handler
+from app.core.edge.positions import POINT_KEY
 from app.core.edge.scopes import header, signed_in
 from app.core.edge.urls import NAMESPACE
-from app.core.infra.database import Session, draw_data_version
-from app.core.rules.constants import DATE_PARAMS, VERSION_SEQUENCE
+from app.core.infra.database import ROUTE_KEY, Session, draw_data_version, lsn_number
+from app.core.infra.replica import PRIMARY_POINT_SQL, Route
+from app.core.rules.constants import DATE_PARAMS
 from app.core.rules.permissions import Principal
 
 log = logging.getLogger(__name__)
 
-CURRENT_VERSION_SQL = f"SELECT last_value FROM {VERSION_SEQUENCE}"
 TOTAL_ENTRIES = 4096
 # Writers that are not the API (bulk seeding, manual SQL) race with readers only inside
 # their transaction; the TTL bounds how long such a rare stale total can live.
@@ -65,7 +76,7 @@ class CountCache:
         self.max_entries = max_entries
         self.ttl = ttl
         self.observe = observe  # told of every lookup: hit or not (the metrics)
-        self._entries: OrderedDict[Hashable, tuple[int, float, int]] = OrderedDict()
+        self._entries: OrderedDict[Hashable, tuple[Hashable, float, int]] = OrderedDict()
         self._counting: dict[Hashable, asyncio.Lock] = {}
 
     @contextlib.asynccontextmanager
@@ -83,13 +94,13 @@ class CountCache:
             if not lock.locked() and self._counting.get(key) is lock:
                 del self._counting[key]
 
-    def get(self, key: Hashable, version: int) -> int | None:
+    def get(self, key: Hashable, version: Hashable) -> int | None:
         total = self._lookup(key, version)
         if self.observe is not None:
             self.observe(total is not None)
         return total
 
-    def _lookup(self, key: Hashable, version: int) -> int | None:
+    def _lookup(self, key: Hashable, version: Hashable) -> int | None:
         entry = self._entries.get(key)
         if entry is None:
             return None
@@ -108,7 +119,7 @@ class CountCache:
     def clear(self) -> None:
         self._entries.clear()
 
-    def put(self, key: Hashable, version: int, total: int) -> None:
+    def put(self, key: Hashable, version: Hashable, total: int) -> None:
         self._entries[key] = (version, time.monotonic() + self.ttl, total)
         self._entries.move_to_end(key)
         while len(self._entries) > self.max_entries:
@@ -146,15 +157,24 @@ class PrincipalCache:
         self._entries.clear()
 
 
-async def current_version(reader: Any) -> int | None:
-    """The data version through the raw pool of the lifespan, None if it cannot be read
-    (the request itself then reports an outage, or works without the cache)."""
+async def current_point(reader: Any) -> tuple[int, int] | None:
+    """The primary's data version and WAL position through the raw pool of the lifespan,
+    None if they cannot be read (the request itself then reports an outage, or works
+    without the cache)."""
     try:
-        version: int = await reader.fetchval(CURRENT_VERSION_SQL)
+        row = await reader.fetchrow(PRIMARY_POINT_SQL)
     except Exception as exc:
         log.debug("no data version: %s", exc)
         return None
-    return version
+    return row["version"], lsn_number(row["position"])
+
+
+def read_at(scope: Scope, version: int) -> bool:
+    """Whether what the request read can be filed under `version`: read on the primary
+    after `version` was (the middleware read it first), or on a replica that had replayed
+    it (app/core/infra/replica.py)."""
+    route: Route | None = (scope.get("state") or {}).get(ROUTE_KEY)
+    return route is None or route.server == "primary" or route.version == version
 
 
 RESPONSE_ENTRIES = 2048
@@ -258,10 +278,12 @@ class ResponseCaching:
         if reader is None or key is None:
             await inner(exchange)
             return
-        version = await current_version(reader)
-        if version is None:
+        point = await current_point(reader)
+        if point is None:
             await inner(exchange)
             return
+        version = point[0]
+        scope["state"][POINT_KEY] = point  # for the read router
         flight = (key, version)
         filling = self._filling.get(flight)
         if filling is not None:
@@ -329,6 +351,7 @@ class ResponseCaching:
                     not message.get("more_body")
                     and start["status"] == 200
                     and size <= MAX_RESPONSE_BYTES
+                    and read_at(scope, version)
                 ):
                     headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"date"]
                     self.cache.put(key, (version, 200, headers, b"".join(chunks)))

@@ -26,7 +26,6 @@ log = logging.getLogger("almanac.errors")
 
 # A parameter note: (message key, format values), rendered in the request language.
 Note = tuple[str, dict[str, object]]
-INVALID: Note = ("invalid_parameter", {})
 
 RETRY_AFTER_SECONDS = "5"
 
@@ -78,8 +77,39 @@ class InvalidParams(ApiError):
         return body
 
 
-def invalid(name: str, note: Note = INVALID) -> InvalidParams:
+def invalid(name: str, note: Note) -> InvalidParams:
     return InvalidParams({name: note})
+
+
+# Pydantic's error types with a message of the catalogue: (key, format values from the error).
+_TYPE_NOTES: dict[str, tuple[str, dict[str, str]]] = {
+    "int_parsing": ("not_of_type", {"type": "integer"}),
+    "int_type": ("not_of_type", {"type": "integer"}),
+    "int_from_float": ("not_of_type", {"type": "integer"}),
+    "bool_parsing": ("not_of_type", {"type": "boolean"}),
+    "bool_type": ("not_of_type", {"type": "boolean"}),
+    "float_parsing": ("not_a_number", {}),
+    "float_type": ("not_a_number", {}),
+    "string_type": ("not_text", {}),
+    "list_type": ("not_a_list", {}),
+}
+
+
+def validation_note(error: Mapping[str, Any], name: str) -> Note:
+    """Why a value failed Pydantic's validation, for an error type no parameter model gives
+    a message of its own: a message of the catalogue where one fits, else Pydantic's own
+    reason (in English). Never a bare "invalid": every 400 says why."""
+    kind = str(error.get("type", ""))
+    context = dict(error.get("ctx") or {})
+    if kind in _TYPE_NOTES:
+        key, values = _TYPE_NOTES[kind]
+        return (key, {"name": name, **values})
+    if kind == "greater_than_equal":
+        return ("at_least", {"name": name, "min": context.get("ge", "?")})
+    if kind == "less_than_equal":
+        return ("at_most", {"name": name, "max": context.get("le", "?")})
+    reason = str(error.get("msg") or "a value of another kind was expected")
+    return ("invalid_value", {"name": name, "reason": reason[:1].lower() + reason[1:]})
 
 
 def note(key: str, **values: object) -> Note:
@@ -127,6 +157,16 @@ class MissingParams(ApiError):
             values={"names": ", ".join(names)},
             data={"params": list(names)},
         )
+        self.names = list(names)
+
+    def read_as_form(self, content_type: str) -> "MissingParams":
+        """The same error, saying that the body looked like JSON but was read by its
+        Content-Type (curl's -d sends a form type): the likely reason for the missing ones."""
+        hinted = MissingParams(self.names)
+        hinted.key = "json_read_as_form"
+        shown: object = content_type or ("no_content_type", {})
+        hinted.values["content_type"] = shown
+        return hinted
 
 
 class NotFound(ApiError):
@@ -138,15 +178,32 @@ class NotFound(ApiError):
 
 
 class PageNotFound(ApiError):
-    def __init__(self, kind: str):
-        super().__init__(404, f"{kind}-archive-page-not-found")
+    """A page past the end: the reference's code and words, then how many pages there are
+    (in the message and as `data.total_pages`, with `data.total`)."""
+
+    def __init__(self, kind: str, *, total: int, pages: int, per_page: int):
+        code = f"{kind}-archive-page-not-found"
+        super().__init__(
+            404,
+            code,
+            "pages_of",
+            values={"message": (code, {}), "pages": pages, "per_page": per_page},
+            data={"total": total, "total_pages": pages},
+        )
 
 
-def forbidden(authenticated: bool) -> ApiError:
-    """rest_forbidden: 401 for anonymous callers, 403 for signed-in ones (WordPress)."""
-    if not authenticated:
-        return ApiError(401, "rest_forbidden", "sign_in_needed")  # what is missing: signing in
-    return ApiError(403, "rest_forbidden")
+def forbidden(login: str | None, role: str = "") -> ApiError:
+    """rest_forbidden: 401 for anonymous callers (what is missing: signing in), 403 for
+    signed-in ones, naming the caller's role and what it may do (WordPress's codes)."""
+    if login is None:
+        return ApiError(401, "rest_forbidden", "sign_in_needed")
+    return ApiError(
+        403,
+        "rest_forbidden",
+        "forbidden_for_role",
+        values={"login": login, "rights": (f"rights_{role}", {})},
+        data={"role": role},
+    )
 
 
 def payload_too_large() -> ApiError:
@@ -172,8 +229,16 @@ def _error_response(request: Request, error: ApiError) -> Response:
     return json_response(error.body(language_of(request)), error.status, headers)
 
 
+# Set by the parameter reader (app/http/raw_params.py) when a body that looks like JSON was
+# read by another Content-Type: the request's Content-Type, "" when there was none.
+JSON_BODY_READ_AS_KEY = "almanac.json_body_read_as"
+
+
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
+    read_as = request.scope.get("state", {}).get(JSON_BODY_READ_AS_KEY)
+    if isinstance(exc, MissingParams) and read_as is not None:
+        exc = exc.read_as_form(read_as)
     return _error_response(request, exc)
 
 
@@ -200,7 +265,7 @@ async def _validation_error(request: Request, exc: Exception) -> Response:
             limit = (error.get("ctx") or {}).get("max_length", "?")
             notes[name] = note("too_long", name=name, max=limit)
         else:
-            notes[name] = INVALID
+            notes[name] = validation_note(error, name)
     if missing:
         return _error_response(request, MissingParams(missing))
     return _error_response(request, InvalidParams(notes))

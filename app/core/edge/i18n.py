@@ -19,11 +19,6 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Ungültige(r) Parameter: {names}",
         "sk": "Neplatné parametre: {names}",
     },
-    "invalid_parameter": {
-        "en": "Invalid parameter.",
-        "de": "Ungültiger Parameter.",
-        "sk": "Neplatný parameter.",
-    },
     "not_of_type": {
         "en": "{name} is not of type {type}.",
         "de": "{name} ist nicht vom Typ {type}.",
@@ -199,6 +194,24 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "{name}: kein Eintrag mit der Kurzform {slug}.",
         "sk": "{name}: žiadny záznam so slugom {slug}.",
     },
+    "bad_sync_token": {
+        "en": "since is not a token of this feed: send the next_since of an earlier answer "
+        "unchanged, or no since to start from now.",
+        "de": "since ist kein Token dieses Feeds: das next_since einer früheren Antwort "
+        "unverändert senden, oder kein since, um jetzt zu beginnen.",
+        "sk": "since nie je token tohto kanála: pošlite nezmenené next_since z predošlej "
+        "odpovede, alebo žiadne since, ak chcete začať odteraz.",
+    },
+    "invalid_value": {
+        "en": "{name} is not valid: {reason}.",
+        "de": "{name} ist ungültig: {reason}.",
+        "sk": "{name} nie je platné: {reason}.",
+    },
+    "at_most": {
+        "en": "{name} must be less than or equal to {max}.",
+        "de": "{name} muss kleiner oder gleich {max} sein.",
+        "sk": "{name} musí byť menšie alebo rovné {max}.",
+    },
     "unknown_language": {
         "en": "i18n_language must be one of {languages}.",
         "de": "i18n_language muss einer der Werte {languages} sein.",
@@ -240,6 +253,55 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Der Anfrageinhalt konnte nicht gelesen werden.",
         "sk": "Telo požiadavky sa nepodarilo prečítať.",
     },
+    "json_read_as_form": {
+        "en": "Missing parameter(s): {names}. The body looks like JSON but was read as a "
+        "form, because its Content-Type is {content_type} (curl -d sends "
+        "application/x-www-form-urlencoded): send Content-Type: application/json.",
+        "de": "Fehlende(r) Parameter: {names}. Der Inhalt sieht wie JSON aus, wurde aber als "
+        "Formular gelesen, weil sein Content-Type {content_type} ist (curl -d sendet "
+        "application/x-www-form-urlencoded): Content-Type: application/json senden.",
+        "sk": "Chýbajúce parametre: {names}. Telo vyzerá ako JSON, ale bolo prečítané ako "
+        "formulár, lebo jeho Content-Type je {content_type} (curl -d posiela "
+        "application/x-www-form-urlencoded): pošlite Content-Type: application/json.",
+    },
+    "no_content_type": {"en": "missing", "de": "nicht angegeben", "sk": "neuvedený"},
+    "forbidden_for_role": {
+        "en": "Sorry, you are not allowed to do that: {login} is {rights}.",
+        "de": "Du bist leider nicht berechtigt, dies zu tun: {login} ist {rights}.",
+        "sk": "Prepáčte, na túto akciu nemáte oprávnenie: {login} je {rights}.",
+    },
+    "rights_administrator": {
+        "en": "an administrator, who manages everything",
+        "de": "ein Administrator, der alles verwaltet",
+        "sk": "administrátor, ktorý spravuje všetko",
+    },
+    "rights_editor": {
+        "en": "an editor, who manages everything",
+        "de": "ein Redakteur, der alles verwaltet",
+        "sk": "editor, ktorý spravuje všetko",
+    },
+    "rights_author": {
+        "en": "an author, who publishes and manages their own records and manages categories",
+        "de": "ein Autor, der eigene Einträge veröffentlicht und verwaltet und Kategorien "
+        "verwaltet",
+        "sk": "autor, ktorý publikuje a spravuje vlastné záznamy a spravuje kategórie",
+    },
+    "rights_contributor": {
+        "en": "a contributor, who writes their own records, unpublished (an editor publishes them)",
+        "de": "ein Mitarbeiter, der eigene Einträge unveröffentlicht schreibt (ein Redakteur "
+        "veröffentlicht sie)",
+        "sk": "prispievateľ, ktorý píše vlastné záznamy, nepublikované (publikuje ich editor)",
+    },
+    "rights_subscriber": {
+        "en": "a subscriber, who can only read",
+        "de": "ein Abonnent, der nur lesen kann",
+        "sk": "odberateľ, ktorý môže iba čítať",
+    },
+    "pages_of": {
+        "en": "{message}: the list has {pages} page(s) of {per_page} (total_pages).",
+        "de": "{message}: die Liste hat {pages} Seite(n) zu {per_page} (total_pages).",
+        "sk": "{message}: zoznam má {pages} stranu (strany) po {per_page} (total_pages).",
+    },
     "rest_forbidden": {
         "en": "Sorry, you are not allowed to do that.",
         "de": "Du bist leider nicht berechtigt, dies zu tun.",
@@ -257,6 +319,15 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "Unknown username. Check the login that goes with the application password.",
         "de": "Unbekannter Benutzername. Bitte den Login zum Anwendungspasswort prüfen.",
         "sk": "Neznáme používateľské meno. Skontrolujte login k aplikačnému heslu.",
+    },
+    "malformed_position": {
+        "en": "The X-Almanac-Position header is malformed: send back the value a write "
+        "answered with (a WAL position such as 0/16B3748), or leave it out.",
+        "de": "Der Header X-Almanac-Position ist fehlerhaft: den Wert zurücksenden, mit dem "
+        "ein Schreibzugriff beantwortet wurde (eine WAL-Position wie 0/16B3748), oder "
+        "ihn weglassen.",
+        "sk": "Hlavička X-Almanac-Position je chybná: pošlite späť hodnotu, ktorou odpovedal "
+        "zápis (pozíciu WAL, napríklad 0/16B3748), alebo ju vynechajte.",
     },
     "malformed_authorization": {
         "en": "The Authorization header is malformed: send Basic with base64 of "
@@ -495,6 +566,75 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The requested organizer archive page does not exist",
         "de": "Die angeforderte Seite des Veranstalterarchivs existiert nicht",
         "sk": "Požadovaná stránka archívu organizátorov neexistuje",
+    },
+    # ---- the media library (app/media/) ----
+    "rest-media-not-found": {
+        "en": "Media with ID {id} does not exist.",
+        "de": "Die Mediendatei mit der ID {id} existiert nicht.",
+        "sk": "Mediálny súbor s ID {id} neexistuje.",
+    },
+    "media-archive-page-not-found": {
+        "en": "The requested media page does not exist",
+        "de": "Die angeforderte Seite der Mediathek existiert nicht",
+        "sk": "Požadovaná stránka knižnice médií neexistuje",
+    },
+    "rest_upload_no_data": {
+        "en": "No data supplied: send the image as the multipart field file, or as the body.",
+        "de": "Keine Daten: das Bild als Multipart-Feld file oder als Anfrageinhalt senden.",
+        "sk": "Žiadne údaje: obrázok pošlite ako pole multipart file alebo ako telo požiadavky.",
+    },
+    "rest_upload_no_content_disposition": {
+        "en": "Missing Content-Disposition header (attachment; filename=...).",
+        "de": "Der Header Content-Disposition fehlt (attachment; filename=...).",
+        "sk": "Chýba hlavička Content-Disposition (attachment; filename=...).",
+    },
+    "rest_upload_file_too_big": {
+        "en": "The file is larger than the upload limit of {max} bytes.",
+        "de": "Die Datei ist größer als die Obergrenze von {max} Bytes.",
+        "sk": "Súbor je väčší ako limit {max} bajtov.",
+    },
+    "rest_upload_invalid_image": {
+        "en": "The file was not accepted: {reason}",
+        "de": "Die Datei wurde nicht angenommen: {reason}",
+        "sk": "Súbor nebol prijatý: {reason}",
+    },
+    "media_not_an_image": {
+        "en": "it is not an image of an accepted type (JPEG, PNG, GIF, WebP or AVIF).",
+        "de": "sie ist kein Bild eines angenommenen Typs (JPEG, PNG, GIF, WebP oder AVIF).",
+        "sk": "nie je to obrázok prijatého typu (JPEG, PNG, GIF, WebP alebo AVIF).",
+    },
+    "media_too_many_pixels": {
+        "en": "the image has more than {max} pixels.",
+        "de": "das Bild hat mehr als {max} Pixel.",
+        "sk": "obrázok má viac ako {max} pixelov.",
+    },
+    "media_broken_image": {
+        "en": "the image is truncated or damaged.",
+        "de": "das Bild ist abgeschnitten oder beschädigt.",
+        "sk": "obrázok je neúplný alebo poškodený.",
+    },
+    "rest_upload_not_stored": {
+        "en": "The image could not be stored; nothing of it was kept.",
+        "de": "Das Bild konnte nicht gespeichert werden; nichts davon wurde behalten.",
+        "sk": "Obrázok sa nepodarilo uložiť; nič z neho sa neuchovalo.",
+    },
+    "rest_cannot_upload": {
+        "en": "Sorry, you may upload images only for a draft of your own (name it with post).",
+        "de": "Sie dürfen Bilder nur für einen eigenen Entwurf hochladen (mit post angeben).",
+        "sk": "Obrázky môžete nahrávať len pre vlastný koncept (uveďte ho v post).",
+    },
+    "rest_media_in_use": {
+        "en": "The image is shown by {count} record(s); delete with force=true to remove it "
+        "from them too.",
+        "de": "Das Bild wird von {count} Eintrag/Einträgen gezeigt; mit force=true löschen, "
+        "um es auch dort zu entfernen.",
+        "sk": "Obrázok zobrazuje {count} záznam(ov); odstráňte ho s force=true, aby zmizol "
+        "aj z nich.",
+    },
+    "not_a_post": {
+        "en": "{name} must be the ID of an event, venue or organizer.",
+        "de": "{name} muss die ID einer Veranstaltung, eines Ortes oder eines Veranstalters sein.",
+        "sk": "{name} musí byť ID podujatia, miesta konania alebo organizátora.",
     },
 }
 

@@ -12,7 +12,7 @@ from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_languag
 from app.core.edge.pipeline import Exchange, Handler, Step
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
-from app.core.edge.urls import discovery_link
+from app.core.edge.urls import NAMESPACE, discovery_link
 from app.core.infra.settings import LANGUAGES
 
 
@@ -181,13 +181,27 @@ async def _drain(receive: Receive, declared: int) -> None:
             return
 
 
-def body_limit(max_bytes: int, default_language: str) -> Step:
+# An upload to the media library (`POST .../media`) may be as large as MAX_UPLOAD_BYTES,
+# plus room for a multipart form's other fields.
+UPLOAD_PATH = f"/{NAMESPACE}/media"
+FORM_ROOM = 256 * 1024
+
+
+def body_limit(max_bytes: int, default_language: str, upload_bytes: int = 0) -> Step:
     """413 for request bodies above the limit, whether declared or streamed."""
+    upload_limit = max(max_bytes, upload_bytes + FORM_ROOM)
+
+    def limit_of(scope: Scope) -> int:
+        path: str = scope["path"]
+        if scope["method"] == "POST" and path.rstrip("/").endswith(UPLOAD_PATH):
+            return upload_limit
+        return max_bytes
 
     async def step(exchange: Exchange, inner: Handler) -> None:
         scope = exchange.scope
+        limit = limit_of(scope)
         declared = header(scope, b"content-length") or "0"
-        if declared.isdigit() and int(declared) > max_bytes:
+        if declared.isdigit() and int(declared) > limit:
             await _drain(exchange.receive, int(declared))
             body = payload_too_large().body(_scope_language(scope, default_language))
             await exchange.send(
@@ -210,7 +224,7 @@ def body_limit(max_bytes: int, default_language: str) -> Step:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > max_bytes:
+                if received > limit:
                     # Raised inside the app's body read: answered by the error handlers.
                     raise payload_too_large()
             return message

@@ -32,6 +32,7 @@ class Urls:
     root_path: str  # where the app is mounted, e.g. /api
     language_prefix: str  # "/de" when the request came through a language segment
     site: str  # public site base for `url` fields
+    media_base: str = ""  # where stored images are served (MEDIA_URL, or almanac's /media)
 
     @property
     def index(self) -> str:
@@ -48,6 +49,10 @@ class Urls:
 
     def public(self, path: str) -> str:
         return f"{self.site}{path}"
+
+    def media(self, name: str) -> str:
+        """The public URL of a file of the media library."""
+        return f"{self.media_base}/{name}"
 
     def global_id(self, record_id: int) -> str:
         # The reference's `<host><path>?id=<id>`, host without port.
@@ -78,7 +83,10 @@ def urls_of(request: Request, settings: Settings) -> Urls:
     lang = request.path_params.get("lang")
     prefix = f"/{lang}" if lang in LANGUAGES else ""
     site = (settings.public_site_url or f"{origin}{root_path}").rstrip("/")
-    return Urls(origin=origin, root_path=root_path, language_prefix=prefix, site=site)
+    media = (settings.media_url or f"{origin}{root_path}/media").rstrip("/")
+    return Urls(
+        origin=origin, root_path=root_path, language_prefix=prefix, site=site, media_base=media
+    )
 
 
 async def urls_for(request: Request, settings: SettingsDep) -> Urls:

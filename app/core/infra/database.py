@@ -2,9 +2,9 @@
 
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -19,10 +19,15 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool, QueuePool
+from sqlalchemy.util import greenlet_spawn
 
 from app.core.infra.embedded import embedded_url
 from app.core.infra.settings import Settings
 from app.core.rules.constants import VERSION_SEQUENCE
+
+if TYPE_CHECKING:  # both import this module
+    from app.core.infra.metrics import Metrics
+    from app.core.infra.replica import ReadRouter, ReplayWatch, Route
 
 # The session type every layer names (only this module and the repositories import SQLAlchemy).
 Session = AsyncSession
@@ -139,26 +144,41 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+ROUTE_KEY = "read_route"  # the request state's Route (app/core/infra/replica.py)
 
 
 async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
-    """Reads run without a transaction (no BEGIN/COMMIT round trips), on the read replica
-    when one is configured; writes get a transaction on the primary."""
-    name = "read_sessionmaker" if request.method in SAFE_METHODS else "sessionmaker"
-    return cast(async_sessionmaker[AsyncSession], getattr(request.state, name))
+    """Writes get a transaction on the primary. Reads run without a transaction (no
+    BEGIN/COMMIT round trips), on the server the read router picks when a replica is
+    configured (app/core/infra/replica.py), else on the primary."""
+    state = request.state
+    if request.method not in SAFE_METHODS:
+        return cast(async_sessionmaker[AsyncSession], state.sessionmaker)
+    metrics: Metrics = request.app.state.metrics
+    router: ReadRouter | None = getattr(state, "read_router", None)
+    if router is None:
+        metrics.read("primary")
+        return cast(async_sessionmaker[AsyncSession], state.read_sessionmaker)
+    read_position: ReadPosition = request.app.state.read_position
+    route = await router.route(*read_position(request.scope))
+    setattr(state, ROUTE_KEY, route)
+    metrics.read(route.server)
+    name = "replica_sessionmaker" if route.server == "replica" else "read_sessionmaker"
+    return cast(async_sessionmaker[AsyncSession], getattr(state, name))
 
 
 def read_engine(engine: AsyncEngine, settings: Settings) -> AsyncEngine:
-    """The engine for reads: the replica's when DATABASE_READ_URL is set, in autocommit
-    (unless behind a transaction pooler: see `PinnedReader`)."""
-    base = (
-        make_engine(asyncpg_url(settings.database_read_url), settings)
-        if settings.database_read_url
-        else engine
-    )
+    """`engine` for reads: in autocommit (unless behind a transaction pooler: see
+    `PinnedReader`)."""
     if not settings.db_prepared_statements:
-        return base
-    return base.execution_options(isolation_level="AUTOCOMMIT")
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
+async def release_idle(engine: AsyncEngine) -> None:
+    """Close the pooled connections nobody uses (to a server that went away: the next
+    checkout connects again instead of failing a request); the pool stays in place."""
+    await greenlet_spawn(engine.sync_engine.pool.dispose)
 
 
 MakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)]
@@ -169,8 +189,11 @@ async def session_scope(
     request: Request, maker: async_sessionmaker[AsyncSession]
 ) -> AsyncIterator[AsyncSession]:
     """The one session of a request: committed when the handler succeeds (and, after a
-    write, the registered after-commit hooks run), rolled back when it fails."""
-    async with maker() as session:
+    write, the registered after-commit hooks run), rolled back when it fails. A replica's
+    session carries the data version its reads may be filed under (`read_version`)."""
+    route: Route | None = getattr(request.state, ROUTE_KEY, None)
+    watch = None if route is None else route.watch
+    async with maker(info={} if watch is None else {REPLAY_WATCH: watch}) as session:
         try:
             yield session
         except Exception:
@@ -180,6 +203,9 @@ async def session_scope(
         if request.method not in SAFE_METHODS:
             for hook in getattr(request.app.state, AFTER_COMMIT_STATE_KEY, None) or ():
                 await hook(session)
+            position = session.info.get(WRITTEN_POSITION)
+            if position is not None and getattr(request.state, "read_router", None) is not None:
+                setattr(request.state, WRITTEN_POSITION, position)  # read-your-writes
 
 
 class _StatelessConnection(asyncpg.Connection):  # type: ignore[misc]
@@ -229,17 +255,19 @@ class PinnedReader:
         await self.pool.close()
 
 
-async def version_pool(url: str, settings: Settings) -> Any:
+async def version_pool(url: str, settings: Settings, *, min_size: int = 1) -> Any:
     """A few raw connections for the one-row reads that validate cached responses and
-    cached callers, for the failed-login throttle and for readiness."""
-    pool = await _raw_pool(url, settings)
+    cached callers, for the failed-login throttle and for readiness (of the primary); for
+    the replica's replay position (`min_size=0`: a replica that is down at start-up does not
+    stop the app, its reads go to the primary)."""
+    pool = await _raw_pool(url, settings, min_size)
     return pool if settings.db_prepared_statements else PinnedReader(pool)
 
 
-async def _raw_pool(url: str, settings: Settings) -> asyncpg.Pool:
+async def _raw_pool(url: str, settings: Settings, min_size: int) -> asyncpg.Pool:
     return await asyncpg.create_pool(
         raw_dsn(url),
-        min_size=1,
+        min_size=min_size,
         max_size=2,
         timeout=settings.db_connect_timeout,
         command_timeout=5,
@@ -258,10 +286,38 @@ def version_column() -> Label[int]:
     return select(sequence.c.last_value).scalar_subquery().label("data_version")
 
 
+# A session's `info` keys: a replica session's ReplayWatch (app/core/infra/replica.py), and
+# the primary's WAL position after the session's write committed.
+REPLAY_WATCH = "replay_watch"
+WRITTEN_POSITION = "written_position"
+# The request's (client position, primary point) for the read router (app/core/edge/positions.py).
+ReadPosition = Callable[[Any], tuple[int | None, tuple[int, int] | None]]
+
+
 async def draw_data_version(session: AsyncSession) -> None:
-    """Draw a new data version, committed at once."""
-    await session.execute(select(func.nextval(VERSION_SEQUENCE)))
+    """Draw a new data version, committed at once; the primary's WAL position, at or past
+    the write's commit, is kept in the session's info (read-your-writes)."""
+    drawn = select(func.nextval(VERSION_SEQUENCE), func.pg_current_wal_lsn())
+    position = (await session.execute(drawn)).one()[1]
+    session.info[WRITTEN_POSITION] = lsn_number(position)
     await session.commit()
+
+
+def lsn_number(value: object) -> int:
+    """asyncpg hands `pg_lsn` over as a number, other drivers as text (`16/B374D848`)."""
+    if isinstance(value, int):
+        return value
+    high, _, low = str(value).partition("/")
+    return (int(high, 16) << 32) | int(low, 16)
+
+
+async def read_version(session: AsyncSession, found: int | None) -> Hashable | None:
+    """What to file the result of `session`'s last statement under (None: nothing): on the
+    primary `found`, the version read in the statement's own snapshot; on a replica the
+    replay position, when it did not move during the statement (a sequence's `last_value`
+    on a standby is what the primary last logged, up to 32 numbers ahead: no version)."""
+    watch: ReplayWatch | None = session.info.get(REPLAY_WATCH)
+    return found if watch is None else await watch.label()
 
 
 # ---- readiness and metrics --------------------------------------------------------------

@@ -1,7 +1,11 @@
-"""Logging: secrets never reach the logs.
+"""Logging: secrets never reach the logs, and a log line is one line.
 
 The access log prints request paths with their query strings, which may carry an event
-`password`; the filter masks such values before any handler formats the record.
+`password`; the filter masks such values before any handler formats the record. What a
+client sends (a path with `%0A` or `%00`, a header, a login) may hold control characters:
+the text format escapes them, so that no request can split a line, forge the next one or
+write raw bytes to a terminal. The JSON format escapes them already (JSON strings cannot
+hold them raw).
 """
 
 import logging
@@ -34,6 +38,24 @@ def install_secret_filters() -> None:
             logger.addFilter(SecretsFilter())
 
 
+# C0 and C1 controls, DEL, and the Unicode line and paragraph separators (line breaks to
+# some readers): each becomes a visible escape, \n, \t, \x00 or \u2028.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escape_controls(text: str) -> str:
+    return _CONTROLS.sub(lambda m: _NAMED.get(m[0]) or ascii(m[0])[1:-1], text)
+
+
+class TextFormatter(logging.Formatter):
+    """The text format, with control characters in the line escaped (a traceback that
+    follows an error line keeps its own line breaks: the app wrote it, not a client)."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return escape_controls(super().formatMessage(record))
+
+
 # Every line carries the request id (`-` outside a request). Text for a terminal; JSON (one
 # object per line, the extra fields of the access line as keys) for log collectors.
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
@@ -54,7 +76,7 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
             "reserved_attrs": [*RESERVED_ATTRS, "color_message"],
         }
         if log_format == "json"
-        else {"format": TEXT_FORMAT, "datefmt": DATE_FORMAT}
+        else {"()": "app.core.infra.logs.TextFormatter", "fmt": TEXT_FORMAT, "datefmt": DATE_FORMAT}
     )
     level = level.upper()
     handler = ["almanac"]

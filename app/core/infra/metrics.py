@@ -79,6 +79,26 @@ class _Collectors:
         self.failed_signins: Counter = Counter(
             "almanac_failed_signins", "Sign-ins refused for wrong credentials", registry=registry
         )
+        self.reads: Counter = Counter(
+            "almanac_db_reads",
+            "Read requests answered from each database server (cache hits read no data)",
+            ["server"],
+            registry=registry,
+        )
+        # Each worker samples the replica itself: the highest lag of the workers alive, and
+        # how many of them read from the replica (0: every read goes to the primary).
+        self.replica_lag: Gauge = Gauge(
+            "almanac_replica_lag_seconds",
+            "Age of the oldest primary position the read replica has not replayed (-1: down)",
+            multiprocess_mode="livemax",
+            registry=registry,
+        )
+        self.replica_readers: Gauge = Gauge(
+            "almanac_replica_readers",
+            "Workers that send reads to the read replica (not while it is down or lags too far)",
+            multiprocess_mode="livesum",
+            registry=registry,
+        )
         self.throttled: Counter = Counter(
             "almanac_throttled_requests",
             "Requests refused with 429: too many failed sign-ins from the client's address",
@@ -109,6 +129,16 @@ class Metrics:
     def failed_signin(self) -> None:
         if self._c is not None:
             self._c.failed_signins.inc()
+
+    def read(self, server: str) -> None:
+        if self._c is not None:
+            self._c.reads.labels(server).inc()
+
+    def replica_state(self, lag: float, usable: bool) -> None:
+        if self._c is not None:
+            # An unreachable replica's lag is unknown: shown as -1, with usable 0.
+            self._c.replica_lag.set(lag if lag != float("inf") else -1)
+            self._c.replica_readers.set(1 if usable else 0)
 
     def throttled(self) -> None:
         if self._c is not None:

@@ -72,6 +72,24 @@ class Settings(BaseSettings):
         description="Cache prepared statements per connection; off behind PgBouncer's "
         "transaction pooling",
     )
+    replica_max_lag: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds the read replica may lag before reads go to the primary",
+    )
+    replica_check_interval: float = Field(
+        default=0.5, gt=0, le=60, description="Seconds between two samples of the replica's lag"
+    )
+    read_your_writes: bool = Field(
+        default=True,
+        description="Reads that bring a write's position (header or cookie) see that write",
+    )
+    read_your_writes_wait: float = Field(
+        default=0.2,
+        ge=0,
+        le=30,
+        description="Seconds such a read waits for the replica before it goes to the primary",
+    )
     recurrence_horizon_days: int = Field(
         default=730, ge=1, le=36600, description="How far ahead a series' dates are stored (days)"
     )
@@ -80,6 +98,23 @@ class Settings(BaseSettings):
     )
     changes_retention_days: float = Field(
         default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
+    )
+    max_upload_bytes: int = Field(
+        default=10_485_760, ge=1024, description="Largest image file POST /media accepts (bytes)"
+    )
+    max_image_pixels: int = Field(
+        default=40_000_000,
+        ge=1,
+        description="Largest image POST /media decodes (width × height): a decompression-bomb "
+        "guard below Pillow's own",
+    )
+    media_dir: Path | None = Field(
+        default=None, description="Where uploaded images are stored; unset: $ALMANAC_DATA_DIR/media"
+    )
+    media_url: str | None = Field(
+        default=None,
+        description="Public base URL of the stored images (a CDN, or nginx); unset: "
+        "almanac's own /media",
     )
 
     @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
@@ -113,6 +148,10 @@ class Settings(BaseSettings):
     def _normalise_root(cls, value: str) -> str:
         value = value.strip().rstrip("/")
         return f"/{value.lstrip('/')}" if value else ""
+
+    @property
+    def media_root(self) -> Path:
+        return self.media_dir or self.almanac_data_dir / "media"
 
     @property
     def site_zone(self) -> tzinfo:

@@ -4,7 +4,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, literal_column, or_, select, update
+from sqlalchemy import Select, func, literal_column, or_, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,6 +15,20 @@ from app.models import Base
 T = TypeVar("T")
 M = TypeVar("M", bound=Base)
 MAX_SLUG_ATTEMPTS = 50
+
+
+def analyze_statement(*tables: str) -> str:
+    """`ANALYZE` of the tables a bulk load grew (names from the code, never from input)."""
+    return f"ANALYZE {', '.join(tables)}"
+
+
+async def refresh_statistics(session: AsyncSession, *tables: str) -> None:
+    """Statistics right after a bulk load, before the next one (docs/design.md#bulk-loads).
+
+    Each connection keeps its plan for checking a foreign key; one made while a table looked
+    empty scans it, once per row checked: a large load becomes quadratic. New statistics
+    make every connection plan again, by the table's real size (through its index)."""
+    await session.execute(text(analyze_statement(*tables)))
 
 
 def violated_constraint(exc: IntegrityError) -> str | None:

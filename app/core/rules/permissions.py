@@ -96,7 +96,7 @@ def may(user: User, action: Action, author_id: int | None, status: str) -> bool:
 def require(user: User, allowed: bool) -> None:
     """401 for anonymous callers, 403 for signed-in ones, unless `allowed`."""
     if not allowed:
-        raise forbidden(user is not None)
+        raise forbidden(None) if user is None else forbidden(user.login, user.role.value)
 
 
 def scale_status(user: User, requested: str | None) -> str:

@@ -50,10 +50,10 @@ from app.models import (
 from app.models.base import utcnow
 from app.organizers.repository import OrganizerRepository
 from app.posts.records import ImageRecord
+from app.posts.repository import image_columns
 from app.terms.repository import TermRecord, TermRepository
 from app.venues.repository import VenueRepository
 
-IMAGE_FIELDS = ("id", "url", "extension", "width", "height")
 # The words PostgreSQL's parser makes of each search word, as the search index holds them.
 _LEXEMES = text(
     "SELECT word, array(SELECT lexeme FROM unnest(to_tsvector('simple', word)))"
@@ -187,7 +187,16 @@ class EventRepository:
             maintain_column_froms=True,
         ).scalar_subquery()
         image = (
-            select(json_object(select(*(getattr(Image, name) for name in IMAGE_FIELDS))))
+            select(
+                json_object(
+                    select(
+                        *(
+                            column.label(name)
+                            for name, column in image_columns(self.language, self.default_language)
+                        )
+                    )
+                )
+            )
             .where(Image.id == Event.image_id)
             .scalar_subquery()
         )

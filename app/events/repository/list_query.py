@@ -2,7 +2,7 @@
 once per shape of filter."""
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -26,7 +26,7 @@ from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import aliased
 
 from app.core.edge.caching import CountCache
-from app.core.infra.database import version_column
+from app.core.infra.database import read_version, version_column
 from app.events.records import EventRecord
 from app.events.repository.events import DAY, EventRepository
 from app.models import (
@@ -339,7 +339,7 @@ class EventListQuery:
         extras: dict[str, Any] = {"data_version": None}
         paged = {**values, "offset": offset, "limit": limit}
         records = await self.repo.fetch(page_stmt, paged, extras)
-        version = extras["data_version"]
+        version = await read_version(self.repo.session, extras["data_version"])
         if totals is not None and version is not None:
             cached = totals.get(key, version)
             if cached is not None:
@@ -351,7 +351,7 @@ class EventListQuery:
         values: dict[str, Any],
         key: tuple[Any, ...],
         totals: CountCache | None,
-        version: int | None = None,
+        version: Hashable | None = None,
         guide: bool = False,
     ) -> int:
         """The exact total, kept in `totals` under the data version read with it. Requests
@@ -361,7 +361,7 @@ class EventListQuery:
         if totals is None or (version is None and not guide):
             return await self._count_now(values, key, totals)
         async with totals.counting(key):
-            known = totals.hint(key) if guide else totals.get(key, cast(int, version))
+            known = totals.hint(key) if guide else totals.get(key, version)
             if known is not None:
                 return known
             return await self._count_now(values, key, totals)
@@ -372,7 +372,7 @@ class EventListQuery:
         _, count_stmt = self._statements()
         connection = await self.repo.session.connection()
         row = (await connection.execute(count_stmt, values)).one()
-        total, version = row[0] or 0, row[1]
+        total, version = row[0] or 0, await read_version(self.repo.session, row[1])
         if totals is not None and version is not None:
             totals.put(key, version, total)
         return int(total)

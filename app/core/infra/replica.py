@@ -1,0 +1,262 @@
+"""Reads on a streaming replica: never staler than its lag, never a user's own write missed.
+
+Positions are PostgreSQL WAL positions (LSNs). The primary's `pg_current_wal_lsn()` read
+after a commit is at or past that commit; a standby whose `pg_last_wal_replay_lsn()` is at or
+past it shows the commit to every snapshot taken from then on (replay only moves forward).
+
+- `ReplicaMonitor`, one per worker, samples the primary (data version and position) and the
+  replica (replay position) every `REPLICA_CHECK_INTERVAL` seconds. The lag is the age of the
+  oldest primary sample the replica has not replayed (0 when it has replayed them all): what
+  a reader of the replica may miss, measured on the app's clock, not the servers'.
+- `ReadRouter` sends each read to a server: the primary when the replica is down, lags
+  beyond `REPLICA_MAX_LAG`, or has not replayed the position the client brings
+  (read-your-writes: a header or cookie that writes hand out, waited for up to
+  `READ_YOUR_WRITES_WAIT` seconds); else the replica.
+- Caches file what a replica read found only under a version that replica had reached: a
+  response under the primary's version the response cache read for the request, when the
+  replica had replayed the position read with it before the read began (`Route.version`);
+  a total under the replay position it was counted at (`ReplayWatch`). Credentials are
+  never read on the replica (app/users/auth.py).
+"""
+
+import asyncio
+import contextlib
+import logging
+import math
+import re
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from app.core.infra.settings import Settings
+from app.core.rules.constants import VERSION_SEQUENCE
+
+if TYPE_CHECKING:  # metrics imports the database module, which routes reads with this one
+    from app.core.infra.metrics import Metrics
+
+log = logging.getLogger(__name__)
+
+# The primary's data version and position in one statement: the position is at or past the
+# commit of every write whose version has been drawn (app/core/edge/caching.py `after_write`).
+PRIMARY_POINT_SQL = (
+    f"SELECT last_value AS version, pg_current_wal_lsn() AS position FROM {VERSION_SEQUENCE}"
+)
+PRIMARY_POSITION_SQL = "SELECT pg_current_wal_lsn()"
+REPLAY_SQL = "SELECT pg_last_wal_replay_lsn()"
+WAIT_POLL = 0.02  # seconds between two looks at the replica's replay position
+# Primary samples kept while the replica has not replayed them: at the default interval
+# more than an hour, far beyond any sensible REPLICA_MAX_LAG.
+MAX_POINTS = 8192
+_LSN = re.compile(r"^([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})$")
+
+
+def format_lsn(position: int) -> str:
+    """PostgreSQL's text form of a WAL position: `16/B374D848`."""
+    return f"{position >> 32:X}/{position & 0xFFFFFFFF:X}"
+
+
+def parse_lsn(text: str) -> int | None:
+    match = _LSN.match(text.strip())
+    if match is None:
+        return None
+    return (int(match[1], 16) << 32) | int(match[2], 16)
+
+
+NOT_A_STANDBY = "not a standby in recovery (DATABASE_READ_URL must name a streaming replica)"
+
+
+class NotAStandby(RuntimeError):
+    """The read server has no replay position: no way to know what its reads include."""
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A sample of the primary: its WAL position at one moment."""
+
+    at: float
+    position: int
+
+
+class ReplayWatch:
+    """What a replica session's reads can be filed under, for the totals cache: a replica
+    read sees the state at one replay position when that position has not moved from
+    before the read to after it (replay only moves forward). Its label is that position,
+    `("replay", lsn)`: two reads under one label saw one state. A sequence read on the
+    standby cannot serve (see app/core/edge/caching.py), and neither can a primary sample
+    it had replayed: a write's commit is replayed before the version drawn after it."""
+
+    def __init__(self, monitor: "ReplicaMonitor", seen: int | None) -> None:
+        self.monitor = monitor
+        self.seen = seen  # a replay position read before the session's next statement
+
+    async def label(self) -> tuple[str, int] | None:
+        """After a statement: its label, None when the replay moved (or is unknown)."""
+        now = await self.monitor.replay_now()
+        before, self.seen = self.seen, now
+        if now is None or now != before:
+            return None
+        return ("replay", now)
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """Where a read goes. For a replica read: `version`, the primary's data version (read
+    by the response cache for this request) when the replica had replayed it before the
+    read began, else None; `watch`, the labels of its totals."""
+
+    server: str
+    version: int | None = None
+    watch: ReplayWatch | None = None
+
+
+PRIMARY = Route("primary")
+
+
+class ReplicaMonitor:
+    def __init__(
+        self,
+        primary: Any,
+        replica: Any,
+        settings: Settings,
+        metrics: "Metrics",
+        on_down: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self.primary = primary  # raw pools (app/core/infra/database.py `version_pool`)
+        self.replica = replica
+        self.max_lag = settings.replica_max_lag
+        self.interval = settings.replica_check_interval
+        self.metrics = metrics
+        self.on_down = on_down  # e.g. drop the replica engine's connections to the old server
+        self.reachable = False
+        self.replayed: int | None = None
+        self.lag = math.inf
+        self.error: str | None = None
+        self._points: deque[Point] = deque(maxlen=MAX_POINTS)
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.reachable and self.lag <= self.max_lag
+
+    def status(self) -> dict[str, Any]:
+        """For /readyz: where reads go, and why."""
+        if not self.reachable:
+            state = "down"
+        elif self.lag > self.max_lag:
+            state = "lagging"
+        else:
+            state = "streaming"
+        return {
+            "status": state,
+            "lag_seconds": round(self.lag, 3) if math.isfinite(self.lag) else None,
+            "max_lag_seconds": self.max_lag,
+            "reads": "replica" if self.usable else "primary",
+            **({"error": self.error} if self.error else {}),
+        }
+
+    async def check(self) -> None:
+        """One sample of both servers (the primary's first: what the replica has replayed is
+        then compared with a position the primary had already reached)."""
+        try:
+            position = await self.primary.fetchval(PRIMARY_POSITION_SQL)
+        except Exception as exc:  # the primary's outage is the requests' to report
+            log.debug("no primary position: %s", exc)
+        else:
+            self._points.append(Point(time.monotonic(), position))
+        was_reachable = self.reachable
+        try:
+            replayed = await self.replica.fetchval(REPLAY_SQL)
+            if replayed is None:
+                raise NotAStandby(NOT_A_STANDBY)
+        except Exception as exc:
+            self.reachable = False
+            self.error = str(exc) if isinstance(exc, NotAStandby) else type(exc).__name__
+            self.lag = math.inf
+            if was_reachable:
+                log.warning("read replica unusable, reads go to the primary: %s", exc)
+                if self.on_down is not None:
+                    await self.on_down()
+        else:
+            self.reachable = True
+            self.error = None
+            self._replayed(replayed)
+            if not was_reachable:
+                log.info("read replica reachable again")
+        self.metrics.replica_state(self.lag, self.usable)
+
+    def _replayed(self, position: int) -> None:
+        """Take a replay position in: the samples it covers leave, the lag follows."""
+        if self.replayed is None or position > self.replayed:
+            self.replayed = position
+        points = self._points
+        while points and points[0].position <= self.replayed:
+            points.popleft()
+        self.lag = time.monotonic() - points[0].at if points else 0.0
+
+    async def replay_now(self) -> int | None:
+        """The replica's replay position now, None if it cannot be read."""
+        try:
+            replayed: int | None = await self.replica.fetchval(REPLAY_SQL)
+        except Exception:
+            return None
+        if replayed is not None:
+            self._replayed(replayed)
+        return replayed
+
+    async def reaches(self, position: int, seconds: float = 0.0) -> bool:
+        """Whether the replica has replayed `position`, asking it again (within `seconds`)
+        when the last sample says no."""
+        if self.replayed is not None and self.replayed >= position:
+            return True
+        deadline = time.monotonic() + seconds
+        while True:
+            replayed = await self.replay_now()
+            if replayed is not None and replayed >= position:
+                return True
+            if time.monotonic() + WAIT_POLL > deadline:
+                return False
+            await asyncio.sleep(WAIT_POLL)
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self.check()
+            await asyncio.sleep(self.interval)
+
+    async def start(self) -> None:
+        await self.check()  # the first requests know where to go
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+
+class ReadRouter:
+    def __init__(self, monitor: ReplicaMonitor, settings: Settings) -> None:
+        self.monitor = monitor
+        self.read_your_writes = settings.read_your_writes
+        self.wait = settings.read_your_writes_wait
+
+    async def route(self, wanted: int | None, point: tuple[int, int] | None) -> Route:
+        """The server for a read (see the module docstring). `wanted`: the position the
+        client brings (app/core/edge/positions.py); `point`: the primary's version and
+        position read for this request before it reached the app (the response cache,
+        app/core/edge/caching.py): when the replica has replayed that position, what it
+        reads now can be filed under that version."""
+        monitor = self.monitor
+        if not monitor.usable:
+            return PRIMARY
+        if wanted is not None and self.read_your_writes:
+            seen = await monitor.reaches(wanted, self.wait)
+            if not seen:
+                return PRIMARY
+        watch = ReplayWatch(monitor, monitor.replayed)
+        if point is not None and await monitor.reaches(point[1]):
+            return Route("replica", point[0], watch)
+        return Route("replica", None, watch)

@@ -1,0 +1,102 @@
+"""The media routes: `GET|POST /media`, `GET|POST|PUT|PATCH|DELETE /media/{id}`. Handlers
+parse, call the service (app/media/service.py) and respond."""
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.background import BackgroundTask
+from starlette.responses import Response
+
+from app.core.edge.etags import etag_headers, etag_of
+from app.core.edge.responses import dumps, json_response
+from app.http.context import ContextDep
+from app.http.openapi import api_doc
+from app.http.pagination import PageDep, list_response
+from app.http.routing import RecordId, update_route
+from app.media.files import media_storage, processing_slots
+from app.media.incoming import IncomingFile, incoming_file
+from app.media.params import MediaDeleteParams, MediaListParams, MediaUploadParams, MediaWriteParams
+from app.media.schemas import Media, MediaDeleted, MediaList
+from app.media.service import MediaService
+
+
+async def list_media(page: PageDep, ctx: ContextDep, request: Request) -> Response:
+    items, total, echoed = await MediaService(ctx, media_storage(request)).find(page)
+    return list_response(
+        urls=ctx.urls,
+        path="/media",
+        key="media",
+        kind="media",
+        items=items,
+        total=total,
+        page=page,
+        filters=echoed,
+    )
+
+
+async def upload_media(ctx: ContextDep, request: Request) -> Response:
+    async def incoming() -> IncomingFile:
+        return await incoming_file(request, ctx.settings.max_upload_bytes)
+
+    service = MediaService(ctx, media_storage(request), processing_slots(request))
+    media_id, body = await service.upload(incoming)
+    headers = {"Location": ctx.urls.rest(f"/media/{media_id}"), "ETag": etag_of(dumps(body))}
+    return json_response(body, 201, headers)
+
+
+async def get_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
+    return json_response(await MediaService(ctx, media_storage(request)).get(id))
+
+
+async def update_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
+    answer = await MediaService(ctx, media_storage(request)).update(id)
+    return json_response(answer.body, 200, etag_headers(answer.etag))
+
+
+async def delete_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
+    service = MediaService(ctx, media_storage(request))
+    body, orphans = await service.delete(id)
+    response = json_response(body)
+    # After the response, hence after the commit (docs/architecture.md, One request).
+    response.background = BackgroundTask(service.remove_files, orphans)
+    return response
+
+
+def _upload_doc() -> dict[str, Any]:
+    """The upload's two bodies: a multipart form with the file, or the raw file."""
+    doc = api_doc(query=MediaUploadParams, response=Media, status=201, errors=(401, 403, 413))
+    fields = doc["openapi_extra"]["parameters"]
+    properties: dict[str, Any] = {
+        "file": {"type": "string", "format": "binary", "description": "The image"}
+    }
+    properties.update({p["name"]: p["schema"] for p in fields if p["name"] != "i18n_language"})
+    doc["openapi_extra"]["requestBody"] = {
+        "required": True,
+        "description": "JPEG, PNG, GIF, WebP or AVIF, told by its bytes. A raw body needs "
+        "`Content-Disposition: attachment; filename=...`.",
+        "content": {
+            "multipart/form-data": {
+                "schema": {"type": "object", "properties": properties, "required": ["file"]}
+            },
+            "image/*": {"schema": {"type": "string", "format": "binary"}},
+        },
+    }
+    return doc
+
+
+router = APIRouter(prefix="/media", tags=["media"])
+add = router.add_api_route
+listing = api_doc(
+    query=MediaListParams, response=MediaList, errors=(401, 403, 404), paging_headers=True
+)
+add("", list_media, methods=["GET"], summary="List the media library", **listing)
+add("", upload_media, methods=["POST"], status_code=201, summary="Upload an image", **_upload_doc())
+one = "/{id:int}"
+reading = api_doc(response=Media, errors=(401, 403, 404))
+add(one, get_media, methods=["GET"], summary="Read one image of the library", **reading)
+writing = api_doc(body=MediaWriteParams, response=Media, errors=(401, 403, 404, 412, 413))
+update_route(router, one, summary="Change an image's title, alt text or caption", **writing)(
+    update_media
+)
+deleting = api_doc(query=MediaDeleteParams, response=MediaDeleted, errors=(401, 403, 404, 409, 412))
+add(one, delete_media, methods=["DELETE"], summary="Delete an image and its files", **deleting)

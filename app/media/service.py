@@ -1,0 +1,195 @@
+"""The rules of the media library: who may upload, see, change and delete which image, and
+what a write means (docs/design.md#media).
+
+Rights follow WordPress's: authors and up upload and manage their own images, editors and
+administrators every image; contributors upload only for a draft of their own (`post`) and
+manage their own images. The library is a tool of writers: reading it needs the right to
+write records (the files themselves are public, as the records showing them).
+"""
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.core.edge.errors import ApiError, NotFound, invalid, note, precondition_failed
+from app.core.edge.etags import etag_of, if_match_holds
+from app.core.edge.responses import dumps
+from app.core.rules.constants import UNPUBLISHED
+from app.core.rules.html import Markup
+from app.core.rules.permissions import Principal, Role, may, poster, require
+from app.http.context import RequestContext
+from app.http.pagination import Page
+from app.http.params import parse
+from app.media.incoming import IncomingFile, base_name
+from app.media.params import MediaDeleteParams, MediaListParams, MediaUploadParams, MediaWriteParams
+from app.media.repository import MediaFilters, MediaRecord, MediaRepository, file_names
+from app.media.serializer import media_body
+from app.media.storage import MediaStorage
+from app.media.uploads import Uploads, UploadTexts
+from app.posts.service import Answer
+
+Body = dict[str, Any]
+TEXTS = {"title": "title", "alt_text": "alt", "caption": "caption"}  # parameter -> column
+
+
+def may_manage(user: Principal, record: MediaRecord) -> bool:
+    """Editors and up: every image; everybody else who may write: their own."""
+    return user.at_least(Role.EDITOR) or (
+        record.author_id is not None and record.author_id == user.id
+    )
+
+
+class MediaService:
+    def __init__(
+        self, ctx: RequestContext, storage: MediaStorage, slots: asyncio.Semaphore | None = None
+    ) -> None:
+        self.ctx = ctx
+        self.storage = storage
+        self.slots = slots
+        self.repo = MediaRepository(ctx.session)
+
+    def _body(self, record: MediaRecord) -> Body:
+        ctx = self.ctx
+        return media_body(
+            record, ctx.urls, ctx.settings.site_zone, ctx.language, ctx.settings.default_language
+        )
+
+    async def _load(self, media_id: int) -> MediaRecord:
+        record = await self.repo.get(media_id)
+        if record is None:
+            raise NotFound("media", media_id)
+        return record
+
+    # ---- reads ----------------------------------------------------------------------
+
+    async def find(self, page: Page) -> tuple[list[Body], int, dict[str, Any]]:
+        user = poster(self.ctx.user)  # writers only: 401, 403
+        params = parse(MediaListParams, self.ctx.raw)
+        author = params.author
+        if not user.at_least(Role.AUTHOR):  # contributors see their own uploads only
+            author = user.id
+        filters = MediaFilters(
+            search=params.search,
+            author_id=author,
+            post_id=params.post,
+            mime_types=params.mime_type,
+        )
+        records, total = await self.repo.find(page, filters)
+        echoed = params.model_dump(
+            exclude_none=True, exclude={"i18n_language", "page", "per_page"}, exclude_defaults=True
+        )
+        return [self._body(record) for record in records], total, echoed
+
+    async def get(self, media_id: int) -> Body:
+        user = poster(self.ctx.user)  # writers only: 401, 403
+        record = await self._load(media_id)
+        if not user.at_least(Role.AUTHOR):
+            require(user, may_manage(user, record))
+        return self._body(record)
+
+    # ---- writes ---------------------------------------------------------------------
+
+    def _texts(self, params: MediaWriteParams) -> dict[str, str]:
+        """The texts sent, without markup (they are shown as plain text and attributes)."""
+        markup = Markup(False)
+        sent = params.model_dump(include=set(TEXTS), exclude_none=True)
+        return {TEXTS[name]: markup.plain(value).strip() for name, value in sent.items()}
+
+    async def _check_post(self, user: Principal, post_id: int | None) -> None:
+        if post_id is None:
+            if not user.at_least(Role.AUTHOR):
+                raise ApiError(403, "rest_cannot_upload")
+            return
+        owner = await self.repo.post_ownership(post_id)
+        if owner is None:
+            raise invalid("post", note("not_a_post", name="post"))
+        allowed = may(user, "edit", owner.author_id, owner.status)
+        if user.role == Role.CONTRIBUTOR:
+            allowed = allowed and owner.status in UNPUBLISHED
+        if not allowed:
+            raise ApiError(403, "rest_cannot_upload")
+
+    async def upload(self, incoming: Callable[[], Awaitable[IncomingFile]]) -> tuple[int, Body]:
+        """Store the request's file; (its ID, its body)."""
+        user = poster(self.ctx.user)  # 401/403 before the body is looked at
+        params = parse(MediaUploadParams, self.ctx.raw)
+        await self._check_post(user, params.post)
+        file = await incoming()
+        texts = self._texts(params)
+        texts.setdefault("title", base_name(file.filename))
+        languages = {self.ctx.language, self.ctx.settings.default_language}
+        by_language = {
+            column: dict.fromkeys(languages, texts[column])
+            for column in ("title", "alt", "caption")
+            if texts.get(column)
+        }
+        settings = self.ctx.settings
+        uploads = Uploads(self.repo, self.storage, settings.max_image_pixels, self.slots)
+        media_id = await uploads.store(
+            file.data,
+            UploadTexts(
+                title=by_language.get("title", {}),
+                alt=by_language.get("alt", {}),
+                caption=by_language.get("caption", {}),
+            ),
+            author_id=user.id,
+            post_id=params.post,
+        )
+        return media_id, self._body(await self._load(media_id))
+
+    async def _for_writing(self, media_id: int) -> MediaRecord:
+        user = poster(self.ctx.user)
+        await self.repo.lock(media_id)
+        record = await self._load(media_id)
+        require(user, may_manage(user, record))
+        condition = self.ctx.if_match
+        if condition is not None and not if_match_holds(
+            condition, etag_of(dumps(self._body(record)))
+        ):
+            raise precondition_failed()
+        return record
+
+    async def update(self, media_id: int) -> Answer:
+        """Change the texts sent, in the request language (the default language's too when
+        it has none yet, so that no image is without a text in it)."""
+        record = await self._for_writing(media_id)
+        params = parse(MediaWriteParams, self.ctx.raw)
+        texts = self._texts(params)
+        changes: dict[str, Any] = {}
+        default = self.ctx.settings.default_language
+        for column, value in texts.items():
+            current: dict[str, str] = dict(getattr(record, column))
+            current[self.ctx.language] = value
+            if not current.get(default):
+                current[default] = value
+            changes[column] = {language: text for language, text in current.items() if text}
+        if changes:
+            await self.repo.update(record.id, changes)
+        body = self._body(await self._load(record.id))
+        return Answer(body, etag_of(dumps(body)))
+
+    async def delete(self, media_id: int) -> tuple[Body, list[str]]:
+        """Delete the image; 409 while records show it, unless `force`. (The body, the
+        files to remove once the deletion is committed.)"""
+        record = await self._for_writing(media_id)
+        params = parse(MediaDeleteParams, self.ctx.raw)
+        users = await self.repo.users(record.id)
+        if users and not params.force:
+            shown_by = [{"kind": kind, "id": record_id} for kind, record_id in users]
+            raise ApiError(
+                409, "rest_media_in_use", values={"count": len(users)}, data={"used_by": shown_by}
+            )
+        previous = self._body(record)
+        await self.repo.delete(record.id)
+        # Removed only after the commit (by the caller): a failed commit must not leave a
+        # row whose files are gone. Files another row names (the same bytes) stay.
+        orphans = (
+            []
+            if await self.repo.file_in_use(record.file)
+            else file_names(record.file, record.sizes)
+        )
+        return {"deleted": True, "previous": previous}, sorted(orphans)
+
+    def remove_files(self, names: list[str]) -> None:
+        for name in names:
+            self.storage.delete(name)
