@@ -94,9 +94,11 @@ class CountCache:
             if not lock.locked() and self._counting.get(key) is lock:
                 del self._counting[key]
 
-    def get(self, key: Hashable, version: Hashable) -> int | None:
+    def get(self, key: Hashable, version: Hashable, counted: bool = True) -> int | None:
+        """The total of `key` under `version`; `counted=False`: a second look by the same
+        request (after waiting for another's count), not a lookup of its own in the metrics."""
         total = self._lookup(key, version)
-        if self.observe is not None:
+        if self.observe is not None and counted:
             self.observe(total is not None)
         return total
 

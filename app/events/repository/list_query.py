@@ -361,7 +361,7 @@ class EventListQuery:
         if totals is None or (version is None and not guide):
             return await self._count_now(values, key, totals)
         async with totals.counting(key):
-            known = totals.hint(key) if guide else totals.get(key, version)
+            known = totals.hint(key) if guide else totals.get(key, version, counted=False)
             if known is not None:
                 return known
             return await self._count_now(values, key, totals)
