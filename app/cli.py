@@ -486,9 +486,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--grace-minutes",
         type=_count,
         default=60,
-        help="keep files younger than this: an upload may be committing them (default 60)",
+        help="keep files younger than this: an upload may be committing them "
+        "(default: %(default)s)",
     )
-    pruning.add_argument("--dry-run", action="store_true", help="list, remove nothing")
+    pruning.add_argument(
+        "--dry-run", action="store_true", help="list, remove nothing (default: off: remove)"
+    )
     pruning.set_defaults(func=cmd_media_prune)
 
     importing = commands.add_parser(

@@ -53,6 +53,7 @@ from app.events.occurrences import Horizon
 from app.media.files import serve_media_file
 from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
+from app.webhooks.worker import WebhookWorker
 
 # Images one worker decodes and resizes at once (app/media/uploads.py).
 MEDIA_PROCESSING_SLOTS = 2
@@ -75,6 +76,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     keeper: HorizonKeeper = app.state.horizon_keeper
     tasks = make_engine(url, settings, pooled=False)
     keeper.start(make_sessionmaker(tasks))
+    # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
+    # own, as it runs all the time.
+    webhooks: WebhookWorker = app.state.webhook_worker
+    webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": 2}))
+    webhooks.start(make_sessionmaker(webhook_engine))
     async with read_replica(settings, version_reader, metrics) as replica:
         yield {
             "sessionmaker": maker,
@@ -83,6 +89,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
             **replica,
         }
     await keeper.stop()
+    await webhooks.stop()
+    await webhook_engine.dispose()
     await tasks.dispose()
     await version_reader.close()
     await app.state.failed_logins.close()
@@ -186,6 +194,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )
+    app.state.webhook_worker = WebhookWorker(settings, metrics)
     app.state.media_storage = LocalStorage(settings.media_root)
     app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
     app.state.failed_logins = FailedLogins(

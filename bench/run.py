@@ -49,6 +49,7 @@ from app.core.infra.settings import get_settings  # noqa: E402
 from app.seed.seeder import libpq_url  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402
+from bench.webhooks import WebhookNumbers, measure, receiver  # noqa: E402
 
 API = "/calendar/events/v1"
 WRK_SCRIPT = ROOT / "bench" / "wrk.lua"
@@ -156,7 +157,13 @@ class Server:
             *(sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"),
             *("--port", str(self.port), "--workers", str(self.workers)),
         ]
-        env = {**os.environ, "DATABASE_URL": self.url, "LOG_LEVEL": "warning"}
+        # Receivers on 127.0.0.1 for the webhook part (bench/webhooks.py).
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.url,
+            "LOG_LEVEL": "warning",
+            "WEBHOOKS_ALLOW_PRIVATE": "true",
+        }
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 command, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
@@ -468,6 +475,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="auto",
         help="load generator: wrk if on PATH (auto), or bench/load.py",
     )
+    parser.add_argument(
+        "--webhook-changes",
+        type=int,
+        default=2000,
+        help="events changed at once for the webhook delivery rate (2000; 0: no webhook part)",
+    )
     args = parser.parse_args(argv)
     if args.concurrency < 1 or args.workers < 1 or args.duration <= 0 or args.events < 1:
         parser.error("--events, --concurrency and --workers must be >= 1, --duration > 0")
@@ -487,6 +500,8 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
         step(seeded.strip().splitlines()[-1])
         password = almanac(url, "users", "add", "bench-editor", "--role", "editor")
         password = password.strip().splitlines()[-1]
+        admin = almanac(url, "users", "add", "bench-admin", "--role", "administrator")
+        admin = admin.strip().splitlines()[-1]
         targets = asyncio.run(_targets(url))
         step(f"{targets.occurrences} occurrences (dates of events and series)")
         specs = route_specs(targets, "bench-editor", password)
@@ -502,6 +517,7 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
 
         step(f"starting almanac serve with {args.workers} workers")
         rows: list[tuple[str, int, Result, Counted | None]] = []
+        hooks: WebhookNumbers | None = None
         with Server(url, args.workers, workdir / "server.log") as server:
             step(f"serving on {server.base}; load from {client.describe()}")
             for name, spec in specs.items():
@@ -511,6 +527,27 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
                 result = client.run(server.base, spec, concurrency, args.duration)
                 step(f"{name}: {result.rate:,.0f} req/s, {result.errors} errors")
                 rows.append((name, concurrency, result, counted.get(name)))
+            if args.webhook_changes > 0:
+                writes = route_specs(targets, "bench-editor", password)["POST /events"]
+
+                def write() -> float:
+                    rate = client.run(server.base, writes, args.concurrency, args.duration).rate
+                    step(f"POST /events: {rate:,.0f} req/s")
+                    return rate
+
+                with (
+                    (workdir / "receiver.log").open("wb") as log,
+                    receiver(free_port(), log) as receiver_base,
+                ):
+                    hooks = measure(
+                        database=libpq_url(url),
+                        server=server.base,
+                        admin=("bench-admin", admin),
+                        receiver_base=receiver_base,
+                        write=write,
+                        changes=args.webhook_changes,
+                        step=step,
+                    )
     print()
     print(
         f"almanac bench: {args.events} events ({targets.occurrences} occurrences), "
@@ -526,6 +563,8 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
             # Throughput, not latency: what one change costs the server at full load.
             changes = result.rate * FEED_PAGE
             print(f"  {name}: {changes:,.0f} changes/s, {1e6 / changes:,.0f} µs per change")
+    if hooks is not None:
+        print("\n".join(hooks.lines()))
     for name, _, result, _ in rows:
         if result.errors:
             print(

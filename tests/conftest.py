@@ -46,6 +46,7 @@ SLOW_FILES = (
     "test_instances.py",
     "test_pgbouncer.py",
     "test_sync_live.py",
+    "test_webhooks_live.py",
     "test_clients.py",
     "test_cli.py",
     "test_first_hour.py",
@@ -129,9 +130,13 @@ async def app(database_url: str) -> AsyncIterator[FastAPI]:
     failed-login throttle, which commits outside the request's transaction, gets the test
     database's URL for a pool of its own."""
     get_settings.cache_clear()
-    app = create_app(get_settings().model_copy(update={"database_url": database_url}))
+    # Uploads of the media library go to a directory of this run, not the working tree.
+    media = Path(tempfile.mkdtemp(prefix="almanac-test-media-"))
+    settings = {"database_url": database_url, "media_dir": media}
+    app = create_app(get_settings().model_copy(update=settings))
     yield app
     await app.state.failed_logins.close()
+    shutil.rmtree(media, ignore_errors=True)
 
 
 @pytest.fixture

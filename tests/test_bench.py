@@ -53,6 +53,7 @@ async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None
         bench,
         *("--events", "50", "--duration", "1", "--warmup", "0"),
         *("--concurrency", "2", "--workers", "1", "--client", "python"),
+        *("--webhook-changes", "20"),
         env={"BENCH_DATABASE_URL": server_url},
     )
     assert result.returncode == 0, result.stdout + result.stderr
@@ -70,6 +71,13 @@ async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None
     assert re.search(
         r"GET /changes, 100 events: [\d,]+ changes/s, [\d,]+ µs per change", result.stdout
     )
+
+    assert re.search(
+        r"webhooks: [\d,]+ deliveries/s to a local receiver \([\d,]+ deliveries, 5 "
+        r"subscriptions, [\d.]+ s; 0 bad signatures in the sample, 0 doubles\)",
+        result.stdout,
+    )
+    assert re.search(r"webhooks: POST /events [\d,]+ req/s without subscriptions", result.stdout)
 
     # Nothing is left behind: the server is gone and so is the database.
     served = re.search(r"serving on http://127\.0\.0\.1:(\d+)", result.stdout)

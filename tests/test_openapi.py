@@ -40,6 +40,13 @@ INTERFACE = {
     "/tags": {"get", "post"},
     "/tags/{id}": {"get", "delete", "post", "put", "patch"},
     "/changes": {"get"},
+    "/webhooks": {"get", "post"},
+    "/webhooks/{id}": {"get", "patch", "delete"},
+    "/webhooks/{id}/rotate-secret": {"post"},
+    "/webhooks/{id}/test": {"post"},
+    "/webhooks/{id}/deliveries": {"get"},
+    "/webhooks/{id}/deliveries/{delivery}": {"get"},
+    "/webhooks/{id}/deliveries/{delivery}/retry": {"post"},
     "/media": {"get", "post"},
     "/media/{id}": {"get", "delete", "post", "put", "patch"},
 }
@@ -51,6 +58,7 @@ def wordpress_key(path: str) -> str:
     """The key WordPress gives a route of the namespace: its registered pattern."""
     path = "" if path == "/" else path.replace(".", r"\.")
     path = path.replace("{id}", r"(?P<id>\d+)").replace("{slug}", "(?P<slug>[^/]+)")
+    path = path.replace("{delivery}", r"(?P<delivery>\d+)")
     path = path.replace("{day}", r"(?P<day>\d{4}-\d{2}-\d{2})")
     return f"/calendar/events/v1{path}"
 

@@ -2,10 +2,12 @@
 the `Link: <root/>; rel="https://api.w.org/"` header on every response, HEAD wherever GET
 works, OPTIONS answering a route's description, CORS preflights answered as before."""
 
+import io
 from typing import Any
 
 import pytest
 from httpx import AsyncClient
+from PIL import Image
 
 from tests.factories import API, AuthFor, create_record
 from tests.test_openapi import INTERFACE, wordpress_key
@@ -28,8 +30,12 @@ async def urls(client: AsyncClient, editor: AuthFor) -> dict[str, str]:
         await client.post(f"{API}/categories", json={"name": "Jazz"}, headers=editor.basic)
     ).json()
     tag = (await client.post(f"{API}/tags", json={"name": "loud"}, headers=editor.basic)).json()
+    image = io.BytesIO()
+    Image.new("RGB", (20, 20), (0, 90, 0)).save(image, format="PNG")
+    files = {"file": ("green.png", image.getvalue(), "image/png")}
+    media = (await client.post(f"{API}/media", files=files, headers=editor.basic)).json()
     values = {"events": event, "venues": venue, "organizers": organizer, "categories": category,
-              "tags": tag}  # fmt: skip
+              "tags": tag, "media": media}  # fmt: skip
     filled = {}
     for path in INTERFACE:
         record = values.get(path.split("/")[1].removesuffix(".ics"), event)
@@ -67,10 +73,14 @@ async def test_every_response_names_the_api_root(client: AsyncClient, editor: Au
     assert discovery_links(proxied.headers) == [public]
 
 
-async def test_head_wherever_get_works(client: AsyncClient, urls: dict[str, str]) -> None:
+async def test_head_wherever_get_works(
+    client: AsyncClient, urls: dict[str, str], editor: AuthFor
+) -> None:
     for url in ["/", "/de/", *urls.values()]:
-        got = await client.get(url, headers={"Accept": "application/json"})
-        head = await client.head(url, headers={"Accept": "application/json"})
+        # The media library answers writers only.
+        headers = {"Accept": "application/json", **(editor.basic if "/media" in url else {})}
+        got = await client.get(url, headers=headers)
+        head = await client.head(url, headers=headers)
         assert got.status_code == 200, url
         assert head.status_code == 200, url
         assert head.content == b"", url

@@ -42,11 +42,16 @@ class ChangeFeed:
         scan = await self.repo.scan(since, params.per_page)
         if scan is None:
             raise sync_token_expired()
-        shown, occurrences = await self._shown(scan.changes)
-        bodies = await self._visible(shown, occurrences)
-        changes = [self._change(logged, bodies) for logged in shown]
+        changes = await self.describe(scan.changes)
         next_since = scan.next.encode(self.key)
         return {"changes": changes, "next_since": next_since, "has_more": scan.has_more}
+
+    async def describe(self, logged: list[Logged]) -> list[Body]:
+        """The feed's entries of logged changes, for this caller (also what webhooks send,
+        as an anonymous caller: app/webhooks/fanout.py)."""
+        shown, occurrences = await self._shown(logged)
+        bodies = await self._visible(shown, occurrences)
+        return [self._change(change, bodies) for change in shown]
 
     @staticmethod
     def _change(logged: Logged, bodies: dict[tuple[str, int], Body]) -> Body:

@@ -327,7 +327,15 @@ def base_document(app: FastAPI) -> dict[str, Any]:
             "that date's texts, dates, venue, organizers or cost, which survives series edits; "
             "a delete cancels the date), `following` (splits the series there) or `all` (the "
             "series; the default on the series' own ID). `post_parent=<series>` lists a "
-            "series' dates, `hide_subsequent_recurrences=true` only the first of each."
+            "series' dates, `hide_subsequent_recurrences=true` only the first of each. "
+            "Webhooks (administrators): POST /webhooks subscribes a receiver URL to changes "
+            "(`types`: event.upsert, venue.delete, event.*, *, ...) and answers its signing "
+            "secret once; each change is POSTed as the changes feed's entry for an anonymous "
+            "caller, {type, timestamp, data: {kind, id, action, modified_utc, record}}, signed "
+            "per the Standard Webhooks specification (webhook-id, webhook-timestamp, "
+            "webhook-signature), at least once and in order per record, retried with backoff "
+            "for about three days; a 410 or the end of the retries disables the subscription. "
+            "GET /webhooks/{id}/deliveries is the delivery log."
         ),
         routes=app.routes,
     )

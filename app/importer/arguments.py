@@ -47,5 +47,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--copy-images",
         action="store_true",
-        help="download the records' images into the media library, once, and show the copies",
+        help="download the records' images into the media library, once, and show the copies "
+        "(default: off: images stay links to the source)",
     )

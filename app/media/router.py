@@ -72,13 +72,14 @@ def _upload_doc() -> dict[str, Any]:
     properties.update({p["name"]: p["schema"] for p in fields if p["name"] != "i18n_language"})
     doc["openapi_extra"]["requestBody"] = {
         "required": True,
-        "description": "JPEG, PNG, GIF, WebP or AVIF, told by its bytes. A raw body needs "
+        "description": "JPEG, PNG, GIF, WebP or AVIF, told by its bytes whatever the declared "
+        "type: a multipart form, or the raw file (any Content-Type, e.g. image/jpeg) with "
         "`Content-Disposition: attachment; filename=...`.",
         "content": {
             "multipart/form-data": {
                 "schema": {"type": "object", "properties": properties, "required": ["file"]}
             },
-            "image/*": {"schema": {"type": "string", "format": "binary"}},
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
         },
     }
     return doc

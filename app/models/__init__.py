@@ -10,6 +10,13 @@ from app.models.terms import CATEGORY, TAG, Term, TermTranslation
 from app.models.throttle import LoginFailure
 from app.models.users import AppPassword, User
 from app.models.venues import Venue, VenueTranslation
+from app.models.webhooks import (
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookFeed,
+    WebhookMessage,
+    WebhookSubscription,
+)
 
 __all__ = [
     "CATEGORY",
@@ -32,6 +39,11 @@ __all__ = [
     "User",
     "Venue",
     "VenueTranslation",
+    "WebhookAttempt",
+    "WebhookDelivery",
+    "WebhookFeed",
+    "WebhookMessage",
+    "WebhookSubscription",
     "event_organizers",
     "event_terms",
 ]

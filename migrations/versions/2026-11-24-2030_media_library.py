@@ -79,21 +79,12 @@ def upgrade() -> None:
         ),
     )
     # "Is this image used?" (a delete's 409) and the change log's trigger look posts up by
-    # image; without these, each is a scan of every event, venue and organizer.
-    for table in ("events", "venues", "organizers"):
-        op.create_index(
-            f"{table}_image_id_idx",
-            table,
-            ["image_id"],
-            postgresql_where=sa.text("image_id IS NOT NULL"),
-        )
+    # image through the indexes of migration 32a0b1c2d3e4 (`<table>_image_idx`).
     op.execute(_trigger(NEW_COLUMNS))
 
 
 def downgrade() -> None:
     op.execute(_trigger(OLD_COLUMNS))
-    for table in ("events", "venues", "organizers"):
-        op.drop_index(f"{table}_image_id_idx", table_name=table)
     # Uploads have no URL: they cannot stay once `url` is required again.
     op.execute("DELETE FROM images WHERE url IS NULL")
     op.drop_column("images", "modified_at")

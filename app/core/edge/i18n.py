@@ -387,6 +387,21 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Das Schlagwort mit der ID {id} existiert nicht.",
         "sk": "Štítok s ID {id} neexistuje.",
     },
+    "rest-webhook-not-found": {
+        "en": "Webhook subscription with ID {id} does not exist.",
+        "de": "Das Webhook-Abonnement mit der ID {id} existiert nicht.",
+        "sk": "Odber webhookov s ID {id} neexistuje.",
+    },
+    "rest-webhook-delivery-not-found": {
+        "en": "Webhook delivery with ID {id} does not exist.",
+        "de": "Die Webhook-Zustellung mit der ID {id} existiert nicht.",
+        "sk": "Doručenie webhooku s ID {id} neexistuje.",
+    },
+    "webhook_url_refused": {
+        "en": "{name} cannot receive webhooks: {reason}.",
+        "de": "{name} kann keine Webhooks empfangen: {reason}.",
+        "sk": "{name} nemôže prijímať webhooky: {reason}.",
+    },
     "rest-event-not-found": {
         "en": "Event with ID {id} does not exist.",
         "de": "Die Veranstaltung mit der ID {id} existiert nicht.",

@@ -154,15 +154,12 @@ async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]
     state = request.state
     if request.method not in SAFE_METHODS:
         return cast(async_sessionmaker[AsyncSession], state.sessionmaker)
-    metrics: Metrics = request.app.state.metrics
     router: ReadRouter | None = getattr(state, "read_router", None)
     if router is None:
-        metrics.read("primary")
         return cast(async_sessionmaker[AsyncSession], state.read_sessionmaker)
     read_position: ReadPosition = request.app.state.read_position
     route = await router.route(*read_position(request.scope))
     setattr(state, ROUTE_KEY, route)
-    metrics.read(route.server)
     name = "replica_sessionmaker" if route.server == "replica" else "read_sessionmaker"
     return cast(async_sessionmaker[AsyncSession], getattr(state, name))
 
@@ -192,6 +189,9 @@ async def session_scope(
     write, the registered after-commit hooks run), rolled back when it fails. A replica's
     session carries the data version its reads may be filed under (`read_version`)."""
     route: Route | None = getattr(request.state, ROUTE_KEY, None)
+    if request.method in SAFE_METHODS:
+        metrics: Metrics = request.app.state.metrics
+        metrics.read("primary" if route is None else route.server)
     watch = None if route is None else route.watch
     async with maker(info={} if watch is None else {REPLAY_WATCH: watch}) as session:
         try:
@@ -311,13 +311,24 @@ def lsn_number(value: object) -> int:
     return (int(high, 16) << 32) | int(low, 16)
 
 
-async def read_version(session: AsyncSession, found: int | None) -> Hashable | None:
+def replay_column() -> Label[Any]:
+    """The standby's replay position as the statement runs (NULL on a primary), to add to a
+    query whose result may be cached: at or past the one of the statement's snapshot."""
+    return func.pg_last_wal_replay_lsn().label("replay_position")
+
+
+async def read_version(
+    session: AsyncSession, found: int | None, replayed: object = None
+) -> Hashable | None:
     """What to file the result of `session`'s last statement under (None: nothing): on the
     primary `found`, the version read in the statement's own snapshot; on a replica the
-    replay position, when it did not move during the statement (a sequence's `last_value`
-    on a standby is what the primary last logged, up to 32 numbers ahead: no version)."""
+    replay position, when it did not move during the statement (`replayed`, read by the
+    statement itself, else asked for now). A sequence's `last_value` on a standby is what
+    the primary last logged, up to 32 numbers ahead: no version."""
     watch: ReplayWatch | None = session.info.get(REPLAY_WATCH)
-    return found if watch is None else await watch.label()
+    if watch is None:
+        return found
+    return await watch.label(None if replayed is None else lsn_number(replayed))
 
 
 # ---- readiness and metrics --------------------------------------------------------------

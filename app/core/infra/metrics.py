@@ -13,6 +13,7 @@ Labels are bounded: the route is the template (`/calendar/events/v1/events/{id}`
 `unmatched`), never the raw path.
 """
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -104,6 +105,27 @@ class _Collectors:
             "Requests refused with 429: too many failed sign-ins from the client's address",
             registry=registry,
         )
+        self.webhook_deliveries: Counter = Counter(
+            "almanac_webhook_deliveries",
+            "Webhook delivery attempts by outcome: delivered, retry (failed, to be retried), "
+            "failed (given up), gone (410: subscription disabled)",
+            ["outcome"],
+            registry=registry,
+        )
+        # livemax: every worker reads the same numbers from the database; the dead drop out.
+        self.webhook_oldest: Gauge = Gauge(
+            "almanac_webhook_oldest_undelivered_seconds",
+            "Age of the oldest change not yet delivered to a subscription (0: none waiting)",
+            ["subscription"],
+            multiprocess_mode="livemax",
+            registry=registry,
+        )
+        self.webhook_disabled: Gauge = Gauge(
+            "almanac_webhook_disabled_subscriptions",
+            "Subscriptions disabled by their deliveries (410 Gone, or the retry schedule spent)",
+            multiprocess_mode="livemax",
+            registry=registry,
+        )
 
 
 class Metrics:
@@ -113,6 +135,7 @@ class Metrics:
         self.enabled = enabled
         self.multiprocess = enabled and multiprocess_dir() is not None
         self._c = _Collectors() if enabled else None
+        self._webhook_labels: set[str] = set()
 
     def request(self, route: str, method: str, status: int, seconds: float) -> None:
         if self._c is not None:
@@ -143,6 +166,24 @@ class Metrics:
     def throttled(self) -> None:
         if self._c is not None:
             self._c.throttled.inc()
+
+    def webhook_delivery(self, outcome: str) -> None:
+        if self._c is not None:
+            self._c.webhook_deliveries.labels(outcome).inc()
+
+    def webhook_backlog(self, oldest: dict[str, float], disabled: int) -> None:
+        """The age of each subscription's oldest waiting change, and the disabled count."""
+        if self._c is None:
+            return
+        for subscription, seconds in oldest.items():
+            self._c.webhook_oldest.labels(subscription).set(seconds)
+        for gone in self._webhook_labels - oldest.keys():  # deleted subscriptions
+            # (zeroed first: multiprocess files keep a removed series' last value)
+            self._c.webhook_oldest.labels(gone).set(0)
+            with contextlib.suppress(KeyError):
+                self._c.webhook_oldest.remove(gone)
+        self._webhook_labels = set(oldest)
+        self._c.webhook_disabled.set(disabled)
 
     def watch_pool(self, pool: Any, name: str) -> None:
         """Connections in use (after every checkout and checkin), capacity and waits of a

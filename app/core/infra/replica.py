@@ -91,9 +91,13 @@ class ReplayWatch:
         self.monitor = monitor
         self.seen = seen  # a replay position read before the session's next statement
 
-    async def label(self) -> tuple[str, int] | None:
-        """After a statement: its label, None when the replay moved (or is unknown)."""
-        now = await self.monitor.replay_now()
+    async def label(self, now: int | None = None) -> tuple[str, int] | None:
+        """After a statement: its label, None when the replay moved (or is unknown). `now`:
+        the replay position the statement read as it ran, if it did (no round trip)."""
+        if now is None:
+            now = await self.monitor.replay_now()
+        else:
+            self.monitor.took(now)
         before, self.seen = self.seen, now
         if now is None or now != before:
             return None
@@ -181,12 +185,12 @@ class ReplicaMonitor:
         else:
             self.reachable = True
             self.error = None
-            self._replayed(replayed)
+            self.took(replayed)
             if not was_reachable:
                 log.info("read replica reachable again")
         self.metrics.replica_state(self.lag, self.usable)
 
-    def _replayed(self, position: int) -> None:
+    def took(self, position: int) -> None:
         """Take a replay position in: the samples it covers leave, the lag follows."""
         if self.replayed is None or position > self.replayed:
             self.replayed = position
@@ -202,7 +206,7 @@ class ReplicaMonitor:
         except Exception:
             return None
         if replayed is not None:
-            self._replayed(replayed)
+            self.took(replayed)
         return replayed
 
     async def reaches(self, position: int, seconds: float = 0.0) -> bool:

@@ -99,6 +99,26 @@ class Settings(BaseSettings):
     changes_retention_days: float = Field(
         default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
     )
+    webhooks_enabled: bool = Field(
+        default=True, description="Deliver webhooks from this process (a background task)"
+    )
+    webhooks_retry_schedule: Annotated[list[float], NoDecode] = Field(
+        # About three days, growing roughly exponentially (each wait gets +-20% jitter).
+        default_factory=lambda: [5.0, 60.0, 300.0, 1800.0, 7200.0, 18e3, 36e3, 50.4e3, 72e3, 72e3],
+        min_length=1,
+        max_length=50,
+        description="Seconds to wait before each retry of a failed delivery (comma-separated)",
+    )
+    webhooks_timeout: float = Field(
+        default=10.0, gt=0, le=60, description="Seconds a receiver has to answer a delivery"
+    )
+    webhooks_poll_interval: float = Field(
+        default=0.5, gt=0, le=60, description="Seconds between two looks for new changes"
+    )
+    webhooks_allow_private: bool = Field(
+        default=False,
+        description="Allow receivers on loopback, private and link-local addresses",
+    )
     max_upload_bytes: int = Field(
         default=10_485_760, ge=1024, description="Largest image file POST /media accepts (bytes)"
     )
@@ -117,10 +137,19 @@ class Settings(BaseSettings):
         "almanac's own /media",
     )
 
-    @field_validator("cors_origins", "forwarded_allow_ips", mode="before")
+    @field_validator(
+        "cors_origins", "forwarded_allow_ips", "webhooks_retry_schedule", mode="before"
+    )
     @classmethod
     def _csv(cls, value: object) -> object:
         return _split_csv(value)
+
+    @field_validator("webhooks_retry_schedule")
+    @classmethod
+    def _positive_waits(cls, value: list[float]) -> list[float]:
+        if any(wait <= 0 for wait in value):
+            raise ValueError("retry waits must be positive")
+        return value
 
     @field_validator("timezone_mode", "currency_position", "log_format", mode="before")
     @classmethod

@@ -26,7 +26,7 @@ from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import aliased
 
 from app.core.edge.caching import CountCache
-from app.core.infra.database import read_version, version_column
+from app.core.infra.database import read_version, replay_column, version_column
 from app.events.records import EventRecord
 from app.events.repository.events import DAY, EventRepository
 from app.models import (
@@ -285,9 +285,11 @@ class EventListQuery:
         key = self.shape()
         built = _LIST_STATEMENTS.get(key)
         if built is None:
-            page = self.repo.with_relations(self._page().add_columns(version_column()))
+            # The data version and the replay position: what the result is cached under.
+            labels = (version_column(), replay_column())
+            page = self.repo.with_relations(self._page().add_columns(*labels))
             counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
-            count = select(func.count(), version_column()).select_from(counted.subquery())
+            count = select(func.count(), *labels).select_from(counted.subquery())
             built = (page, cast(Select[Any], count))
             if len(_LIST_STATEMENTS) >= MAX_CACHED_SHAPES:
                 _LIST_STATEMENTS.clear()
@@ -311,7 +313,7 @@ class EventListQuery:
         await self._choose_plan(values, totals)
         page_stmt, _ = self._statements()
         paged = {**values, "offset": offset, "limit": limit}
-        return await self.repo.fetch(page_stmt, paged, {"data_version": None})
+        return await self.repo.fetch(page_stmt, paged, dict.fromkeys(LABELS))
 
     async def _choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
         """The planner cannot tell how many events a search word matches (a word prefix);
@@ -336,10 +338,11 @@ class EventListQuery:
         values = self.parameters()
         await self._choose_plan(values, totals)
         page_stmt, _ = self._statements()
-        extras: dict[str, Any] = {"data_version": None}
+        extras: dict[str, Any] = dict.fromkeys(LABELS)
         paged = {**values, "offset": offset, "limit": limit}
         records = await self.repo.fetch(page_stmt, paged, extras)
-        version = await read_version(self.repo.session, extras["data_version"])
+        found = extras["data_version"], extras["replay_position"]
+        version = await read_version(self.repo.session, *found)
         if totals is not None and version is not None:
             cached = totals.get(key, version)
             if cached is not None:
@@ -372,7 +375,7 @@ class EventListQuery:
         _, count_stmt = self._statements()
         connection = await self.repo.session.connection()
         row = (await connection.execute(count_stmt, values)).one()
-        total, version = row[0] or 0, await read_version(self.repo.session, row[1])
+        total, version = row[0] or 0, await read_version(self.repo.session, row[1], row[2])
         if totals is not None and version is not None:
             totals.put(key, version, total)
         return int(total)
@@ -383,4 +386,5 @@ class EventListQuery:
 # few milliseconds); beyond, matches are dense enough to find by walking the list order.
 SPARSE_MATCHES = 2000
 MAX_CACHED_SHAPES = 512
+LABELS = ("data_version", "replay_position")  # the page's columns that are not event fields
 _LIST_STATEMENTS: dict[tuple[Any, ...], tuple[Select[Any], Select[Any]]] = {}

@@ -1,0 +1,1 @@
+"""Webhooks: pushing changes to other systems (docs/design.md, "Webhooks")."""

@@ -1,0 +1,132 @@
+"""Webhook subscriptions and their delivery log (administrators only)."""
+
+import math
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+from starlette.responses import Response
+
+from app.core.edge.etags import etag_headers
+from app.core.edge.responses import json_response
+from app.http.context import ContextDep
+from app.http.openapi import api_doc
+from app.http.routing import RecordId
+from app.posts.service import Answer
+from app.webhooks.params import (
+    DeliveryListParams,
+    NoParams,
+    WebhookCreateParams,
+    WebhookUpdateParams,
+)
+from app.webhooks.schemas import (
+    DeletedWebhook,
+    Deliveries,
+    Delivery,
+    Webhook,
+    Webhooks,
+    WebhookWithSecret,
+)
+from app.webhooks.service import WebhookService
+
+router = APIRouter(prefix="/webhooks", tags=["webhooks"])
+ONE = "/{id:int}"
+DELIVERY = ONE + "/deliveries/{delivery:int}"
+ADMIN = (401, 403)
+DeliveryId = Annotated[int, Path(description="Numeric ID of the delivery")]
+
+
+def answer(written: Answer) -> Response:
+    return json_response(written.body, 200, etag_headers(written.etag))
+
+
+@router.post(
+    "",
+    status_code=201,
+    summary="Subscribe a receiver to changes",
+    **api_doc(
+        body=WebhookCreateParams,
+        required=("url",),
+        response=WebhookWithSecret,
+        status=201,
+        errors=(*ADMIN, 413),
+    ),
+)
+async def create_webhook(ctx: ContextDep) -> Response:
+    body, location = await WebhookService(ctx).create()
+    return json_response(body, 201, {"Location": location})
+
+
+@router.get("", summary="List webhook subscriptions", **api_doc(response=Webhooks, errors=ADMIN))
+async def list_webhooks(ctx: ContextDep) -> Response:
+    return json_response({"webhooks": await WebhookService(ctx).all()})
+
+
+@router.get(
+    ONE, summary="Read a webhook subscription", **api_doc(response=Webhook, errors=(*ADMIN, 404))
+)
+async def get_webhook(id: RecordId, ctx: ContextDep) -> Response:
+    return json_response(await WebhookService(ctx).get(id))
+
+
+@router.patch(
+    ONE,
+    summary="Change a webhook subscription (active: pause, resume)",
+    **api_doc(body=WebhookUpdateParams, response=Webhook, errors=(*ADMIN, 404, 413)),
+)
+async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
+    return answer(await WebhookService(ctx).update(id))
+
+
+@router.delete(
+    ONE,
+    summary="Delete a webhook subscription and its log",
+    **api_doc(response=DeletedWebhook, errors=(*ADMIN, 404)),
+)
+async def delete_webhook(id: RecordId, ctx: ContextDep) -> Response:
+    return answer(await WebhookService(ctx).delete(id))
+
+
+@router.post(
+    ONE + "/rotate-secret",
+    summary="Make a new signing secret (the old one signs too for 24 hours)",
+    **api_doc(body=NoParams, response=WebhookWithSecret, errors=(*ADMIN, 404)),
+)
+async def rotate_webhook_secret(id: RecordId, ctx: ContextDep) -> Response:
+    return answer(await WebhookService(ctx).rotate_secret(id))
+
+
+@router.post(
+    ONE + "/test",
+    summary="Queue a ping to the receiver",
+    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404)),
+)
+async def test_webhook(id: RecordId, ctx: ContextDep) -> Response:
+    return answer(await WebhookService(ctx).test(id))
+
+
+@router.get(
+    ONE + "/deliveries",
+    summary="The delivery log of a subscription (newest first)",
+    **api_doc(query=DeliveryListParams, response=Deliveries, errors=(*ADMIN, 404)),
+)
+async def list_deliveries(id: RecordId, ctx: ContextDep) -> Response:
+    items, total, page, per_page = await WebhookService(ctx).deliveries(id)
+    pages = math.ceil(total / per_page)
+    headers = {"X-WP-Total": str(total), "X-WP-TotalPages": str(pages)}
+    return json_response({"deliveries": items, "total": total, "total_pages": pages}, 200, headers)
+
+
+@router.get(
+    DELIVERY, summary="Read one delivery", **api_doc(response=Delivery, errors=(*ADMIN, 404))
+)
+async def get_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
+    return json_response(await WebhookService(ctx).delivery(id, delivery))
+
+
+@router.post(
+    DELIVERY + "/retry",
+    summary="Queue a delivery again (now, with a fresh retry schedule)",
+    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404)),
+)
+async def retry_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
+    return answer(await WebhookService(ctx).retry(id, delivery))

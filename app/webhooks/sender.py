@@ -1,0 +1,124 @@
+"""One delivery attempt over HTTP, per the Standard Webhooks specification: the message's
+bytes, `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` HMAC-SHA256 by the
+`standardwebhooks` library; during a secret rotation, one signature per secret).
+
+Outbound requests are kept safe (app/webhooks/addresses.py for where they may go):
+redirects are not followed (a 3xx is a failure like any other non-2xx), the whole attempt
+has a deadline, and no more than RESPONSE_LIMIT bytes of the answer are read (uncompressed:
+a small compressed answer cannot grow into a large one)."""
+
+import asyncio
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import httpx
+from standardwebhooks import Webhook
+
+from app.webhooks.addresses import Refused, parse_url, resolve
+
+RESPONSE_LIMIT = 1024  # bytes of an answer kept in the delivery log
+CONNECT_TIMEOUT = 5.0
+USER_AGENT = "almanac-webhooks/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    attempted_at: datetime
+    status: int | None  # the receiver's HTTP status; None when there was no answer
+    error: str | None
+    response: str | None
+    duration_ms: int
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+def message_id(number: int) -> str:
+    return f"msg_{number}"
+
+
+def signatures(secrets: list[str], msg_id: str, moment: datetime, body: str) -> str:
+    return " ".join(Webhook(secret).sign(msg_id, moment, body) for secret in secrets)
+
+
+class Sender:
+    def __init__(self, timeout: float, allow_private: bool, connections: int = 64) -> None:
+        self.timeout = timeout
+        self.allow_private = allow_private
+        self.client = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT)),
+            follow_redirects=False,
+            trust_env=False,  # no proxy from the environment between us and the check
+            limits=httpx.Limits(max_connections=connections),
+        )
+        # No more requests than connections reach the pool: httpcore's pool does work per
+        # waiting request on every change, which costs more than the requests themselves
+        # once hundreds wait.
+        self._slots = asyncio.Semaphore(connections)
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    async def send(self, url: str, msg_id: str, body: str, secrets: list[str]) -> Attempt:
+        async with self._slots:
+            return await self._attempt(url, msg_id, body, secrets)
+
+    async def _attempt(self, url: str, msg_id: str, body: str, secrets: list[str]) -> Attempt:
+        attempted_at = datetime.now(UTC)
+        started = time.monotonic()
+        status: int | None = None
+        response: str | None = None
+        error: str | None = None
+        try:
+            async with asyncio.timeout(self.timeout):
+                status, response = await self._post(url, msg_id, body, secrets, attempted_at)
+        except Refused as exc:
+            error = f"refused: {exc}"
+        except (TimeoutError, httpx.TimeoutException):
+            error = f"timeout: no answer within {self.timeout:g} s"
+        except httpx.HTTPError as exc:
+            error = f"{type(exc).__name__}: {exc}"[:500]
+        if error is None and status is not None and not 200 <= status < 300:
+            error = f"HTTP {status}"
+        duration = int((time.monotonic() - started) * 1000)
+        return Attempt(attempted_at, status, error, response, duration)
+
+    async def _post(
+        self, url: str, msg_id: str, body: str, secrets: list[str], moment: datetime
+    ) -> tuple[int, str]:
+        target = parse_url(url)
+        address = await resolve(target, self.allow_private)
+        headers = {
+            "content-type": "application/json",
+            "user-agent": USER_AGENT,
+            "accept-encoding": "identity",
+            "webhook-id": msg_id,
+            "webhook-timestamp": str(int(moment.timestamp())),
+            "webhook-signature": signatures(secrets, msg_id, moment, body),
+        }
+        # Connect to the checked address; the name stays in Host and in TLS (SNI and the
+        # certificate's check).
+        request_url = httpx.URL(url).copy_with(host=address)
+        headers["host"] = _host_header(target.host, target.port, target.scheme)
+        extensions = {"sni_hostname": target.host} if target.scheme == "https" else {}
+        request = self.client.build_request(
+            "POST", request_url, content=body.encode(), headers=headers, extensions=extensions
+        )
+        answer = await self.client.send(request, stream=True)
+        try:
+            kept = bytearray()
+            async for chunk in answer.aiter_raw():
+                kept += chunk
+                if len(kept) >= RESPONSE_LIMIT:
+                    break
+        finally:
+            await answer.aclose()
+        return answer.status_code, kept[:RESPONSE_LIMIT].decode("utf-8", "replace")
+
+
+def _host_header(host: str, port: int, scheme: str) -> str:
+    default = 443 if scheme == "https" else 80
+    name = f"[{host}]" if ":" in host else host
+    return name if port == default else f"{name}:{port}"

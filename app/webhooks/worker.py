@@ -1,0 +1,179 @@
+"""The background task of every `almanac serve` worker (started by the app's lifespan,
+like the recurrence horizon's): fan changes out to deliveries (app/webhooks/fanout.py),
+send the due ones, record each attempt, retry with backoff, disable what cannot be
+delivered, prune the log and keep the metrics.
+
+Claims are rows locked with FOR UPDATE SKIP LOCKED, held while their requests run and
+released by the commit that records the outcomes: several workers and instances share
+the work without sending anything twice, and a worker that dies releases its claims at
+once (its transaction goes with its connection), so they are sent again (the same
+`webhook-id`: receivers de-duplicate). Per record and subscription only the oldest
+pending delivery is ever claimed, so changes of a record arrive in order even when one
+of them needs retries.
+"""
+
+import asyncio
+import contextlib
+import logging
+import random
+from datetime import UTC, datetime, timedelta
+
+from app.core.infra.database import SessionMaker
+from app.core.infra.metrics import Metrics
+from app.core.infra.settings import Settings
+from app.webhooks.fanout import fan_out
+from app.webhooks.repository import Claimed, Recorded, WebhookRepository
+from app.webhooks.sender import Attempt, Sender, message_id
+
+log = logging.getLogger(__name__)
+
+BATCH = 100  # deliveries claimed (and sent concurrently) at a time
+JITTER = 0.2  # each wait of the schedule is stretched or shrunk by up to 20%
+HOUSEKEEPING_SECONDS = 5.0  # metrics refresh; the log is pruned every PRUNE_EVERY of them
+PRUNE_EVERY = 12
+MAX_BACKOFF_SECONDS = 30.0  # longest wait between two rounds after failures
+GONE = "gone"
+EXHAUSTED = "retries_exhausted"
+
+
+def next_attempt(schedule: list[float], round_attempts: int, now: datetime) -> datetime | None:
+    """When to try again after the `round_attempts`-th failed attempt; None: give up."""
+    if round_attempts > len(schedule):
+        return None
+    wait = schedule[round_attempts - 1] * random.uniform(1 - JITTER, 1 + JITTER)
+    return now + timedelta(seconds=wait)
+
+
+class WebhookWorker:
+    def __init__(self, settings: Settings, metrics: Metrics) -> None:
+        self.settings = settings
+        self.metrics = metrics
+        self.schedule = list(settings.webhooks_retry_schedule)
+        self.retention = timedelta(days=settings.changes_retention_days)
+        self._task: asyncio.Task[None] | None = None
+        self._sender: Sender | None = None
+
+    def start(self, maker: SessionMaker) -> None:
+        if self._task is None and self.settings.webhooks_enabled:
+            self._sender = Sender(
+                self.settings.webhooks_timeout, self.settings.webhooks_allow_private
+            )
+            self._task = asyncio.create_task(self._run(maker), name="almanac-webhooks")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._sender is not None:
+            await self._sender.close()
+            self._sender = None
+
+    async def _run(self, maker: SessionMaker) -> None:
+        loop = asyncio.get_running_loop()
+        housekeeping_at, rounds, failures = 0.0, 0, 0
+        poll = self.settings.webhooks_poll_interval
+        while True:
+            busy = False
+            try:
+                busy = await fan_out(maker, self.settings)
+                busy = await self.deliver(maker) or busy
+                if loop.time() >= housekeeping_at:
+                    housekeeping_at = loop.time() + HOUSEKEEPING_SECONDS
+                    await self.housekeeping(maker, prune=rounds % PRUNE_EVERY == 0)
+                    rounds += 1
+                failures = 0
+            except Exception:  # the next round tries again; the app serves on regardless
+                # Once per streak (a database that is down would fill the log), then waits
+                # that grow to MAX_BACKOFF.
+                if failures == 0:
+                    log.exception("webhooks: a round failed; retrying with backoff")
+                failures += 1
+            if failures:
+                await asyncio.sleep(min(poll * 2 ** min(failures, 16), MAX_BACKOFF_SECONDS))
+            elif not busy:
+                await asyncio.sleep(poll)
+
+    async def deliver(self, maker: SessionMaker) -> bool:
+        """Claim due deliveries, send them, record the outcomes; False if none was due."""
+        assert self._sender is not None
+        sender = self._sender
+        async with maker() as session, session.begin():
+            repo = WebhookRepository(session)
+            claimed = await repo.claim(BATCH)
+            if not claimed:
+                return False
+            attempts = await asyncio.gather(
+                *(
+                    sender.send(c.url, message_id(c.message_id), c.body, _secrets(c))
+                    for c in claimed
+                )
+            )
+            disabling: dict[int, tuple[str, str]] = {}
+            outcomes = [
+                self._outcome(c, a, disabling) for c, a in zip(claimed, attempts, strict=True)
+            ]
+            await repo.record(outcomes)
+            for subscription_id, (reason, detail) in disabling.items():
+                await repo.disable(subscription_id, reason, detail)
+                log.warning("webhooks: subscription %d disabled: %s", subscription_id, detail)
+        return True
+
+    def _outcome(
+        self, claimed: Claimed, attempt: Attempt, disabling: dict[int, tuple[str, str]]
+    ) -> Recorded:
+        status, next_at = "delivered", None
+        if attempt.ok:
+            self.metrics.webhook_delivery("delivered")
+        elif claimed.type == "ping":  # a test: one attempt, no effect on the subscription
+            status = "failed"
+            self.metrics.webhook_delivery("failed")
+        elif attempt.status == 410:
+            # Gone: stop at once, keep this delivery (and the rest) for a resumption.
+            status, next_at = "pending", attempt.attempted_at
+            detail = f"the receiver answered 410 Gone to delivery {claimed.id}"
+            disabling.setdefault(claimed.subscription_id, (GONE, detail))
+            self.metrics.webhook_delivery("gone")
+        else:
+            next_at = next_attempt(self.schedule, claimed.round_attempts + 1, attempt.attempted_at)
+            if next_at is None:
+                status = "failed"
+                detail = (
+                    f"delivery {claimed.id} failed {claimed.round_attempts + 1} times in a row "
+                    f"(the whole retry schedule); last: {attempt.error}"
+                )
+                disabling.setdefault(claimed.subscription_id, (EXHAUSTED, detail))
+                self.metrics.webhook_delivery("failed")
+            else:
+                status = "pending"
+                self.metrics.webhook_delivery("retry")
+        return Recorded(
+            delivery_id=claimed.id,
+            status=status,
+            next_attempt_at=next_at,
+            attempted_at=attempt.attempted_at,
+            code=attempt.status,
+            error=attempt.error,
+            response=attempt.response,
+            duration_ms=attempt.duration_ms,
+        )
+
+    async def housekeeping(self, maker: SessionMaker, prune: bool) -> None:
+        """Prune the log (when `prune`) and refresh the metrics read from the database."""
+        async with maker() as session, session.begin():
+            repo = WebhookRepository(session)
+            if prune:
+                await repo.prune(datetime.now(UTC) - self.retention)
+            backlog = await repo.backlog()
+        self.metrics.webhook_backlog(
+            {str(b.subscription_id): b.oldest_seconds for b in backlog},
+            disabled=sum(1 for b in backlog if b.disabled),
+        )
+
+
+def _secrets(claimed: Claimed) -> list[str]:
+    """The current secret, and the previous one within its overlap after a rotation."""
+    if claimed.previous_secret:
+        return [claimed.secret, claimed.previous_secret]
+    return [claimed.secret]
