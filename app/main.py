@@ -53,7 +53,7 @@ from app.events.occurrences import Horizon
 from app.media.files import serve_media_file
 from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
-from app.webhooks.worker import WebhookWorker
+from app.webhooks.worker import LANES, WebhookWorker
 
 # Images one worker decodes and resizes at once (app/media/uploads.py).
 MEDIA_PROCESSING_SLOTS = 2
@@ -79,7 +79,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
     # own, as it runs all the time.
     webhooks: WebhookWorker = app.state.webhook_worker
-    webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": 2}))
+    webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": LANES + 1}))
     webhooks.start(make_sessionmaker(webhook_engine))
     async with read_replica(settings, version_reader, metrics) as replica:
         yield {

@@ -197,6 +197,12 @@ class Server:
     def log_tail(self) -> str:
         return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-30:])
 
+    @property
+    def group(self) -> int:
+        """The server's process group (start_new_session: its own): its workers too."""
+        assert self.process is not None
+        return self.process.pid
+
     def stop(self) -> None:
         process = self.process
         if process is None:
@@ -547,6 +553,7 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
                         write=write,
                         changes=args.webhook_changes,
                         step=step,
+                        server_group=server.group,
                     )
     print()
     print(

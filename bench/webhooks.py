@@ -11,6 +11,7 @@
 import asyncio
 import base64
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,12 +19,28 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import asyncpg
 
 API = "/calendar/events/v1"
 SUBSCRIPTIONS = 5
+
+
+def group_cpu_seconds(group: int) -> float:
+    """CPU time (user + system) of the processes of a process group so far (Linux /proc):
+    what the server spent, whatever else the machine is busy with."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[2]) == group:  # pgrp
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
 
 
 @dataclass
@@ -34,6 +51,11 @@ class WebhookNumbers:
     seconds: float
     bad_signatures: int
     doubles: int
+    cpu_seconds: float  # the server's, while delivering
+
+    @property
+    def per_cpu_second(self) -> float:
+        return self.deliveries / self.cpu_seconds if self.cpu_seconds else 0.0
 
     @property
     def slowdown(self) -> float:
@@ -48,7 +70,8 @@ class WebhookNumbers:
             f"  webhooks: {self.rate:,.0f} deliveries/s to a local receiver "
             f"({self.deliveries:,} deliveries, {SUBSCRIPTIONS} subscriptions, "
             f"{self.seconds:.1f} s; {self.bad_signatures} bad signatures in the sample, "
-            f"{self.doubles} doubles)",
+            f"{self.doubles} doubles); {self.per_cpu_second:,.0f} deliveries per CPU-second "
+            f"of the server",
             f"  webhooks: POST /events {self.writes_without:,.0f} req/s without subscriptions, "
             f"{self.writes_with:,.0f} req/s with {SUBSCRIPTIONS}: "
             f"{self.slowdown:+.1f}% slower",
@@ -136,6 +159,7 @@ def measure(
     write: Callable[[], float],
     changes: int,
     step: Callable[[str], None],
+    server_group: int,
 ) -> WebhookNumbers:
     """`write()` runs the write load once and returns its requests per second."""
     auth = base64.b64encode(f"{admin[0]}:{admin[1]}".encode()).decode()
@@ -160,12 +184,13 @@ def measure(
     asyncio.run(_change_events(database, changes))
     pending = asyncio.run(_fanned_out(database))
     before = _count(receiver_base)["received"]
-    started = time.monotonic()
+    started, cpu = time.monotonic(), group_cpu_seconds(server_group)
     for subscription in ids:
         _call("PATCH", f"{server}{API}/webhooks/{subscription}", auth, {"active": True})
     while _count(receiver_base)["received"] < before + pending:
         time.sleep(0.02)
     seconds = time.monotonic() - started
+    cpu = group_cpu_seconds(server_group) - cpu
     counted = _count(receiver_base)
     return WebhookNumbers(
         without,
@@ -174,6 +199,7 @@ def measure(
         seconds,
         counted["bad"],
         counted["received"] - counted["unique"],
+        cpu,
     )
 
 

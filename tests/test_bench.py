@@ -74,7 +74,8 @@ async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None
 
     assert re.search(
         r"webhooks: [\d,]+ deliveries/s to a local receiver \([\d,]+ deliveries, 5 "
-        r"subscriptions, [\d.]+ s; 0 bad signatures in the sample, 0 doubles\)",
+        r"subscriptions, [\d.]+ s; 0 bad signatures in the sample, 0 doubles\); [\d,]+ "
+        r"deliveries per CPU-second of the server",
         result.stdout,
     )
     assert re.search(r"webhooks: POST /events [\d,]+ req/s without subscriptions", result.stdout)

@@ -86,6 +86,7 @@ CLAIM_SQL = text(
     JOIN webhook_messages AS m ON m.id = d.message_id
     WHERE d.status = 'pending' AND d.next_attempt_at <= now()
       AND (s.active OR d.type = 'ping')
+      AND d.subscription_id <> ALL(CAST(:busy AS bigint[]))
       AND NOT EXISTS (
           SELECT 1 FROM webhook_deliveries AS e
           WHERE e.subscription_id = d.subscription_id AND e.kind = d.kind
@@ -355,8 +356,10 @@ class WebhookRepository:
 
     # ---- sending ---------------------------------------------------------------------
 
-    async def claim(self, limit: int) -> list[Claimed]:
-        rows = (await self.session.execute(CLAIM_SQL, {"limit": limit})).all()
+    async def claim(self, limit: int, busy: list[int]) -> list[Claimed]:
+        """Up to `limit` due deliveries, none to the `busy` subscriptions."""
+        values = {"limit": limit, "busy": busy}
+        rows = (await self.session.execute(CLAIM_SQL, values)).all()
         return [Claimed(**row._mapping) for row in rows]
 
     async def record(self, outcomes: list[Recorded]) -> None:

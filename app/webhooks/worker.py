@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from app.core.infra.database import SessionMaker
@@ -27,10 +28,13 @@ from app.webhooks.sender import Attempt, Sender, message_id
 
 log = logging.getLogger(__name__)
 
+Step = Callable[[SessionMaker], Awaitable[bool]]
+
 BATCH = 100  # deliveries claimed (and sent concurrently) at a time
 JITTER = 0.2  # each wait of the schedule is stretched or shrunk by up to 20%
 HOUSEKEEPING_SECONDS = 5.0  # metrics refresh; the log is pruned every PRUNE_EVERY of them
 PRUNE_EVERY = 12
+LANES = 4  # delivery loops per process, each with a batch of its own in flight
 MAX_BACKOFF_SECONDS = 30.0  # longest wait between two rounds after failures
 GONE = "gone"
 EXHAUSTED = "retries_exhausted"
@@ -50,50 +54,62 @@ class WebhookWorker:
         self.metrics = metrics
         self.schedule = list(settings.webhooks_retry_schedule)
         self.retention = timedelta(days=settings.changes_retention_days)
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._in_flight: set[int] = set()  # subscriptions a lane is sending to now
+        self._housekeeping_at = 0.0
+        self._rounds = 0
         self._sender: Sender | None = None
 
     def start(self, maker: SessionMaker) -> None:
-        if self._task is None and self.settings.webhooks_enabled:
-            self._sender = Sender(
-                self.settings.webhooks_timeout, self.settings.webhooks_allow_private
-            )
-            self._task = asyncio.create_task(self._run(maker), name="almanac-webhooks")
+        if self._tasks or not self.settings.webhooks_enabled:
+            return
+        self._sender = Sender(self.settings.webhooks_timeout, self.settings.webhooks_allow_private)
+        steps = [("fan-out", self._fan_out_step)] + [("delivery", self.deliver)] * LANES
+        self._tasks = [
+            asyncio.create_task(self._repeat(name, step, maker), name=f"almanac-webhooks-{name}")
+            for name, step in steps
+        ]
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
             task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if self._sender is not None:
             await self._sender.close()
             self._sender = None
 
-    async def _run(self, maker: SessionMaker) -> None:
-        loop = asyncio.get_running_loop()
-        housekeeping_at, rounds, failures = 0.0, 0, 0
+    async def _repeat(self, name: str, step: Step, maker: SessionMaker) -> None:
+        """Run `step` again and again: at once while it had work, after the poll interval
+        when it had none, with growing waits while it fails."""
+        failures = 0
         poll = self.settings.webhooks_poll_interval
         while True:
             busy = False
             try:
-                busy = await fan_out(maker, self.settings)
-                busy = await self.deliver(maker) or busy
-                if loop.time() >= housekeeping_at:
-                    housekeeping_at = loop.time() + HOUSEKEEPING_SECONDS
-                    await self.housekeeping(maker, prune=rounds % PRUNE_EVERY == 0)
-                    rounds += 1
+                busy = await step(maker)
                 failures = 0
             except Exception:  # the next round tries again; the app serves on regardless
                 # Once per streak (a database that is down would fill the log), then waits
-                # that grow to MAX_BACKOFF.
+                # that grow to MAX_BACKOFF_SECONDS.
                 if failures == 0:
-                    log.exception("webhooks: a round failed; retrying with backoff")
+                    log.exception("webhooks: %s failed; retrying with backoff", name)
                 failures += 1
             if failures:
                 await asyncio.sleep(min(poll * 2 ** min(failures, 16), MAX_BACKOFF_SECONDS))
             elif not busy:
                 await asyncio.sleep(poll)
+
+    async def _fan_out_step(self, maker: SessionMaker) -> bool:
+        busy = await fan_out(maker, self.settings)
+        loop = asyncio.get_running_loop()
+        if loop.time() >= self._housekeeping_at:
+            self._housekeeping_at = loop.time() + HOUSEKEEPING_SECONDS
+            await self.housekeeping(maker, prune=self._rounds % PRUNE_EVERY == 0)
+            self._rounds += 1
+        return busy
 
     async def deliver(self, maker: SessionMaker) -> bool:
         """Claim due deliveries, send them, record the outcomes; False if none was due."""
@@ -101,15 +117,22 @@ class WebhookWorker:
         sender = self._sender
         async with maker() as session, session.begin():
             repo = WebhookRepository(session)
-            claimed = await repo.claim(BATCH)
+            # Not the subscriptions another lane of this process is sending to: a slow
+            # receiver holds up one lane's batch (up to the timeout), not all of them.
+            claimed = await repo.claim(BATCH, sorted(self._in_flight))
             if not claimed:
                 return False
-            attempts = await asyncio.gather(
-                *(
-                    sender.send(c.url, message_id(c.message_id), c.body, _secrets(c))
-                    for c in claimed
+            mine = {c.subscription_id for c in claimed} - self._in_flight
+            self._in_flight |= mine
+            try:
+                attempts = await asyncio.gather(
+                    *(
+                        sender.send(c.url, message_id(c.message_id), c.body, _secrets(c))
+                        for c in claimed
+                    )
                 )
-            )
+            finally:
+                self._in_flight -= mine
             disabling: dict[int, tuple[str, str]] = {}
             outcomes = [
                 self._outcome(c, a, disabling) for c, a in zip(claimed, attempts, strict=True)
