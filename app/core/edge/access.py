@@ -37,7 +37,7 @@ class RouteTemplates:
     """The template of the route a path belongs to (`/calendar/events/v1/events/{id}`)."""
 
     def __init__(self, app: Any) -> None:
-        self.app = app  # the FastAPI app: routes may be added after the middleware is built
+        self.app = app  # the FastAPI app: routes may be added after the edge is built
         self._patterns: list[tuple[re.Pattern[str], str]] = []
         self._route_count = -1
         self._known: dict[tuple[str, str], str] = {}

@@ -23,7 +23,7 @@ numbers ahead of the primary, and it moves only when the primary logs it again):
 version and a WAL position are read on the primary, and a response read on a replica is
 filed under that version only when the replica had replayed that position before the read
 began (app/core/infra/replica.py). A response built on a replica behind the version the
-middleware read is answered but not stored. Totals counted on a replica are filed under the
+cache step read is answered but not stored. Totals counted on a replica are filed under the
 replay position they were counted at, when it did not move during the count
 (`read_version` in app/core/infra/database.py).
 """
@@ -173,7 +173,7 @@ async def current_point(reader: Any) -> tuple[int, int] | None:
 
 def read_at(scope: Scope, version: int) -> bool:
     """Whether what the request read can be filed under `version`: read on the primary
-    after `version` was (the middleware read it first), or on a replica that had replayed
+    after `version` was (the cache step read it first), or on a replica that had replayed
     it (app/core/infra/replica.py)."""
     route: Route | None = (scope.get("state") or {}).get(ROUTE_KEY)
     return route is None or route.server == "primary" or route.version == version
@@ -185,7 +185,7 @@ MAX_RESPONSE_BYTES = 1024 * 1024
 CACHE_HEADER = b"x-almanac-cache"
 # /doc, and the changes feed: its answer depends on which transactions are still in flight,
 # which the data version does not tell (a commit by another writer than the API draws no
-# new one), and its revalidations are answered by the ETag middleware.
+# new one), and its revalidations are answered by the ETag step.
 UNCACHED_PATHS = ("/doc", "/changes")
 CACHE_BUSTER = "_"  # what jQuery's `cache: false` and many JavaScript clients add: `_=<time>`
 
