@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps node-tools run test lint typecheck pytest bench fuzz clean
+.PHONY: install system-deps node-tools run test lint typecheck pytest bench fuzz lighthouse clean
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -18,10 +18,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 # Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`, a
-# headless Chromium for the docs page, PgBouncer in transaction mode, node for the WordPress
-# client and the OpenAPI linter), from Debian's packages when missing; the package lists are
-# refreshed only if the install fails. chromedriver comes in the package chromium-driver, node
-# in nodejs.
+# headless Chromium for the docs page and the public pages, PgBouncer in transaction mode, node
+# for the WordPress client, the OpenAPI linter, axe-core and Lighthouse), from Debian's packages
+# when missing; the package lists are refreshed only if the install fails. chromedriver comes in
+# the package chromium-driver, node in nodejs.
 SYSTEM_TOOLS := nginx docker-compose openssl chromium chromedriver pgbouncer node npm
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
@@ -34,6 +34,13 @@ system-deps:
 		echo "installing" $$packages; \
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
+
+# axe-core 4.x for the public pages' accessibility tests (tests/test_pages_browser.py), from
+# the npm registry at the version tests/browser/package-lock.json pins.
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/package-lock.json
+	cd tests/browser && npm ci --no-audit --no-fund
+	touch $(AXE)
 
 # `make run PORT=8001` when 8000 is taken; HOST=0.0.0.0 to listen on every interface.
 HOST ?= 127.0.0.1
@@ -54,7 +61,7 @@ NODE_TOOLS := tests/clients
 $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
 
-node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json
+node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json $(AXE)
 
 # In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
 pytest: install system-deps node-tools
@@ -76,5 +83,13 @@ fuzz: install
 	ALMANAC_FUZZ_LONG=1 ALMANAC_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) ALMANAC_FUZZ_SEED=$(FUZZ_SEED) \
 		$(BIN)/pytest tests/test_fuzz.py -v -n 0
 
+# Lighthouse (npm, pinned in bench/lighthouse/) on the month, list and event pages of a seeded
+# server, with Debian's Chromium: the four scores per page, mobile and desktop. Not part of
+# `make test`: the performance score moves with the machine's load.
+lighthouse: install system-deps
+	cd bench/lighthouse && npm ci --no-audit --no-fund
+	$(BIN)/python -m bench.lighthouse $(LIGHTHOUSE_ARGS)
+
 clean:
-	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules
+	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules \
+		tests/browser/node_modules bench/lighthouse/node_modules

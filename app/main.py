@@ -53,6 +53,8 @@ from app.events.occurrences import Horizon
 from app.media.files import serve_media_file
 from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
+from app.pages.paths import is_cached_path
+from app.pages.router import add_page_routes
 from app.webhooks.worker import LANES, WebhookWorker
 
 # Images one worker decodes and resizes at once (app/media/uploads.py).
@@ -159,7 +161,7 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
             expose_headers=EXPOSED_HEADERS,
         ),
         # Outside the ETags: cached entries keep theirs (a hit's 304 hashes nothing).
-        ResponseCaching(app.state.response_cache, settings.site_zone),
+        ResponseCaching(app.state.response_cache, settings.site_zone, pages=is_cached_path),
         body_limit(settings.max_body_bytes, settings.default_language, settings.max_upload_bytes),
         tag_responses,
     ]
@@ -217,6 +219,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for language_prefix in ("", "/{lang}"):
         app.include_router(namespace_router, prefix=f"{language_prefix}/{NAMESPACE}")
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
+    # After the API's routes: `/{lang}/...` page paths never shadow the namespace.
+    add_page_routes(app)
 
     app.add_middleware(EdgePipeline, steps=edge_steps(app, settings, metrics))
     return app

@@ -332,6 +332,8 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
     bust = f"_={PLACEHOLDER}"
     singles = [f"{API}/events/{i}" for i, _ in targets.events]
     feed = f"{API}/changes?since={targets.feed_token}&per_page={FEED_PAGE}"
+    pages = [f"/event/{quote(slug)}/" for _, slug in targets.events]
+    month = (date.today() + timedelta(days=31)).strftime("%Y-%m")  # a whole month ahead
     return {
         "GET /events": Spec("GET", [f"{API}/events"]),
         "GET /events, busted": Spec("GET", [f"{API}/events?{bust}"]),
@@ -345,6 +347,13 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
             "GET", [f"{API}/events/by-slug/{quote(slug)}" for _, slug in targets.events]
         ),
         "GET /venues": Spec("GET", [f"{API}/venues"]),
+        # The public pages (app/pages): cached, and missing the cache on every request.
+        "page /events/month/": Spec("GET", [f"/events/month/{month}/"]),
+        "page /events/month/, busted": Spec("GET", [f"/events/month/{month}/?{bust}"]),
+        "page /events/list/": Spec("GET", ["/events/list/"]),
+        "page /events/list/, busted": Spec("GET", [f"/events/list/?{bust}"]),
+        "page /event/{slug}/": Spec("GET", pages),
+        "page /event/{slug}/, busted": Spec("GET", [f"{path}?{bust}" for path in pages]),
         f"GET /changes, {FEED_PAGE} events": Spec("GET", [feed]),
         f"GET /changes, {FEED_PAGE} events, editor": Spec("GET", [feed], headers=editor),
         "POST /events": Spec(

@@ -226,14 +226,15 @@ async def list_request(
 
 
 async def list_events(
-    ctx: RequestContext, totals: CountCache
+    ctx: RequestContext, totals: CountCache, page: Page | None = None
 ) -> tuple[list[dict[str, Any]], int, dict[str, Any], Page]:
     """(bodies of the page, total, the effective filters to echo in links, the page). The
-    query is parsed once, paging included."""
+    query is parsed once, paging included, unless the caller chooses the `page` (the
+    public pages do)."""
     problems = Problems()
     params = parse(EventListParams, ctx.raw, problems)
     listing = await list_request(params, ctx, problems=problems)
-    page = Page(number=params.page, size=params.per_page)
+    page = page or Page(number=params.page, size=params.per_page)
     repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
     records, total = await EventListQuery(repo, listing.filters).page(
         page.offset, page.size, totals

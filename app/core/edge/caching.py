@@ -233,12 +233,18 @@ class ResponseCache:
         self._bytes = 0
 
 
-def cache_key(scope: Scope, zone: tzinfo) -> tuple[Any, ...] | None:
-    """The key of a cacheable request, or None."""
+def cache_key(
+    scope: Scope, zone: tzinfo, pages: Callable[[str], bool] | None = None
+) -> tuple[Any, ...] | None:
+    """The key of a cacheable request, or None. `pages` tells the public pages' paths
+    (after the root path), which are stored as the namespace's answers are."""
     if scope["type"] != "http" or scope["method"] != "GET":
         return None
     path: str = scope["path"]
-    if f"/{NAMESPACE}" not in path or path.endswith(UNCACHED_PATHS) or "/doc/assets/" in path:
+    page = pages is not None and pages(path[len(scope.get("root_path", "")) :])
+    if not page and (
+        f"/{NAMESPACE}" not in path or path.endswith(UNCACHED_PATHS) or "/doc/assets/" in path
+    ):
         return None  # the docs page and its files (their own Cache-Control) are not stored
     if signed_in(scope):
         return None
@@ -266,9 +272,15 @@ class ResponseCaching:
     # up and does the work itself.
     WAIT_SECONDS = 10.0
 
-    def __init__(self, cache: ResponseCache, site_zone: tzinfo) -> None:
+    def __init__(
+        self,
+        cache: ResponseCache,
+        site_zone: tzinfo,
+        pages: Callable[[str], bool] | None = None,
+    ) -> None:
         self.cache = cache
         self.site_zone = site_zone
+        self.pages = pages
         # Single flight: identical misses arriving together (a popular, expensive list right
         # after a change) are answered by one computation instead of one each.
         self._filling: dict[tuple[Any, ...], asyncio.Event] = {}
@@ -276,7 +288,7 @@ class ResponseCaching:
     async def __call__(self, exchange: Exchange, inner: Handler) -> None:
         scope, send = exchange.scope, exchange.send
         reader = (scope.get("state") or {}).get("version_reader")
-        key = cache_key(scope, self.site_zone) if reader is not None else None
+        key = cache_key(scope, self.site_zone, self.pages) if reader is not None else None
         if reader is None or key is None:
             await inner(exchange)
             return

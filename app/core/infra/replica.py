@@ -25,7 +25,7 @@ import logging
 import math
 import re
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -43,12 +43,12 @@ log = logging.getLogger(__name__)
 PRIMARY_POINT_SQL = (
     f"SELECT last_value AS version, pg_current_wal_lsn() AS position FROM {VERSION_SEQUENCE}"
 )
-PRIMARY_POSITION_SQL = "SELECT pg_current_wal_lsn()"
 REPLAY_SQL = "SELECT pg_last_wal_replay_lsn()"
 WAIT_POLL = 0.02  # seconds between two looks at the replica's replay position
 # Primary samples kept while the replica has not replayed them: at the default interval
 # more than an hour, far beyond any sensible REPLICA_MAX_LAG.
 MAX_POINTS = 8192
+MAX_VERSIONS = 64  # data versions whose first sampled position is remembered
 _LSN = re.compile(r"^([0-9A-Fa-f]{1,8})/([0-9A-Fa-f]{1,8})$")
 
 
@@ -138,6 +138,11 @@ class ReplicaMonitor:
         self.lag = math.inf
         self.error: str | None = None
         self._points: deque[Point] = deque(maxlen=MAX_POINTS)
+        # Data version -> the primary's position in the first sample that showed it: at or
+        # past the commit of every write whose version was drawn before it, and, unlike the
+        # position now, not moved by WAL that changes nothing the API shows (row locks of
+        # background tasks, vacuum, checkpoints).
+        self._first_seen: OrderedDict[int, int] = OrderedDict()
         self._task: asyncio.Task[None] | None = None
 
     @property
@@ -164,11 +169,16 @@ class ReplicaMonitor:
         """One sample of both servers (the primary's first: what the replica has replayed is
         then compared with a position the primary had already reached)."""
         try:
-            position = await self.primary.fetchval(PRIMARY_POSITION_SQL)
+            row = await self.primary.fetchrow(PRIMARY_POINT_SQL)
         except Exception as exc:  # the primary's outage is the requests' to report
             log.debug("no primary position: %s", exc)
         else:
+            version, position = row["version"], row["position"]
             self._points.append(Point(time.monotonic(), position))
+            if version not in self._first_seen:
+                self._first_seen[version] = position
+                while len(self._first_seen) > MAX_VERSIONS:
+                    self._first_seen.popitem(last=False)
         was_reachable = self.reachable
         try:
             replayed = await self.replica.fetchval(REPLAY_SQL)
@@ -198,6 +208,11 @@ class ReplicaMonitor:
         while points and points[0].position <= self.replayed:
             points.popleft()
         self.lag = time.monotonic() - points[0].at if points else 0.0
+
+    def position_of(self, version: int, now: int) -> int:
+        """The position a replica must have replayed to show everything `version` stands
+        for: the first sampled with it, else `now` (read with it, later, so also enough)."""
+        return self._first_seen.get(version, now)
 
     async def replay_now(self) -> int | None:
         """The replica's replay position now, None if it cannot be read."""
@@ -261,6 +276,6 @@ class ReadRouter:
             if not seen:
                 return PRIMARY
         watch = ReplayWatch(monitor, monitor.replayed)
-        if point is not None and await monitor.reaches(point[1]):
+        if point is not None and await monitor.reaches(monitor.position_of(*point)):
             return Route("replica", point[0], watch)
         return Route("replica", None, watch)

@@ -96,6 +96,20 @@ class Settings(BaseSettings):
     recurrence_max_occurrences: int = Field(
         default=1000, ge=1, le=100_000, description="Most dates stored per series"
     )
+    default_view: Literal["list", "month"] = Field(
+        default="list", description="What the public calendar shows at /events/"
+    )
+    week_start: int | None = Field(
+        default=None,
+        ge=0,
+        le=6,
+        description="First day of the month grid's weeks (0 Monday ... 6 Sunday); unset: "
+        "the language's own",
+    )
+    templates_dir: Path | None = Field(
+        default=None,
+        description="Templates here take precedence over the public pages' built-in ones",
+    )
     changes_retention_days: float = Field(
         default=30.0, ge=0, description="How long the changes feed keeps deletions (days)"
     )
@@ -151,7 +165,9 @@ class Settings(BaseSettings):
             raise ValueError("retry waits must be positive")
         return value
 
-    @field_validator("timezone_mode", "currency_position", "log_format", mode="before")
+    @field_validator(
+        "timezone_mode", "currency_position", "log_format", "default_view", mode="before"
+    )
     @classmethod
     def _choice(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value

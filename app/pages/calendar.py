@@ -1,0 +1,119 @@
+"""Laying events out on days: the list grouped by day, the month grid (weeks of seven days
+from the chosen first weekday, multi-day events on each of their days), and a series'
+rule in words."""
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+Body = dict[str, Any]
+CELL_LIMIT = 3  # events shown in a month cell before "+N more"
+
+
+def local_start(event: Body) -> datetime:
+    return datetime.fromisoformat(event["start_date"])
+
+
+def local_end(event: Body) -> datetime:
+    return datetime.fromisoformat(event["end_date"])
+
+
+def days_of(event: Body) -> list[date]:
+    """The local days an event covers (an end at midnight does not reach the next day)."""
+    first = local_start(event).date()
+    end = local_end(event)
+    last = (end - timedelta(seconds=1)).date() if end.time() == datetime.min.time() else end.date()
+    last = max(first, last)
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
+
+
+def by_day(events: list[Body], since: date | None = None) -> list[tuple[date, list[Body]]]:
+    """The list view's groups: each event under its first day (or `since`, when it began
+    before and is still on)."""
+    groups: dict[date, list[Body]] = defaultdict(list)
+    for event in events:
+        day = local_start(event).date()
+        groups[max(day, since) if since else day].append(event)
+    return sorted(groups.items())
+
+
+@dataclass
+class Cell:
+    day: date
+    in_month: bool
+    today: bool
+    events: list[Body] = field(default_factory=list)
+    unknown: bool = False  # more events than read may fall on this day
+
+    @property
+    def shown(self) -> list[Body]:
+        return self.events[:CELL_LIMIT] if len(self.events) > CELL_LIMIT + 1 else self.events
+
+    @property
+    def more(self) -> int:
+        return len(self.events) - len(self.shown)
+
+
+def month_bounds(month: date, first_weekday: int) -> tuple[date, date]:
+    """The first and last day of the grid showing `month` (whole weeks)."""
+    first = month.replace(day=1)
+    start = first - timedelta(days=(first.weekday() - first_weekday) % 7)
+    next_month = (first + timedelta(days=32)).replace(day=1)
+    last = next_month - timedelta(days=1)
+    end = last + timedelta(days=(first_weekday + 6 - last.weekday()) % 7)
+    return start, end
+
+
+def month_grid(
+    month: date, first_weekday: int, events: list[Body], today: date, complete: bool = True
+) -> list[list[Cell]]:
+    """The grid's weeks. Not `complete` (the grid had more events than one view reads, in
+    start order): the days from the last one read on may have more than they show, and
+    link to their day view."""
+    start, end = month_bounds(month, first_weekday)
+    days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
+    cells = {day: Cell(day, day.month == month.month, day == today) for day in days}
+    for event in events:
+        for day in days_of(event):
+            if day in cells:
+                cells[day].events.append(event)
+    if not complete and events:
+        last = local_start(events[-1]).date()
+        for day in days:
+            cells[day].unknown = day >= last
+    ordered = [cells[day] for day in sorted(cells)]
+    return [ordered[i : i + 7] for i in range(0, len(ordered), 7)]
+
+
+def add_months(month: date, count: int) -> date:
+    index = month.year * 12 + month.month - 1 + count
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def rule_parts(recurrence: list[str]) -> dict[str, str] | None:
+    """The first RRULE's parts (FREQ, INTERVAL, BYDAY, UNTIL, COUNT), or None."""
+    for line in recurrence:
+        name, _, value = line.partition(":")
+        if name.upper().startswith("RRULE"):
+            parts = dict(part.partition("=")[::2] for part in value.split(";") if "=" in part)
+            return {key.upper(): val for key, val in parts.items()}
+    return None
+
+
+WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+def rule_until(parts: dict[str, str]) -> date | None:
+    value = parts.get("UNTIL")
+    if not value:
+        return None
+    try:
+        return datetime.strptime(value[:8], "%Y%m%d").date()
+    except ValueError:
+        return None
+
+
+def rule_weekdays(parts: dict[str, str]) -> list[int]:
+    days = [code.strip()[-2:].upper() for code in parts.get("BYDAY", "").split(",") if code]
+    return [WEEKDAY_CODES.index(code) for code in days if code in WEEKDAY_CODES]

@@ -1,0 +1,114 @@
+"""What the pages show, read through the API's own services: the event list (its window,
+visibility, hidden-from-listings and language rules), single reads (status and password
+rules), terms. The pages never decide on their own who may see what."""
+
+import dataclasses
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import Request
+
+from app.core.edge.caching import CountCache
+from app.core.edge.errors import ApiError
+from app.core.edge.urls import urls_of
+from app.core.infra.database import SessionMaker
+from app.core.infra.settings import Settings
+from app.events.listing import list_events
+from app.events.service import EventService
+from app.http.context import RequestContext
+from app.http.pagination import Page
+from app.organizers.kind import ORGANIZERS
+from app.posts.service import PostService
+from app.terms.service import CATEGORIES, TAGS, TermService
+from app.venues.kind import VENUES
+
+Body = dict[str, Any]
+# More events than any month grid or day shows: one query reads them all.
+MAX_EVENTS_PER_VIEW = 1000
+PROTECTED = "event-password-protected"
+
+
+class NotShown(Exception):
+    """A record the visitor may not see, or none at all: the 404 page."""
+
+
+class PasswordNeeded(Exception):
+    """A protected event without its password: the password form and nothing else."""
+
+
+def utc_text(moment: datetime) -> str:
+    """A bound for the list's strict dates (read as UTC without an offset)."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+@asynccontextmanager
+async def visitor_context(
+    request: Request, maker: SessionMaker, language: str
+) -> AsyncIterator[RequestContext]:
+    """An anonymous reader's request context: pages show what a visitor sees, whoever
+    asks (signed-in editors use the API). Reads only: nothing is committed, so no data
+    version is drawn, whatever the method."""
+    settings: Settings = request.app.state.settings
+    async with maker() as session:
+        yield RequestContext({}, language, None, session, urls_of(request, settings), settings)
+
+
+class Content:
+    """The reads of one page, through the API's services."""
+
+    def __init__(self, ctx: RequestContext, totals: CountCache) -> None:
+        self.ctx = ctx
+        self.totals = totals
+
+    def _with(self, raw: dict[str, Any]) -> RequestContext:
+        return dataclasses.replace(self.ctx, raw=raw)
+
+    async def events(
+        self, filters: dict[str, Any], number: int = 1, size: int = MAX_EVENTS_PER_VIEW
+    ) -> tuple[list[Body], int]:
+        """A page of the event list under `filters` (the API's parameters)."""
+        try:
+            bodies, total, _, _ = await list_events(
+                self._with(filters), self.totals, Page(number, size)
+            )
+        except ApiError as exc:
+            # An unknown term or venue of an old link (400), a page past the last (404).
+            if exc.status in (400, 404):
+                raise NotShown from exc
+            raise
+        return bodies, total
+
+    async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
+        raw = {"password": password} if password else {}
+        service = EventService(self._with(raw))
+        try:
+            if day is None:
+                return await service.read(slug)
+            return await service.read_on(slug, day)
+        except ApiError as exc:
+            if exc.code == PROTECTED:
+                raise PasswordNeeded from exc
+            raise NotShown from exc
+
+    async def venue(self, slug: str) -> Body:
+        return await self._post(PostService(VENUES, self.ctx), slug)
+
+    async def organizer(self, slug: str) -> Body:
+        return await self._post(PostService(ORGANIZERS, self.ctx), slug)
+
+    @staticmethod
+    async def _post(service: PostService[Any], slug: str) -> Body:
+        try:
+            return await service.read(slug)
+        except ApiError as exc:
+            raise NotShown from exc
+
+    async def term(self, taxonomy: str, slug: str) -> Body:
+        kind = CATEGORIES if taxonomy == "category" else TAGS
+        raw = {"slug": [slug], "hide_empty": "false"}
+        terms, _, _ = await TermService(kind, self._with(raw)).list(Page(1, 1))
+        if not terms:
+            raise NotShown
+        return terms[0]

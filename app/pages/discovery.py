@@ -1,0 +1,109 @@
+"""What finds the pages: `/sitemap.xml` (a sitemap index once there are more URLs than one
+sitemap may hold), `/robots.txt` naming it, and the pages' own assets (the stylesheet and
+`embed.js`), served by almanac itself: no CDN, nothing remote."""
+
+from collections.abc import Sequence
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from fastapi import APIRouter, Request
+from starlette.responses import FileResponse, Response
+
+from app.core.edge.errors import no_route
+from app.core.edge.urls import urls_of
+from app.core.infra.database import MakerDep
+from app.core.infra.settings import Settings
+from app.pages.paths import READS
+from app.pages.repository import Entry, sitemap_count, sitemap_entries
+
+discovery_router = APIRouter(include_in_schema=False)
+
+SITEMAP_LIMIT = 50_000  # URLs per sitemap file (sitemaps.org)
+XML = "application/xml; charset=utf-8"
+ASSETS = Path(__file__).parent / "static"
+ASSET_TYPES = {
+    "almanac.css": "text/css; charset=utf-8",
+    "embed.js": "text/javascript; charset=utf-8",
+}
+# Assets change with a release only; a day, revalidated by their ETag after that.
+ASSET_CACHE = "public, max-age=86400"
+
+
+def _site(request: Request) -> str:
+    settings: Settings = request.app.state.settings
+    return urls_of(request, settings).site
+
+
+@discovery_router.api_route("/robots.txt", methods=READS)
+async def robots(request: Request) -> Response:
+    text = f"User-agent: *\nAllow: /\nSitemap: {_site(request)}/sitemap.xml\n"
+    return Response(text, media_type="text/plain; charset=utf-8")
+
+
+@discovery_router.api_route("/sitemap.xml", methods=READS)
+async def sitemap(request: Request, maker: MakerDep) -> Response:
+    site = _site(request)
+    limit = _limit(request)
+    async with maker() as session:
+        total = await sitemap_count(session)
+        if total > limit:
+            parts = -(-total // limit)
+            items = "".join(
+                f"<sitemap><loc>{escape(site)}/sitemap-{n}.xml</loc></sitemap>"
+                for n in range(1, parts + 1)
+            )
+            body = (
+                '<?xml version="1.0" encoding="UTF-8"?>\n'
+                f'<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{items}'
+                "</sitemapindex>\n"
+            )
+            return Response(body, media_type=XML)
+        entries = await sitemap_entries(session, 0, limit)
+    return Response(_urlset(site, entries), media_type=XML)
+
+
+@discovery_router.api_route("/sitemap-{number:int}.xml", methods=READS)
+async def sitemap_part(request: Request, number: int, maker: MakerDep) -> Response:
+    limit = _limit(request)
+    entries: Sequence[Entry] = []
+    if number >= 1:
+        async with maker() as session:
+            entries = await sitemap_entries(session, (number - 1) * limit, limit)
+    if not entries:
+        raise no_route()
+    return Response(_urlset(_site(request), entries), media_type=XML)
+
+
+def _limit(request: Request) -> int:
+    """URLs per sitemap file (the app's `sitemap_limit`: smaller in tests)."""
+    return int(getattr(request.app.state, "sitemap_limit", SITEMAP_LIMIT))
+
+
+def _urlset(site: str, entries: Sequence[Entry]) -> str:
+    items = []
+    for path, modified in entries:
+        lastmod = f"<lastmod>{modified:%Y-%m-%d}</lastmod>" if modified else ""
+        items.append(f"<url><loc>{escape(site + path)}</loc>{lastmod}</url>")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        f"{''.join(items)}</urlset>\n"
+    )
+
+
+@discovery_router.api_route("/assets/{name}", methods=READS)
+async def asset(request: Request, name: str) -> Response:
+    """The stylesheet and embed.js; a file of the same name in `TEMPLATES_DIR` wins."""
+    if name not in ASSET_TYPES:
+        raise no_route()
+    settings: Settings = request.app.state.settings
+    override = settings.templates_dir / name if settings.templates_dir else None
+    path = override if override is not None and override.is_file() else ASSETS / name
+    headers = {"Cache-Control": ASSET_CACHE, "Access-Control-Allow-Origin": "*"}
+    return FileResponse(path, media_type=ASSET_TYPES[name], headers=headers)
+
+
+@discovery_router.api_route("/embed.js", methods=READS)
+async def embed(request: Request) -> Response:
+    """`<script src="{site}/embed.js" async>`: the embeddable element."""
+    return await asset(request, "embed.js")

@@ -1,0 +1,46 @@
+"""Which paths are pages, and their language: the first path segment when it names one of
+ours (`/de/events/`), else the default language."""
+
+from fastapi import Request
+
+from app.core.infra.settings import LANGUAGES
+
+# Pages answer HEAD as GET (link checkers and crawlers ask it); the server sends no body.
+READS = ["GET", "HEAD"]
+# Where the pages live (after the language prefix); the response cache stores these too.
+PAGE_PREFIXES = ("/events", "/event/", "/venue/", "/organizer/")
+LANGUAGE_PREFIXES = tuple(f"/{language}" for language in LANGUAGES)
+
+
+def _relative(request: Request) -> str:
+    return request.url.path[len(request.scope.get("root_path", "")) :] or "/"
+
+
+def path_language(request: Request, default: str) -> str:
+    first = _relative(request).lstrip("/").split("/", 1)[0]
+    return first if first in LANGUAGES else default
+
+
+def without_language(path: str) -> str:
+    first = path.lstrip("/").split("/", 1)[0]
+    return path[len(first) + 1 :] or "/" if first in LANGUAGES else path
+
+
+def page_path(request: Request) -> str:
+    """The page's path without its language prefix, ending in a slash (canonical form)."""
+    path = without_language(_relative(request))
+    return path if path.endswith("/") else f"{path}/"
+
+
+def is_page_path(path: str) -> bool:
+    """A path (after the root path) the pages answer, in any language."""
+    path = without_language(path)
+    return path == "/events" or path.startswith(PAGE_PREFIXES)
+
+
+DISCOVERY_PATHS = ("/sitemap.xml", "/robots.txt")
+
+
+def is_cached_path(path: str) -> bool:
+    """Pages and the sitemap: stored by the response cache under the data version."""
+    return is_page_path(path) or path in DISCOVERY_PATHS or path.startswith("/sitemap-")

@@ -1,0 +1,389 @@
+"""The public pages' routes: thin handlers that read the request's view, call `views.py`
+and render a template. Every route is served in the default language and under `/de`, `/sk`
+(and `/en`) as well (docs/design.md, Public pages)."""
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import HTMLResponse, Response
+
+from app.core.edge.caching import CountCache
+from app.core.edge.urls import urls_of
+from app.core.infra.database import MakerDep
+from app.core.infra.settings import LANGUAGES, Settings
+from app.pages import views
+from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
+from app.pages.discovery import discovery_router
+from app.pages.i18n import Environments, describe_series, first_weekday
+from app.pages.links import PageLinks
+from app.pages.paths import READS, is_page_path, page_path, path_language
+
+router = APIRouter(include_in_schema=False)
+
+
+class BadInput(Exception):
+    """A query value the page cannot read (a date): a 400 page naming it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def render_page(
+    request: Request, language: str, template: str, status: int = 200, **values: Any
+) -> Response:
+    """A template of the pages in `language`, with what every page's layout needs."""
+    settings: Settings = request.app.state.settings
+    links = values.pop("links", None) or PageLinks(
+        urls_of(request, settings), language, settings.default_language
+    )
+    path = page_path(request)
+    environments: Environments = request.app.state.page_templates
+    html = environments.render(
+        language,
+        template,
+        links=links,
+        path=path,
+        canonical=links.page(path),
+        alternates=links.alternates(path),
+        site_name=settings.site_name or links.urls.site.split("://", 1)[-1],
+        **values,
+    )
+    # The page's own language, stored with it in the response cache: a hit must not take
+    # the header from the request's Accept-Language (the path decides a page's language).
+    return HTMLResponse(html, status_code=status, headers={"Content-Language": language})
+
+
+@dataclass
+class PageRequest:
+    """One page's request: its language, links, settings, search values and reads."""
+
+    request: Request
+    language: str
+    links: PageLinks
+    settings: Settings
+    content: Content
+    search: views.Search = field(default_factory=views.Search)
+
+    def render(self, template: str, status: int = 200, **values: Any) -> Response:
+        return render_page(
+            self.request,
+            self.language,
+            template,
+            status,
+            links=self.links,
+            page=self,
+            search=self.search,
+            **values,
+        )
+
+    @property
+    def first_weekday(self) -> int:
+        return first_weekday(self.language, self.settings.week_start)
+
+
+def _search(request: Request) -> views.Search:
+    query = request.query_params
+    words = query.get("tribe-bar-search", "")[:200]
+    day = _date(query.get("tribe-bar-date"), "tribe-bar-date")
+    return views.Search(words=words, day=day, display=query.get("eventDisplay"))
+
+
+# Calendar dates the pages show: a year of four digits, far enough from date's own limits
+# that the previous and next day or month always exist.
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+MONTH = re.compile(r"\d{4}-\d{2}")
+YEARS = range(1000, 9999)
+
+
+def calendar_date(text: str) -> date | None:
+    """A day (YYYY-MM-DD) or a month (YYYY-MM: its first day), else None."""
+    text = text.strip()
+    try:
+        if MONTH.fullmatch(text):
+            value = date.fromisoformat(f"{text}-01")
+        elif DAY.fullmatch(text):
+            value = date.fromisoformat(text)
+        else:
+            return None
+    except ValueError:
+        return None
+    return value if value.year in YEARS else None
+
+
+def _date(value: str | None, name: str) -> date | None:
+    """A query's day or month; empty means none, anything else unreadable is a 400."""
+    if not value or not value.strip():
+        return None
+    day = calendar_date(value)
+    if day is None:
+        raise BadInput(name)
+    return day
+
+
+Build = Callable[[PageRequest], Awaitable[Response]]
+
+
+async def _respond(request: Request, maker: Any, build: Build) -> Response:
+    """Run a page's build in the visitor's context; a record not shown is the 404 page,
+    a value that cannot be read the 400 page."""
+    settings: Settings = request.app.state.settings
+    language = path_language(request, settings.default_language)
+    request.state.language = language  # Content-Language; no Accept-Language in Vary
+    totals: CountCache = request.app.state.event_totals
+    async with visitor_context(request, maker, language) as ctx:
+        links = PageLinks(ctx.urls, language, settings.default_language)
+        page = PageRequest(request, language, links, settings, Content(ctx, totals))
+        try:
+            page.search = _search(request)
+            return await build(page)
+        except NotShown:
+            return page.render("error.html", 404, code=404)
+        except BadInput as exc:
+            return page.render("error.html", 400, code=400, parameter=exc.name)
+
+
+def _month_of(value: str) -> date:
+    month = calendar_date(value) if MONTH.fullmatch(value) else None
+    if month is None:
+        raise NotShown
+    return month
+
+
+def _day_of(value: str) -> date:
+    day = calendar_date(value) if DAY.fullmatch(value) else None
+    if day is None:
+        raise NotShown
+    return day
+
+
+# ---- the calendar views -----------------------------------------------------------
+
+
+async def _list(
+    page: PageRequest, number: int, scope: dict[str, Any], base: str, **extra: Any
+) -> Response:
+    past = page.search.display == "past"
+    view = await views.list_view(page.content, page.settings, page.search, number, past, scope)
+    if number > view["pages"]:
+        raise NotShown
+    return page.render("list.html", view=view, base=base, **extra)
+
+
+async def _month(
+    page: PageRequest, month: date | None, scope: dict[str, Any], base: str, **extra: Any
+) -> Response:
+    month = month or (page.search.day or views.today(page.settings)).replace(day=1)
+    view = await views.month_view(
+        page.content, page.settings, month, page.first_weekday, page.search, scope
+    )
+    return page.render("month.html", view=view, base=base, **extra)
+
+
+async def _day(page: PageRequest, day: date | None) -> Response:
+    day = day or page.search.day or views.today(page.settings)
+    view = await views.day_view(page.content, page.settings, day, page.search, {})
+    return page.render("day.html", view=view, base="/events")
+
+
+@router.api_route("/events", methods=READS)
+async def events_page(request: Request, maker: MakerDep) -> Response:
+    """The default view (`DEFAULT_VIEW`), or the one `eventDisplay` names."""
+
+    async def build(page: PageRequest) -> Response:
+        display = page.search.display or page.settings.default_view
+        if display == "month":
+            return await _month(page, None, {}, "/events")
+        if display == "day":
+            return await _day(page, None)
+        return await _list(page, 1, {}, "/events")
+
+    return await _respond(request, maker, build)
+
+
+@router.api_route("/events/list", methods=READS)
+async def list_page(request: Request, maker: MakerDep) -> Response:
+    return await _respond(request, maker, lambda page: _list(page, 1, {}, "/events"))
+
+
+@router.api_route("/events/list/page/{number:int}", methods=READS)
+async def list_page_n(request: Request, number: int, maker: MakerDep) -> Response:
+    async def build(page: PageRequest) -> Response:
+        if number < 1:
+            raise NotShown
+        return await _list(page, number, {}, "/events")
+
+    return await _respond(request, maker, build)
+
+
+@router.api_route("/events/month", methods=READS)
+async def month_page(request: Request, maker: MakerDep) -> Response:
+    return await _respond(request, maker, lambda page: _month(page, None, {}, "/events"))
+
+
+@router.api_route("/events/month/{month}", methods=READS)
+async def month_page_of(request: Request, month: str, maker: MakerDep) -> Response:
+    return await _respond(
+        request, maker, lambda page: _month(page, _month_of(month), {}, "/events")
+    )
+
+
+@router.api_route("/events/today", methods=READS)
+async def today_page(request: Request, maker: MakerDep) -> Response:
+    return await _respond(request, maker, lambda page: _day(page, views.today(page.settings)))
+
+
+@router.api_route("/events/{day}", methods=READS)
+async def day_page(request: Request, day: str, maker: MakerDep) -> Response:
+    return await _respond(request, maker, lambda page: _day(page, _day_of(day)))
+
+
+# ---- categories and tags ------------------------------------------------------------
+
+TAXONOMIES = {"category": "categories", "tag": "tags"}
+
+
+async def _term_page(
+    request: Request, maker: Any, taxonomy: str, slug: str, view: str, arg: str | None = None
+) -> Response:
+    async def build(page: PageRequest) -> Response:
+        if taxonomy not in TAXONOMIES:
+            raise NotShown
+        term = await page.content.term(taxonomy, slug)
+        scope = {TAXONOMIES[taxonomy]: [term["slug"]]}
+        base = f"/events/{taxonomy}/{term['slug']}"
+        if view == "month":
+            return await _month(page, _month_of(arg) if arg else None, scope, base, term=term)
+        number = int(arg) if arg else 1
+        if number < 1:
+            raise NotShown
+        return await _list(page, number, scope, base, term=term)
+
+    return await _respond(request, maker, build)
+
+
+@router.api_route("/events/{taxonomy}/{slug}", methods=READS)
+async def term_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "list")
+
+
+@router.api_route("/events/{taxonomy}/{slug}/list", methods=READS)
+async def term_list_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "list")
+
+
+@router.api_route("/events/{taxonomy}/{slug}/list/page/{number:int}", methods=READS)
+async def term_list_page_n(
+    request: Request, taxonomy: str, slug: str, number: int, maker: MakerDep
+) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "list", str(number))
+
+
+@router.api_route("/events/{taxonomy}/{slug}/month", methods=READS)
+async def term_month_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "month")
+
+
+@router.api_route("/events/{taxonomy}/{slug}/month/{month}", methods=READS)
+async def term_month_page_of(
+    request: Request, taxonomy: str, slug: str, month: str, maker: MakerDep
+) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "month", month)
+
+
+# ---- single records -------------------------------------------------------------------
+
+
+async def _event_page(request: Request, maker: Any, slug: str, day: str | None) -> Response:
+    form = await request.form() if request.method == "POST" else None
+    password = str(form.get("post_password", "")) if form is not None else None
+
+    async def build(page: PageRequest) -> Response:
+        on = _day_of(day) if day is not None else None
+        try:
+            event = await page.content.event(slug, on, password)
+        except PasswordNeeded:
+            return page.render("password.html", 403 if password else 200, wrong=bool(password))
+        previous, following = await views.neighbours(page.content, event)
+        dates = await views.series_dates(page.content, event, page.settings)
+        return page.render(
+            "event.html",
+            event=event,
+            previous=previous,
+            following=following,
+            series_dates=dates,
+            calendar=views.links_for(event, page.links),
+            google=views.google_calendar_link(event, event.get("excerpt") or ""),
+            srcset=views.srcset(event.get("image")),
+            series_text=describe_series(event.get("recurrence") or [], page.language),
+        )
+
+    return await _respond(request, maker, build)
+
+
+@router.api_route("/event/{slug}", methods=[*READS, "POST"])
+async def event_page(request: Request, slug: str, maker: MakerDep) -> Response:
+    return await _event_page(request, maker, slug, None)
+
+
+@router.api_route("/event/{slug}/{day}", methods=[*READS, "POST"])
+async def event_date_page(request: Request, slug: str, day: str, maker: MakerDep) -> Response:
+    return await _event_page(request, maker, slug, day)
+
+
+@router.api_route("/venue/{slug}", methods=READS)
+async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
+    async def build(page: PageRequest) -> Response:
+        venue = await page.content.venue(slug)
+        events, _ = await page.content.events(
+            {"venue": [venue["id"]], **_upcoming()}, 1, views.RELATED_EVENTS
+        )
+        return page.render("venue.html", venue=venue, events=events)
+
+    return await _respond(request, maker, build)
+
+
+@router.api_route("/organizer/{slug}", methods=READS)
+async def organizer_page(request: Request, slug: str, maker: MakerDep) -> Response:
+    async def build(page: PageRequest) -> Response:
+        organizer = await page.content.organizer(slug)
+        events, _ = await page.content.events(
+            {"organizer": [organizer["id"]], **_upcoming()}, 1, views.RELATED_EVENTS
+        )
+        return page.render("organizer.html", organizer=organizer, events=events)
+
+    return await _respond(request, maker, build)
+
+
+def _upcoming() -> dict[str, Any]:
+    return {"strict_dates": "1", "ends_after": utc_text(datetime.now(UTC))}
+
+
+# ---- assembly -------------------------------------------------------------------------
+
+
+def add_page_routes(app: FastAPI) -> None:
+    """The pages in every language, the sitemap, robots.txt and assets, and the HTML 404
+    page for page paths (the API's paths keep their JSON errors)."""
+    settings: Settings = app.state.settings
+    app.state.page_templates = Environments(settings.templates_dir)
+    app.include_router(discovery_router)
+    for prefix in ("", *(f"/{language}" for language in LANGUAGES)):
+        app.include_router(router, prefix=prefix)
+    api_errors = app.exception_handlers[StarletteHTTPException]
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, StarletteHTTPException)
+        relative = request.url.path[len(request.scope.get("root_path", "")) :]
+        if exc.status_code == 404 and is_page_path(relative):
+            language = path_language(request, settings.default_language)
+            request.state.language = language
+            return render_page(request, language, "error.html", 404, code=404)
+        answer = api_errors(request, exc)
+        return await answer if isinstance(answer, Awaitable) else answer
+
+    app.add_exception_handler(StarletteHTTPException, not_found)

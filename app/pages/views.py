@@ -1,0 +1,200 @@
+"""The views' data: what each page template gets, read through `Content` (the API's
+services). No query per event: a view is one list read (plus the record it is about)."""
+
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from urllib.parse import quote
+
+from app.core.infra.settings import Settings
+from app.pages.calendar import add_months, by_day, month_bounds, month_grid
+from app.pages.content import Body, Content, utc_text
+from app.pages.links import PageLinks
+
+LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
+SERIES_DATES = 5  # next dates shown on a series' page
+RELATED_EVENTS = 10  # upcoming events on a venue's, organizer's page
+
+
+@dataclass(frozen=True)
+class Search:
+    """The search bar's values: the reference's `tribe-bar-search`, `tribe-bar-date` and
+    `eventDisplay`, so that old links keep working."""
+
+    words: str = ""
+    day: date | None = None
+    display: str | None = None
+
+    def filters(self) -> dict[str, Any]:
+        return {"search": self.words} if self.words.strip() else {}
+
+    def query(self) -> dict[str, Any]:
+        """The values to keep in the view's links (paging, previous and next)."""
+        query: dict[str, Any] = {}
+        if self.words.strip():
+            query["tribe-bar-search"] = self.words
+        if self.day:
+            query["tribe-bar-date"] = self.day.isoformat()
+        return query
+
+
+def _site_moment(day: date, settings: Settings, at: time = time.min) -> datetime:
+    return datetime.combine(day, at).replace(tzinfo=settings.site_zone)
+
+
+def today(settings: Settings, now: datetime | None = None) -> date:
+    return (now or datetime.now(settings.site_zone)).astimezone(settings.site_zone).date()
+
+
+async def list_view(
+    content: Content,
+    settings: Settings,
+    search: Search,
+    number: int,
+    past: bool,
+    scope: dict[str, Any],
+) -> dict[str, Any]:
+    """Upcoming events (not yet ended) from now or from the search's day, grouped by day;
+    with `past`, those that ended, newest first."""
+    now = datetime.now(settings.site_zone)
+    since = _site_moment(search.day, settings) if search.day else now
+    filters: dict[str, Any] = {"strict_dates": "1", **scope, **search.filters()}
+    if past:
+        filters.update(ends_before=utc_text(since), order="desc")
+    else:
+        filters["ends_after"] = utc_text(since)
+    events, total = await content.events(filters, number, LIST_PAGE_SIZE)
+    pages = max(1, -(-total // LIST_PAGE_SIZE))
+    groups = by_day(events, None if past else since.date())
+    if past:
+        groups.reverse()
+    return {"groups": groups, "total": total, "number": number, "pages": pages, "past": past}
+
+
+async def month_view(
+    content: Content,
+    settings: Settings,
+    month: date,
+    first_weekday: int,
+    search: Search,
+    scope: dict[str, Any],
+) -> dict[str, Any]:
+    start, end = month_bounds(month, first_weekday)
+    filters = {
+        "strict_dates": "1",
+        "ends_after": utc_text(_site_moment(start, settings)),
+        "starts_before": utc_text(_site_moment(end + timedelta(days=1), settings)),
+        **scope,
+        **search.filters(),
+    }
+    events, total = await content.events(filters)
+    weekdays = [(first_weekday + n) % 7 for n in range(7)]
+    return {
+        "month": month,
+        "weeks": month_grid(
+            month, first_weekday, events, today(settings), complete=len(events) >= total
+        ),
+        "weekdays": weekdays,
+        "previous": add_months(month, -1),
+        "next": add_months(month, 1),
+        "count": len(events),
+    }
+
+
+async def day_view(
+    content: Content, settings: Settings, day: date, search: Search, scope: dict[str, Any]
+) -> dict[str, Any]:
+    filters = {
+        "strict_dates": "1",
+        "ends_after": utc_text(_site_moment(day, settings)),
+        "starts_before": utc_text(_site_moment(day + timedelta(days=1), settings)),
+        **scope,
+        **search.filters(),
+    }
+    events, _ = await content.events(filters)
+    return {
+        "day": day,
+        "events": events,
+        "previous": day - timedelta(days=1),
+        "next": day + timedelta(days=1),
+    }
+
+
+async def neighbours(content: Content, event: Body) -> tuple[Body | None, Body | None]:
+    """The listed events just before and after this one (by start)."""
+    start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
+    moment = f"{start:%Y-%m-%d %H:%M:%S}"
+    before, _ = await content.events(
+        {"strict_dates": "1", "starts_before": moment, "order": "desc"}, 1, 1
+    )
+    after, _ = await content.events({"strict_dates": "1", "starts_after": moment}, 1, 1)
+    return (before[0] if before else None), (after[0] if after else None)
+
+
+async def series_dates(content: Content, event: Body, settings: Settings) -> list[Body]:
+    """The next dates of the event's series (after this one)."""
+    if "series_id" not in event:
+        return []
+    start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
+    filters = {
+        "strict_dates": "1",
+        "post_parent": event["series_id"],
+        "starts_after": f"{start:%Y-%m-%d %H:%M:%S}",
+    }
+    dates, _ = await content.events(filters, 1, SERIES_DATES)
+    return dates
+
+
+def google_calendar_link(event: Body, text: str) -> str:
+    """Google Calendar's "add event" template link (UTC times; dates for all-day events)."""
+    if event["all_day"]:
+        first = event["start_date"][:10].replace("-", "")
+        last_day = datetime.fromisoformat(event["end_date"]).date() + timedelta(days=1)
+        dates = f"{first}/{last_day:%Y%m%d}"
+    else:
+        dates = "/".join(
+            datetime.fromisoformat(event[name]).strftime("%Y%m%dT%H%M%SZ")
+            for name in ("utc_start_date", "utc_end_date")
+        )
+    venue = event["venue"] if isinstance(event["venue"], dict) else {}
+    where = ", ".join(
+        str(part) for part in (venue.get("venue"), venue.get("address"), venue.get("city")) if part
+    )
+    query = {
+        "action": "TEMPLATE",
+        "text": event["title"],
+        "dates": dates,
+        "details": text[:1000],
+        "location": where,
+        "ctz": event["timezone"],
+    }
+    return "https://calendar.google.com/calendar/render?" + "&".join(
+        f"{name}={quote(str(value), safe='')}" for name, value in query.items() if value
+    )
+
+
+def webcal(url: str) -> str:
+    return "webcal://" + url.split("://", 1)[1]
+
+
+def srcset(image: Any) -> str:
+    """`srcset` from the image's `sizes` (the reference's shape), when it has them."""
+    if not isinstance(image, dict) or not isinstance(image.get("sizes"), dict):
+        return ""
+    entries = sorted(
+        (size["width"], size["url"])
+        for size in image["sizes"].values()
+        if isinstance(size, dict) and size.get("url") and size.get("width")
+    )
+    return ", ".join(f"{url} {width}w" for width, url in entries)
+
+
+def links_for(event: Body, links: PageLinks) -> dict[str, str]:
+    """An event's add-to-calendar links: its .ics, Google Calendar, and its first
+    category's feed as webcal:."""
+    result = {"ics": links.api(f"/events/{event['id']}.ics")}
+    categories = event.get("categories") or []
+    if categories:
+        feed = links.api("/events.ics", {"categories": categories[0]["slug"]})
+        result["webcal"] = webcal(feed)
+    return result

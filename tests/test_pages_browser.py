@@ -1,0 +1,339 @@
+"""The public pages in a real browser: Debian's headless Chromium (Selenium through
+chromedriver, from `make system-deps`) against a real `almanac serve`, with every other host
+unreachable (no CDN can stand in). Every view renders and its navigation works without
+console errors; axe-core (4.x, `make node-tools`, run through axe-selenium-python) finds no
+WCAG 2.1 A/AA violation at desktop width and at 375 px; `<almanac-events>` works on a page
+of another origin; a write shows on the next load through the response cache.
+
+`ALMANAC_SCREENSHOTS=docs/img` writes the README's screenshots."""
+
+import asyncio
+import functools
+import json
+import os
+import threading
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, date, datetime, timedelta
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from axe_selenium_python import Axe
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.live import almanac, almanac_server, free_port, fresh_database
+
+API = "/calendar/events/v1"
+WAIT = 60
+AXE = Path(__file__).parent / "browser" / "node_modules" / "axe-core" / "axe.min.js"
+WCAG_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}
+}
+# (width, height, colour scheme): desktop and a 375 px phone, and the dark scheme's contrast.
+FORMS = {
+    "desktop": (1280, 1000, "light"),
+    "phone": (375, 812, "light"),
+    "desktop, dark": (1280, 1000, "dark"),
+}
+TODAY = datetime.now(UTC).date()
+
+
+def at(day: date, hour: int, minute: int = 0) -> str:
+    return f"{day.isoformat()} {hour:02}:{minute:02}:00"
+
+
+class Site:
+    """The served site, its editor and what was seeded."""
+
+    def __init__(self, base: str, embed_base: str, auth: tuple[str, str]) -> None:
+        self.base = base
+        self.embed_base = embed_base
+        self.auth = auth
+        self.records: dict[str, dict[str, Any]] = {}
+
+    async def create(self, client: httpx.AsyncClient, plural: str, key: str, **fields: Any) -> None:
+        response = await client.post(f"{self.base}{API}/{plural}", json=fields, auth=self.auth)
+        assert response.status_code == 201, response.text
+        self.records[key] = response.json()
+
+
+async def _seed(site: Site) -> None:
+    """A month that looks like a real calendar: a festival over three days, a busy day,
+    a weekly series, a venue and an organizer."""
+    first = TODAY.replace(day=1)
+    async with httpx.AsyncClient(timeout=30) as client:
+        await site.create(
+            client, "venues", "venue", venue="Old Mill", address="Mlynská 12", city="Bratislava",
+            zip="81101", country="Slovakia", phone="+421 2 1234 5678",
+        )  # fmt: skip
+        await site.create(
+            client, "organizers", "organizer", organizer="Riverside Jazz Club",
+            email="hello@jazz.example.org", website="https://jazz.example.org/",
+        )  # fmt: skip
+        venue, organizer = site.records["venue"]["id"], site.records["organizer"]["id"]
+        await site.create(
+            client, "events", "event", title="Jazz on the River",
+            description="<p>An evening of <strong>live jazz</strong> on the terrace, "
+            "with the Riverside Trio and guests.</p>",
+            excerpt="Live jazz on the terrace.", start_date=at(TODAY + timedelta(days=1), 19),
+            end_date=at(TODAY + timedelta(days=1), 22), venue=venue, organizer=[organizer],
+            categories=["Music"], tags=["outdoor"], cost="12",
+        )  # fmt: skip
+        festival = first + timedelta(days=11)
+        await site.create(
+            client, "events", "festival", title="Harvest Festival", venue=venue,
+            start_date=at(festival, 10), end_date=at(festival + timedelta(days=2), 18),
+            categories=["Family"],
+        )  # fmt: skip
+        busy = first + timedelta(days=19)
+        for number, title in enumerate(
+            ("Morning Yoga", "Book Swap", "Chess Club", "Film Night", "Open Mic")
+        ):
+            await site.create(
+                client, "events", f"busy{number}", title=title,
+                start_date=at(busy, 9 + 2 * number), end_date=at(busy, 10 + 2 * number),
+            )  # fmt: skip
+        tuesday = first + timedelta(days=(1 - first.weekday()) % 7)  # the rule's first date
+        await site.create(
+            client, "events", "series", title="Tuesday Run Club",
+            start_date=at(tuesday, 7), end_date=at(tuesday, 8),
+            recurrence=["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=12"], categories=["Sport"],
+        )  # fmt: skip
+        for number, offset in enumerate((4, 8, 15, 24)):
+            await site.create(
+                client, "events", f"talk{number}", title=f"City Talk {number + 1}",
+                start_date=at(first + timedelta(days=offset), 18),
+                end_date=at(first + timedelta(days=offset), 19, 30), venue=venue,
+            )  # fmt: skip
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def embed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+    """A plain static server on a second local port: the other site that embeds."""
+    root = tmp_path_factory.mktemp("embedding-site")
+    port = free_port()
+    handler = functools.partial(_Quiet, directory=str(root))
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield port, root
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+async def site(database_url: str, embed_server: tuple[int, Path]) -> AsyncIterator[Site]:
+    port, _ = embed_server
+    async with fresh_database(database_url, "almanac_pages_browser") as url:
+        await almanac(url, "migrate")
+        password = await almanac(url, "users", "add", "pages-editor", "--role", "editor")
+        env = {"CORS_ORIGINS": f"http://127.0.0.1:{port}", "SITE_NAME": "Riverside Calendar"}
+        async with almanac_server(url, **env) as base:
+            site = Site(
+                base, f"http://127.0.0.1:{port}", ("pages-editor", password.splitlines()[-1])
+            )
+            await _seed(site)
+            yield site
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1000",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _errors(driver: WebDriver) -> list[str]:
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def _pages(site: Site) -> dict[str, str]:
+    busy = TODAY.replace(day=1) + timedelta(days=19)
+    records = site.records
+    return {
+        "list": "/events/list/",
+        "month": "/events/month/",
+        "day": f"/events/{busy.isoformat()}/",
+        "event": f"/event/{records['event']['slug']}/",
+        "venue": f"/venue/{records['venue']['slug']}/",
+        "organizer": f"/organizer/{records['organizer']['slug']}/",
+    }
+
+
+def _axe(
+    driver: WebDriver, url: str, form: tuple[int, int, str]
+) -> tuple[list[dict[str, Any]], str]:
+    """axe's violations on the page in that form, and the page's background colour."""
+    width, height, scheme = form
+    driver.set_window_size(width, height)
+    media = {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", media)  # type: ignore[attr-defined]
+    driver.get(url)
+    axe = Axe(driver, script_url=str(AXE))
+    axe.inject()
+    results = axe.run(options=json.dumps(WCAG_AA))
+    violations: list[dict[str, Any]] = results["violations"]
+    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    return violations, str(background)
+
+
+@pytest.mark.parametrize("form", FORMS)
+async def test_axe_finds_no_wcag_21_aa_violation(site: Site, browser: WebDriver, form: str) -> None:
+    found = {}
+    backgrounds = set()
+    for name, path in _pages(site).items():
+        violations, background = await asyncio.to_thread(
+            _axe, browser, f"{site.base}{path}", FORMS[form]
+        )
+        backgrounds.add(background)
+        if violations:
+            found[name] = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+    assert found == {}
+    dark = FORMS[form][2] == "dark"
+    assert backgrounds == {"rgb(18, 18, 22)" if dark else "rgb(255, 255, 255)"}
+    assert await asyncio.to_thread(_errors, browser) == []
+    light = {"features": [{"name": "prefers-color-scheme", "value": "light"}]}
+    await asyncio.to_thread(browser.execute_cdp_cmd, "Emulation.setEmulatedMedia", light)  # type: ignore[attr-defined]
+
+
+def _navigate(driver: WebDriver, base: str, shots: Path) -> dict[str, Any]:
+    """Open each view, follow its links the way a visitor does; what was seen."""
+    seen: dict[str, Any] = {}
+    wait = WebDriverWait(driver, WAIT)
+    driver.set_window_size(1280, 1100)
+    driver.get(f"{base}/events/month/")
+    seen["month_title"] = driver.find_element(By.TAG_NAME, "h1").text
+    seen["festival_cells"] = len(driver.find_elements(By.LINK_TEXT, "Harvest Festival"))
+    seen["more"] = driver.find_element(By.CSS_SELECTOR, "a.more").text
+    driver.save_screenshot(str(shots / "month.png"))
+    driver.find_element(By.CSS_SELECTOR, "a.more").click()
+    wait.until(lambda d: "Open Mic" in d.page_source)
+    seen["day_events"] = len(driver.find_elements(By.CSS_SELECTOR, "article.event"))
+    driver.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+    wait.until(lambda d: "Open Mic" not in d.page_source)
+    driver.get(f"{base}/events/month/")
+    driver.find_element(By.CSS_SELECTOR, "a[rel=next]").click()
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text != seen["month_title"])
+    seen["next_month_title"] = driver.find_element(By.TAG_NAME, "h1").text
+    driver.get(f"{base}/events/list/")
+    driver.find_element(By.LINK_TEXT, "Jazz on the River").click()
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Jazz on the River")
+    driver.set_window_size(1280, 1500)
+    driver.save_screenshot(str(shots / "event.png"))
+    seen["venue_link"] = driver.find_element(By.LINK_TEXT, "Old Mill").get_attribute("href")
+    driver.find_element(By.LINK_TEXT, "Music").click()
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Music")
+    driver.find_element(By.LINK_TEXT, "DE").click()
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de")
+    seen["german_heading"] = driver.find_element(By.TAG_NAME, "h1").text
+    search = driver.find_element(By.ID, "tribe-bar-search")
+    search.send_keys("jazz")
+    search.submit()
+    wait.until(lambda d: "tribe-bar-search=jazz" in d.current_url)
+    seen["search_results"] = [
+        a.text for a in driver.find_elements(By.CSS_SELECTOR, "article.event h3 a")
+    ]
+    seen["errors"] = _errors(driver)
+    return seen
+
+
+async def test_views_render_and_navigate(site: Site, browser: WebDriver, tmp_path: Path) -> None:
+    shots = Path(os.environ.get("ALMANAC_SCREENSHOTS") or tmp_path)
+    seen = await asyncio.to_thread(_navigate, browser, site.base, shots)
+    assert seen["month_title"] == TODAY.strftime("%B %Y")
+    assert seen["festival_cells"] == 3  # over its three days
+    assert seen["more"] == "+2 more"
+    assert seen["day_events"] == 5
+    assert seen["next_month_title"] != seen["month_title"]
+    assert seen["venue_link"] == site.records["venue"]["url"]
+    assert seen["german_heading"] == "Music"  # the term has no German name: the default's
+    assert seen["search_results"] == ["Jazz on the River"]
+    assert seen["errors"] == []
+    for name in ("month.png", "event.png"):
+        assert (shots / name).stat().st_size > 10_000
+
+
+def _embedded(driver: WebDriver, page: str) -> list[str]:
+    driver.get(page)
+    wait = WebDriverWait(driver, WAIT)
+    script = (
+        "const e = document.querySelector(arguments[0]);"
+        "return e.shadowRoot ? [...e.shadowRoot.querySelectorAll('a')].map(a => a.textContent) : null;"
+    )
+    wait.until(lambda d: d.execute_script(script, "#music"))
+    return [
+        *driver.execute_script(script, "#music"),
+        "|",
+        *(driver.execute_script(script, "#all") or []),
+    ]
+
+
+async def test_the_embed_element_on_another_origin(
+    site: Site, browser: WebDriver, embed_server: tuple[int, Path]
+) -> None:
+    _, root = embed_server
+    (root / "index.html").write_text(
+        '<!doctype html><html lang="en"><head><title>Another site</title></head><body>'
+        f'<script src="{site.base}/embed.js" async></script>'
+        '<almanac-events id="music" category="music" lang="de"><a href="x">Calendar</a></almanac-events>'
+        '<almanac-events id="all" limit="3"></almanac-events></body></html>',
+        encoding="utf-8",
+    )
+    shown = await asyncio.to_thread(_embedded, browser, f"{site.embed_base}/index.html")
+    music, _, every = "|".join(shown).partition("|")
+    assert music.strip("|") == "Jazz on the River"
+    assert len([title for title in every.split("|") if title]) == 3
+
+
+async def test_a_write_shows_on_the_next_load(site: Site) -> None:
+    event = site.records["talk0"]
+    path = f"{site.base}/event/{event['slug']}/"
+    async with httpx.AsyncClient(timeout=30) as client:
+        first = await client.get(path)
+        again = await client.get(path)
+        assert again.headers["x-almanac-cache"] == "hit"
+        assert again.text == first.text
+        changed = await client.post(
+            f"{site.base}{API}/events/{event['id']}",
+            json={"title": "City Talk, moved"},
+            auth=site.auth,
+        )
+        assert changed.status_code == 200
+        after = await client.get(path)
+        listing = await client.get(f"{site.base}/events/month/{event['start_date'][:7]}/")
+    assert after.headers["x-almanac-cache"] == "miss"
+    # A hit of a page without a language prefix keeps the page's language, whatever the
+    # Accept-Language of the request that hits it.
+    async with httpx.AsyncClient(timeout=30) as client:
+        for _ in range(2):
+            german = await client.get(path, headers={"Accept-Language": "de"})
+    assert german.headers["x-almanac-cache"] == "hit"
+    assert german.headers["content-language"] == "en"
+    assert "City Talk, moved" in after.text
+    assert "City Talk, moved" in listing.text
