@@ -182,7 +182,7 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=False,  # app.core.edge.middleware.TrustedProxyMiddleware handles X-Forwarded-*
+        proxy_headers=False,  # the edge step app.core.edge.middleware.trusted_proxy handles X-Forwarded-*
         server_header=False,
         log_level=settings.log_level,
         # Every worker logs as configured; one access line per request comes from the app.

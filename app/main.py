@@ -6,30 +6,31 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
-from starlette.middleware.cors import CORSMiddleware
 
 from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
-from app.core.edge.access import AccessMiddleware, RouteTemplateMiddleware, RouteTemplates
+from app.core.edge.access import AccessLog, RouteTemplates, route_template
 from app.core.edge.caching import (
     CountCache,
     PrincipalCache,
     ResponseCache,
-    ResponseCacheMiddleware,
+    ResponseCaching,
     after_write,
 )
+from app.core.edge.cors import cors
 from app.core.edge.errors import register_error_handlers
-from app.core.edge.etags import ETagMiddleware
+from app.core.edge.etags import tag_responses
 from app.core.edge.middleware import (
-    BodySizeLimitMiddleware,
-    HeadAsGetMiddleware,
-    ResponseHeadersMiddleware,
-    TrailingSlashMiddleware,
     TrustedPeers,
-    TrustedProxyMiddleware,
+    body_limit,
+    head_as_get,
+    response_headers,
+    trailing_slash,
+    trusted_proxy,
 )
-from app.core.edge.positions import POSITION_HEADER, PositionMiddleware, read_position
+from app.core.edge.pipeline import EdgePipeline, Step
+from app.core.edge.positions import POSITION_HEADER, read_position, written_position
 from app.core.edge.ratelimit import FailedLogins
 from app.core.edge.urls import NAMESPACE
 from app.core.infra.database import (
@@ -128,6 +129,44 @@ async def read_replica(
         await engine.dispose()
 
 
+def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]:
+    """The edge, outermost first (docs/architecture.md#the-edge): each step sees the request
+    as the steps before it left it, and the response as the steps after it answered."""
+    peers = TrustedPeers(settings.forwarded_allow_ips)
+    positions = [written_position(settings.replica_max_lag)]
+    return [
+        # The request id and the access line cover everything after them.
+        AccessLog(peers, metrics),
+        # Before anything reads a URL: the public scheme, host, prefix and client.
+        trusted_proxy(peers, settings.root_path),
+        trailing_slash,
+        # The path the router sees, and the cache hits that never reach the router.
+        route_template(RouteTemplates(app)),
+        # The position a write reached, on its answer (read-your-writes).
+        *(positions if settings.database_read_url and settings.read_your_writes else []),
+        response_headers(settings.default_language),
+        # Inside the common headers (a HEAD gets the GET's), outside the cache (which keeps
+        # GETs only) and the ETags (a HEAD's 304 is the GET's).
+        head_as_get,
+        cors(
+            settings.cors_origins,
+            allow_headers=[
+                "Authorization",
+                "Content-Type",
+                "Content-Disposition",
+                "Content-MD5",
+                *CONDITIONAL_HEADERS,
+                POSITION_HEADER,
+            ],
+            expose_headers=EXPOSED_HEADERS,
+        ),
+        # Outside the ETags: cached entries keep theirs (a hit's 304 hashes nothing).
+        ResponseCaching(app.state.response_cache, settings.site_zone, pages=is_cached_path),
+        body_limit(settings.max_body_bytes, settings.default_language, settings.max_upload_bytes),
+        tag_responses,
+    ]
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app; `settings` default to the environment's (read here, once, and injected into
     everything else through `app.state.settings`)."""
@@ -183,47 +222,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # After the API's routes: `/{lang}/...` page paths never shadow the namespace.
     add_page_routes(app)
 
-    # Added innermost first: the proxy middleware must see the request before anything else.
-    # ETags inside the response cache: cached entries keep theirs (a hit's 304 hashes nothing).
-    app.add_middleware(ETagMiddleware)
-    app.add_middleware(
-        BodySizeLimitMiddleware,
-        max_bytes=settings.max_body_bytes,
-        upload_bytes=settings.max_upload_bytes,
-        default_language=settings.default_language,
-    )
-    app.add_middleware(
-        ResponseCacheMiddleware,
-        cache=app.state.response_cache,
-        site_zone=settings.site_zone,
-        pages=is_cached_path,
-    )
-    app.add_middleware(
-        CORSMiddleware,
-        allow_origins=settings.cors_origins,
-        allow_methods=["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-        allow_headers=[
-            "Authorization",
-            "Content-Type",
-            "Content-Disposition",
-            "Content-MD5",
-            *CONDITIONAL_HEADERS,
-            POSITION_HEADER,
-        ],  # fmt: skip
-        expose_headers=EXPOSED_HEADERS,
-    )
-    app.add_middleware(HeadAsGetMiddleware)
-    app.add_middleware(ResponseHeadersMiddleware, default_language=settings.default_language)
-    if settings.database_read_url and settings.read_your_writes:
-        # The position a write reached, on its answer (read-your-writes).
-        app.add_middleware(PositionMiddleware, max_age=settings.replica_max_lag)
-    # Sees the path the router sees, and the cache hits that never reach the router.
-    app.add_middleware(RouteTemplateMiddleware, templates=RouteTemplates(app))
-    app.add_middleware(TrailingSlashMiddleware)
-    app.add_middleware(
-        TrustedProxyMiddleware, trusted=settings.forwarded_allow_ips, root_path=settings.root_path
-    )
-    # Outermost: the request id and the access line cover everything inside.
-    peers = TrustedPeers(settings.forwarded_allow_ips)
-    app.add_middleware(AccessMiddleware, peers=peers, metrics=metrics)
+    app.add_middleware(EdgePipeline, steps=edge_steps(app, settings, metrics))
     return app

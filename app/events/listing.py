@@ -226,18 +226,21 @@ async def list_request(
 
 
 async def list_events(
-    ctx: RequestContext, page: Page, totals: CountCache
-) -> tuple[list[dict[str, Any]], int, dict[str, Any]]:
-    """(bodies of the page, total, the effective filters to echo in links)."""
+    ctx: RequestContext, totals: CountCache, page: Page | None = None
+) -> tuple[list[dict[str, Any]], int, dict[str, Any], Page]:
+    """(bodies of the page, total, the effective filters to echo in links, the page). The
+    query is parsed once, paging included, unless the caller chooses the `page` (the
+    public pages do)."""
     problems = Problems()
     params = parse(EventListParams, ctx.raw, problems)
     listing = await list_request(params, ctx, problems=problems)
+    page = page or Page(number=params.page, size=params.per_page)
     repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
     records, total = await EventListQuery(repo, listing.filters).page(
         page.offset, page.size, totals
     )
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
-    return render_events(records, view, False), total, listing.ordered_echo()
+    return render_events(records, view, False), total, listing.ordered_echo(), page
 
 
 def feed_link(ctx: RequestContext, echo: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from app.events.schemas import Event, EventList
 from app.events.service import EventService
 from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
-from app.http.pagination import PageDep, list_response
+from app.http.pagination import list_response
 from app.http.routing import RecordSlug
 from app.posts.params import ReadParams
 from app.posts.router import PostRoutes
@@ -44,10 +44,10 @@ router = routes.router
     summary="List events",
     **api_doc(query=EventListParams, response=EventList, errors=(401, 404), paging_headers=True),
 )
-async def list_events_route(request: Request, page: PageDep, ctx: ContextDep) -> Response:
+async def list_events_route(request: Request, ctx: ContextDep) -> Response:
     """Events in a date window (default: 00:00 yesterday to two years ahead), start ascending."""
     totals: CountCache = request.app.state.event_totals
-    items, total, echoed = await list_events(ctx, page, totals)
+    items, total, echoed, page = await list_events(ctx, totals)
     return list_response(
         urls=ctx.urls,
         path="/events",

@@ -10,7 +10,7 @@ from app.core.edge.errors import invalid, no_route
 from app.core.edge.language import header_language, requested_language, set_language
 from app.core.edge.urls import Urls, urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
-from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
+from app.core.infra.settings import LANGUAGES, Settings
 from app.core.rules.permissions import Principal
 from app.http.raw_params import RawParams, raw_params
 from app.users.auth import authenticate
@@ -18,10 +18,14 @@ from app.users.auth import authenticate
 RawParamsDep = Annotated[RawParams, Depends(raw_params)]
 
 
-async def get_language(request: Request, raw: RawParamsDep, settings: SettingsDep) -> str:
+async def get_language(request: Request) -> str:
     """`i18n_language` (any parameter source), the path segment, then `Accept-Language`
     (app/core/edge/language.py). An unknown path segment is no route of ours (404); an unknown
-    parameter value is a 400."""
+    parameter value is a 400. The parameters and settings are read directly, not as
+    dependencies: every route resolves this one, and FastAPI's resolution of a dependency
+    costs more than reading them."""
+    settings: Settings = request.app.state.settings
+    raw = await raw_params(request)  # read once per request, then kept in its state
     segment = request.path_params.get("lang")
     if segment is not None and segment not in LANGUAGES:
         set_language(request, settings.default_language)
@@ -62,12 +66,14 @@ class RequestContext:
 
 
 async def request_context(
-    request: Request, raw: RawParamsDep, language: LanguageDep, maker: MakerDep
+    request: Request, language: LanguageDep, maker: MakerDep
 ) -> AsyncIterator[RequestContext]:
-    """One dependency for everything a handler needs. The session, the caller and the URLs
-    are resolved here rather than as dependencies of their own: FastAPI's resolution of each
-    dependency costs more than the work it wraps, on every request."""
+    """One dependency for everything a handler needs. The parameters, the session, the caller
+    and the URLs are resolved here rather than as dependencies of their own: FastAPI's
+    resolution of each dependency costs more than the work it wraps, on every request. The
+    session factory stays one (`MakerDep`): the tests and the statement counter replace it."""
     settings: Settings = request.app.state.settings
+    raw = await raw_params(request)
     async with session_scope(request, maker) as session:
         user = await authenticate(request, session, settings)
         urls = urls_of(request, settings)

@@ -70,8 +70,8 @@ class Content:
     ) -> tuple[list[Body], int]:
         """A page of the event list under `filters` (the API's parameters)."""
         try:
-            bodies, total, _ = await list_events(
-                self._with(filters), Page(number, size), self.totals
+            bodies, total, _, _ = await list_events(
+                self._with(filters), self.totals, Page(number, size)
             )
         except ApiError as exc:
             # An unknown term or venue of an old link (400), a page past the last (404).

@@ -11,7 +11,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from app.core.edge.etags import ETagMiddleware, etag_of
+from app.core.edge.etags import etag_of, tag_responses
+from app.core.edge.pipeline import EdgePipeline
 from tests.factories import API, AuthFor, create_record
 
 PLURALS = ("events", "venues", "organizers")
@@ -75,7 +76,7 @@ async def test_a_response_with_its_own_etag_is_left_alone() -> None:
     async def feed(request: Request) -> PlainTextResponse:
         return PlainTextResponse("BEGIN:VCALENDAR", headers={"ETag": '"own"'})
 
-    app = ETagMiddleware(Starlette(routes=[Route(f"{API}/events.ics", feed)]))
+    app = EdgePipeline(Starlette(routes=[Route(f"{API}/events.ics", feed)]), [tag_responses])
     async with AsyncClient(transport=ASGITransport(app=app), base_url="http://t") as client:
         response = await client.get(f"{API}/events.ics", headers={"If-None-Match": '"own"'})
     assert response.status_code == 200  # the route did not answer the condition: not ours to

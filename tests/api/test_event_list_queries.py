@@ -1,6 +1,7 @@
 """The list query: a constant number of statements whatever the page size, and an index
 plan on a large table (the plan is printed: run pytest with -s to read it)."""
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -12,9 +13,11 @@ from sqlalchemy import event, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
+from app.core.edge.caching import CountCache
 from app.core.edge.urls import Urls
 from app.core.infra.settings import get_settings
 from app.core.infra.sql import refresh_statistics
+from app.core.rules.constants import VERSION_SEQUENCE
 from app.events.listing import list_request
 from app.events.params import EventListParams
 from app.events.repository.events import EventRepository
@@ -147,3 +150,42 @@ async def test_totals_are_cached_until_the_data_changes(
         f"{API}/events/{second}", json={"hide_from_listings": True}, headers=editor.basic
     )
     assert await total() == (1, 2)
+
+
+async def test_requests_asking_for_the_same_count_together_count_once(
+    db: AsyncSession, statements: list[str]
+) -> None:
+    """A slow count (a common search word over many events) asked by many requests at once
+    is run by the first; the others wait for its total instead of each running it."""
+    await db.execute(
+        text(
+            """
+            INSERT INTO events (title, slug, status, start_at, end_at, start_local, end_local,
+                timezone, timezone_abbr, all_day, cost, cost_details, show_map, show_map_link,
+                hide_from_listings, sticky, featured, published_at, modified_at, description, excerpt)
+            VALUES ('Night market', 'night-market', 'publish', now() + interval '1 day',
+                now() + interval '26 hours', now() + interval '1 day', now() + interval '26 hours',
+                'UTC', 'UTC', false, '', '{}', false, false, false, false, false, now(), now(),
+                '', '')
+            """
+        )
+    )
+    urls = Urls("http://test", "", "", "http://test")
+    anonymous = RequestContext({}, "en", None, db, urls, get_settings())
+    request = await list_request(EventListParams(search="night"), anonymous)
+    query = EventListQuery(EventRepository(db, "en", "en"), request.filters)
+    version = (await db.execute(text(f"SELECT last_value FROM {VERSION_SEQUENCE}"))).scalar_one()
+    totals = CountCache()
+    key = (query.repo.language, request.filters.cache_key())
+    async with totals.counting(key):  # a count of the same list is running
+        waiting = asyncio.create_task(query.page(0, 10, totals))
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert not waiting.done()
+        statements.clear()
+        totals.put(key, version, 12345)  # what the running count finds
+    records, total = await waiting
+    assert ([record.title for record in records], total) == (["Night market"], 12345)
+    # The page alone: no count of its own, neither for the plan nor for the total.
+    assert [s for s in statements if "count(" in s] == []
+    assert len([s for s in statements if "SAVEPOINT" not in s]) == 1

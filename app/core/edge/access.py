@@ -1,14 +1,13 @@
 """One access-log line and one metrics observation per request, tagged with its request id.
 
-`AccessMiddleware` is the outermost middleware: it gives the request its id (a trusted
-proxy's `X-Request-ID`, or a new one), puts it on the response and, through a context
-variable, on every log line written meanwhile; when the response is done it writes the
+`AccessLog` is the outermost step of the edge pipeline (app/core/edge/pipeline.py): it gives
+the request its id (a trusted proxy's `X-Request-ID`, or a new one), puts it on the response
+and, through a context variable, on every log line written meanwhile; when the response is done it writes the
 access line (id, method, path with secrets masked, route template, status, duration, user id,
 cache hit or miss) and counts the request.
 
-`RouteTemplateMiddleware` sits inside the proxy and trailing-slash middlewares (it sees the
-path the router sees) and outside the response cache (it sees cache hits, which never reach
-the router): it names the route the request is for, remembered per path.
+`route_template` runs after the proxy and trailing-slash steps (it sees the path the router
+sees) and before the response cache (it sees cache hits, which never reach the router): it names the route the request is for, remembered per path.
 """
 
 import logging
@@ -17,9 +16,10 @@ import time
 from typing import Any
 
 import fastapi.routing
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope
 
 from app.core.edge.middleware import TrustedPeers
+from app.core.edge.pipeline import Exchange, Handler, Step
 from app.core.edge.request_id import HEADER, REQUEST_ID, STATE_KEY, accepted, new_request_id
 from app.core.edge.scopes import header
 from app.core.infra.logs import mask_secrets
@@ -37,7 +37,7 @@ class RouteTemplates:
     """The template of the route a path belongs to (`/calendar/events/v1/events/{id}`)."""
 
     def __init__(self, app: Any) -> None:
-        self.app = app  # the FastAPI app: routes may be added after the middleware is built
+        self.app = app  # the FastAPI app: routes may be added after the edge is built
         self._patterns: list[tuple[re.Pattern[str], str]] = []
         self._route_count = -1
         self._known: dict[tuple[str, str], str] = {}
@@ -77,21 +77,21 @@ class RouteTemplates:
         return self._patterns
 
 
-class RouteTemplateMiddleware:
-    def __init__(self, app: ASGIApp, templates: RouteTemplates) -> None:
-        self.app = app
-        self.templates = templates
+def route_template(templates: RouteTemplates) -> Step:
+    """Name the route the request is for: after the proxy and trailing-slash steps (the path
+    the router sees), before the response cache (whose hits never reach the router)."""
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        state = scope.get("state")
-        if scope["type"] == "http" and state is not None:
-            state[ROUTE_KEY] = self.templates.of(scope)
-        await self.app(scope, receive, send)
+    async def step(exchange: Exchange, inner: Handler) -> None:
+        exchange.state[ROUTE_KEY] = templates.of(exchange.scope)
+        await inner(exchange)
+
+    return step
 
 
-class AccessMiddleware:
-    def __init__(self, app: ASGIApp, peers: TrustedPeers, metrics: Metrics) -> None:
-        self.app = app
+class AccessLog:
+    """The outermost step: the request id, the access line and the request's metrics."""
+
+    def __init__(self, peers: TrustedPeers, metrics: Metrics) -> None:
         self.peers = peers
         self.metrics = metrics
 
@@ -103,33 +103,30 @@ class AccessMiddleware:
                 return proxied
         return new_request_id()
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def __call__(self, exchange: Exchange, inner: Handler) -> None:
         started = time.perf_counter()
-        # In place: the server's error middleware, outside this one, answers with this scope.
-        state = scope.setdefault("state", {})
+        scope = exchange.scope  # as it came: the steps inside work on a copy
+        state = exchange.state
         request_id = state[STATE_KEY] = self._request_id(scope)
-        # Not reset afterwards: a 500 answered outside this middleware still logs the id, and
+        # Not reset afterwards: a 500 answered outside the pipeline still logs the id, and
         # the server runs every request in a task (a context) of its own.
         REQUEST_ID.set(request_id)
         outcome: dict[str, Any] = {"status": 500, "cache": "-"}  # 500: failed before answering
 
-        async def send_with_id(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                names = {k.lower() for k, _ in headers}
-                if HEADER not in names:
-                    headers.append((HEADER, request_id.encode()))
-                    message = {**message, "headers": headers}
-                outcome["status"] = message["status"]
-                cache = next((v for k, v in headers if k.lower() == CACHE_HEADER), None)
-                outcome["cache"] = cache.decode() if cache else "-"
-            await send(message)
+        def add_id(message: Message) -> Message:
+            headers = list(message.get("headers", []))
+            names = {k.lower() for k, _ in headers}
+            if HEADER not in names:
+                headers.append((HEADER, request_id.encode()))
+                message = {**message, "headers": headers}
+            outcome["status"] = message["status"]
+            cache = next((v for k, v in headers if k.lower() == CACHE_HEADER), None)
+            outcome["cache"] = cache.decode() if cache else "-"
+            return message
 
+        exchange.on_start(add_id)  # the first registered: it runs last, on the final headers
         try:
-            await self.app(scope, receive, send_with_id)
+            await inner(exchange)
         finally:
             self._done(scope, state, int(outcome["status"]), str(outcome["cache"]), started)
 

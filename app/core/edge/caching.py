@@ -6,7 +6,7 @@ once a request's write has committed, so that nothing computed from a snapshot w
 write survives under the number readers see next. Both caches key their entries by that
 number, so a hit is exact, not eventually consistent:
 
-- `ResponseCache` (with its middleware): whole responses to anonymous reads, per URL. A hit
+- `ResponseCache` (with its edge step, `ResponseCaching`): whole responses to anonymous reads, per URL. A hit
   costs one indexless read of the sequence over a small pool of raw connections and skips
   routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc or the
   changes feed) are cached (no Authorization or Cookie header), only 200 responses, not
@@ -23,7 +23,7 @@ numbers ahead of the primary, and it moves only when the primary logs it again):
 version and a WAL position are read on the primary, and a response read on a replica is
 filed under that version only when the replica had replayed that position before the read
 began (app/core/infra/replica.py). A response built on a replica behind the version the
-middleware read is answered but not stored. Totals counted on a replica are filed under the
+cache step read is answered but not stored. Totals counted on a replica are filed under the
 replay position they were counted at, when it did not move during the count
 (`read_version` in app/core/infra/database.py).
 """
@@ -34,15 +34,16 @@ import hashlib
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable
 from datetime import datetime, tzinfo
 from typing import Any
 from urllib.parse import parse_qsl
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope, Send
 
 from app.core.edge.etags import matches, not_modified_start
 from app.core.edge.language import scope_accepted_language
+from app.core.edge.pipeline import Exchange, Handler
 from app.core.edge.positions import POINT_KEY
 from app.core.edge.scopes import header, signed_in
 from app.core.edge.urls import NAMESPACE
@@ -76,10 +77,28 @@ class CountCache:
         self.ttl = ttl
         self.observe = observe  # told of every lookup: hit or not (the metrics)
         self._entries: OrderedDict[Hashable, tuple[Hashable, float, int]] = OrderedDict()
+        self._counting: dict[Hashable, asyncio.Lock] = {}
 
-    def get(self, key: Hashable, version: Hashable) -> int | None:
+    @contextlib.asynccontextmanager
+    async def counting(self, key: Hashable) -> AsyncIterator[None]:
+        """One count of `key` at a time in this process. A slow count (a common search word
+        over a million events) asked by many requests at once was run by each of them, and
+        they shared the CPU until none finished; now the others wait, then find its total."""
+        lock = self._counting.get(key)
+        if lock is None:
+            lock = self._counting[key] = asyncio.Lock()
+        try:
+            async with lock:
+                yield
+        finally:
+            if not lock.locked() and self._counting.get(key) is lock:
+                del self._counting[key]
+
+    def get(self, key: Hashable, version: Hashable, counted: bool = True) -> int | None:
+        """The total of `key` under `version`; `counted=False`: a second look by the same
+        request (after waiting for another's count), not a lookup of its own in the metrics."""
         total = self._lookup(key, version)
-        if self.observe is not None:
+        if self.observe is not None and counted:
             self.observe(total is not None)
         return total
 
@@ -154,7 +173,7 @@ async def current_point(reader: Any) -> tuple[int, int] | None:
 
 def read_at(scope: Scope, version: int) -> bool:
     """Whether what the request read can be filed under `version`: read on the primary
-    after `version` was (the middleware read it first), or on a replica that had replayed
+    after `version` was (the cache step read it first), or on a replica that had replayed
     it (app/core/infra/replica.py)."""
     route: Route | None = (scope.get("state") or {}).get(ROUTE_KEY)
     return route is None or route.server == "primary" or route.version == version
@@ -166,7 +185,7 @@ MAX_RESPONSE_BYTES = 1024 * 1024
 CACHE_HEADER = b"x-almanac-cache"
 # /doc, and the changes feed: its answer depends on which transactions are still in flight,
 # which the data version does not tell (a commit by another writer than the API draws no
-# new one), and its revalidations are answered by the ETag middleware.
+# new one), and its revalidations are answered by the ETag step.
 UNCACHED_PATHS = ("/doc", "/changes")
 CACHE_BUSTER = "_"  # what jQuery's `cache: false` and many JavaScript clients add: `_=<time>`
 
@@ -246,19 +265,19 @@ def cache_key(
     return (scope["scheme"], host, scope.get("root_path", ""), path, query, today, language)
 
 
-class ResponseCacheMiddleware:
+class ResponseCaching:
+    """The response cache's edge step (app/core/edge/pipeline.py)."""
+
     # How long a request waits for an identical one already being answered before it gives
     # up and does the work itself.
     WAIT_SECONDS = 10.0
 
     def __init__(
         self,
-        app: ASGIApp,
         cache: ResponseCache,
         site_zone: tzinfo,
         pages: Callable[[str], bool] | None = None,
     ) -> None:
-        self.app = app
         self.cache = cache
         self.site_zone = site_zone
         self.pages = pages
@@ -266,15 +285,16 @@ class ResponseCacheMiddleware:
         # after a change) are answered by one computation instead of one each.
         self._filling: dict[tuple[Any, ...], asyncio.Event] = {}
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(self, exchange: Exchange, inner: Handler) -> None:
+        scope, send = exchange.scope, exchange.send
         reader = (scope.get("state") or {}).get("version_reader")
         key = cache_key(scope, self.site_zone, self.pages) if reader is not None else None
         if reader is None or key is None:
-            await self.app(scope, receive, send)
+            await inner(exchange)
             return
         point = await current_point(reader)
         if point is None:
-            await self.app(scope, receive, send)
+            await inner(exchange)
             return
         version = point[0]
         scope["state"][POINT_KEY] = point  # for the read router
@@ -289,11 +309,11 @@ class ResponseCacheMiddleware:
             await self._replay(send, hit, condition)
             return
         if flight in self._filling:  # the first one took too long: do it here too
-            await self.app(scope, receive, send)
+            await inner(exchange)
             return
         done = self._filling[flight] = asyncio.Event()
         try:
-            await self._fill(scope, receive, send, key, version, condition)
+            await self._fill(exchange, inner, key, version, condition)
         finally:
             del self._filling[flight]
             done.set()
@@ -317,13 +337,13 @@ class ResponseCacheMiddleware:
 
     async def _fill(
         self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
+        exchange: Exchange,
+        inner: Handler,
         key: tuple[Any, ...],
         version: int,
         condition: str | None,
     ) -> None:
+        scope, send = exchange.scope, exchange.send
         start: Message | None = None
         chunks: list[bytes] = []
         size = 0
@@ -359,7 +379,11 @@ class ResponseCacheMiddleware:
 
         # The inner app answers without the condition, so that the whole 200 can be stored;
         # the client then gets the 304 or the body from here.
-        inner = {**scope, "headers": [(k, v) for k, v in scope["headers"] if k != b"if-none-match"]}
+        exchange.scope = {
+            **scope,
+            "headers": [(k, v) for k, v in scope["headers"] if k != b"if-none-match"],
+        }
+        exchange.send = capture
         started = time.monotonic()
-        await self.app(inner, receive, capture)
+        await inner(exchange)
         log.debug("response cache miss filled in %.1f ms", (time.monotonic() - started) * 1000)

@@ -1,5 +1,5 @@
 """Entity tags: what a GET's ETag is, how conditional headers compare with it, and the
-middleware that adds ETag and Cache-Control to every successful GET of the namespace.
+edge step that adds ETag and Cache-Control to every successful GET of the namespace.
 
 An ETag is a digest of the exact response body (the JSON bytes), so it is *strong*: equal tags
 mean byte-identical representations. It therefore depends on everything the body depends on:
@@ -17,8 +17,9 @@ already carries one is left alone entirely (the route answers `If-None-Match` it
 
 import hashlib
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope
 
+from app.core.edge.pipeline import Exchange, Handler
 from app.core.edge.scopes import header, signed_in
 from app.core.edge.urls import NAMESPACE
 
@@ -76,47 +77,45 @@ def not_modified_start(start: Message) -> Message:
     return {"type": "http.response.start", "status": 304, "headers": headers}
 
 
-class ETagMiddleware:
+async def tag_responses(exchange: Exchange, inner: Handler) -> None:
     """ETag and Cache-Control on every 200 to a GET of the namespace, and 304 for a matching
     `If-None-Match`. The bodies are JSON built whole in memory anyway, so holding them back
     until the digest is known costs nothing but the digest."""
+    scope = exchange.scope
+    if not tagged_request(scope):
+        await inner(exchange)
+        return
+    condition = header(scope, b"if-none-match")
+    cache_control = PRIVATE_CACHE_CONTROL if signed_in(scope) else PUBLIC_CACHE_CONTROL
+    send = exchange.send
+    start: Message | None = None
+    chunks: list[bytes] = []
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    async def tagging(message: Message) -> None:
+        nonlocal start
+        if message["type"] == "http.response.start":
+            names = {k.lower() for k, _ in message.get("headers", [])}
+            if message["status"] == 200 and b"etag" not in names:
+                start = message  # held until the body is complete
+                return
+        elif message["type"] == "http.response.body" and start is not None:
+            chunks.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            body = b"".join(chunks)
+            etag = etag_of(body)
+            names = {k.lower() for k, _ in start.get("headers", [])}
+            extra = [(b"etag", etag.encode())]
+            if b"cache-control" not in names:
+                extra.append((b"cache-control", cache_control))
+            tagged = {**start, "headers": [*start.get("headers", []), *extra]}
+            if matches(condition, etag):
+                await send(not_modified_start(tagged))
+                await send({"type": "http.response.body", "body": b""})
+                return
+            await send(tagged)
+            message = {"type": "http.response.body", "body": body}
+        await send(message)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not tagged_request(scope):
-            await self.app(scope, receive, send)
-            return
-        condition = header(scope, b"if-none-match")
-        cache_control = PRIVATE_CACHE_CONTROL if signed_in(scope) else PUBLIC_CACHE_CONTROL
-        start: Message | None = None
-        chunks: list[bytes] = []
-
-        async def tagging(message: Message) -> None:
-            nonlocal start
-            if message["type"] == "http.response.start":
-                names = {k.lower() for k, _ in message.get("headers", [])}
-                if message["status"] == 200 and b"etag" not in names:
-                    start = message  # held until the body is complete
-                    return
-            elif message["type"] == "http.response.body" and start is not None:
-                chunks.append(message.get("body", b""))
-                if message.get("more_body"):
-                    return
-                body = b"".join(chunks)
-                etag = etag_of(body)
-                names = {k.lower() for k, _ in start.get("headers", [])}
-                extra = [(b"etag", etag.encode())]
-                if b"cache-control" not in names:
-                    extra.append((b"cache-control", cache_control))
-                tagged = {**start, "headers": [*start.get("headers", []), *extra]}
-                if matches(condition, etag):
-                    await send(not_modified_start(tagged))
-                    await send({"type": "http.response.body", "body": b""})
-                    return
-                await send(tagged)
-                message = {"type": "http.response.body", "body": body}
-            await send(message)
-
-        await self.app(scope, receive, tagging)
+    exchange.send = tagging
+    await inner(exchange)

@@ -1,13 +1,15 @@
-"""Pure ASGI middleware: trusted proxy headers, common response headers, body size limit."""
+"""Edge steps (app/core/edge/pipeline.py): trusted proxy headers, the trailing slash, common
+response headers, HEAD as GET, the body size limit."""
 
 import ipaddress
 from collections.abc import Iterable
 from urllib.parse import parse_qsl
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from app.core.edge.errors import payload_too_large
 from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_language
+from app.core.edge.pipeline import Exchange, Handler, Step
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
 from app.core.edge.urls import NAMESPACE, discovery_link
@@ -36,38 +38,25 @@ class TrustedPeers:
         return self.trust_all or any(address in network for network in self.networks)
 
 
-class TrustedProxyMiddleware:
+def _forwarded_client(peers: TrustedPeers, forwarded_for: str) -> str | None:
+    """The rightmost address that is not one of our proxies: what a client prepends itself
+    to an appended X-Forwarded-For cannot choose its address."""
+    hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if peers.trust_all or not peers.address(hop):
+            return hop
+    return hops[0] if hops else None
+
+
+def trusted_proxy(peers: TrustedPeers, root_path: str = "") -> Step:
     """Honour X-Forwarded-Proto/Host/Prefix/For from the proxies in FORWARDED_ALLOW_IPS, so
     that every URL the app builds is the public one."""
 
-    def __init__(self, app: ASGIApp, trusted: Iterable[str], root_path: str = "") -> None:
-        self.app = app
-        self.peers = TrustedPeers(trusted)
-        self.trust_all = self.peers.trust_all
-        self.root_path = root_path
-
-    def _trusted(self, scope: Scope) -> bool:
-        return self.peers.peer(scope)
-
-    def _is_trusted_address(self, text: str) -> bool:
-        return self.peers.address(text)
-
-    def _forwarded_client(self, header: str) -> str | None:
-        """The rightmost address that is not one of our proxies: what a client prepends
-        itself to an appended X-Forwarded-For cannot choose its address."""
-        hops = [hop.strip() for hop in header.split(",") if hop.strip()]
-        for hop in reversed(hops):
-            if not self._is_trusted_address(hop) or self.trust_all:
-                return hop
-        return hops[0] if hops else None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        scope = dict(scope)
-        root_path = scope.get("root_path", "") or self.root_path
-        if self._trusted(scope):
+    async def step(exchange: Exchange, inner: Handler) -> None:
+        # One copy for every step inside: the access step keeps the request as it came.
+        scope = exchange.scope = dict(exchange.scope)
+        prefixed = scope.get("root_path", "") or root_path
+        if peers.peer(scope):
             headers = {
                 k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]
             }
@@ -81,25 +70,22 @@ class TrustedProxyMiddleware:
                 ]
             prefix = headers.get("x-forwarded-prefix", "").split(",")[0].strip().rstrip("/")
             if prefix:
-                root_path = "/" + prefix.lstrip("/") + self.root_path
-            client = self._forwarded_client(headers.get("x-forwarded-for", ""))
+                prefixed = "/" + prefix.lstrip("/") + root_path
+            client = _forwarded_client(peers, headers.get("x-forwarded-for", ""))
             if client:
                 scope["client"] = (client, 0)
-        scope["root_path"] = root_path
-        await self.app(scope, receive, send)
+        scope["root_path"] = prefixed
+        await inner(exchange)
+
+    return step
 
 
-class TrailingSlashMiddleware:
+async def trailing_slash(exchange: Exchange, inner: Handler) -> None:
     """Serve `/path/` as `/path`: the reference's `rest_url` links end in a slash."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = scope.get("path", "")
-        if scope["type"] == "http" and len(path) > 1 and path.endswith("/"):
-            scope = {**scope, "path": path.rstrip("/") or "/"}
-        await self.app(scope, receive, send)
+    path = exchange.scope.get("path", "")
+    if len(path) > 1 and path.endswith("/"):
+        exchange.scope["path"] = path.rstrip("/") or "/"
+    await inner(exchange)
 
 
 def _scope_language(scope: Scope, default: str) -> str:
@@ -128,38 +114,34 @@ def _read_headers(scope: Scope) -> list[bytes]:
     ]
 
 
-class ResponseHeadersMiddleware:
-    """Headers every response carries: language, caching hints and hardening."""
+def response_headers(default_language: str) -> Step:
+    """Headers every response carries: language, caching hints, hardening, and the
+    WordPress discovery `Link`."""
 
-    def __init__(self, app: ASGIApp, default_language: str) -> None:
-        self.app = app
-        self.default_language = default_language
+    async def step(exchange: Exchange, inner: Handler) -> None:
+        scope = exchange.scope
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+        def add_headers(message: Message) -> Message:
+            language = _scope_language(scope, default_language)
+            headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"vary"]
+            vary = [v for k, v in message.get("headers", []) if k.lower() == b"vary"]
+            names = {k.lower() for k, _ in headers}
+            extra = [
+                (b"content-language", language.encode()),
+                (b"vary", b", ".join([*_read_headers(scope), *vary])),
+                (b"x-content-type-options", b"nosniff"),
+                (b"referrer-policy", b"no-referrer"),
+                (b"x-frame-options", b"DENY"),
+            ]
+            headers.extend((k, v) for k, v in extra if k not in names)
+            # Next to any paging `Link`s: one field per link, as WordPress sends them.
+            headers.append((b"link", discovery_link(scope).encode("latin-1")))
+            return {**message, "headers": headers}
 
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                language = _scope_language(scope, self.default_language)
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"vary"]
-                vary = [v for k, v in message.get("headers", []) if k.lower() == b"vary"]
-                names = {k.lower() for k, _ in headers}
-                extra = [
-                    (b"content-language", language.encode()),
-                    (b"vary", b", ".join([*_read_headers(scope), *vary])),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"x-frame-options", b"DENY"),
-                ]
-                headers.extend((k, v) for k, v in extra if k not in names)
-                # Next to any paging `Link`s: one field per link, as WordPress sends them.
-                headers.append((b"link", discovery_link(scope).encode("latin-1")))
-                message = {**message, "headers": headers}
-            await send(message)
+        exchange.on_start(add_headers)
+        await inner(exchange)
 
-        await self.app(scope, receive, send_with_headers)
+    return step
 
 
 def headers_only(send: Send) -> Send:
@@ -176,64 +158,53 @@ def headers_only(send: Send) -> Send:
     return send_headers
 
 
-class HeadAsGetMiddleware:
+async def head_as_get(exchange: Exchange, inner: Handler) -> None:
     """HEAD wherever GET works, with the headers the GET would answer (ETag and 304
     included) and no body. FastAPI routes declare GET alone."""
+    if exchange.scope["method"] == "HEAD":
+        exchange.scope["method"] = "GET"
+        exchange.send = headers_only(exchange.send)
+    await inner(exchange)
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
+# A proxy still sending a body we refuse would see a broken pipe and answer 502 in our
+# place; reading (and dropping) a bounded amount first lets the 413 reach the client.
+DRAIN_LIMIT = 64 * 1024 * 1024
+
+
+async def _drain(receive: Receive, declared: int) -> None:
+    if declared > DRAIN_LIMIT:
+        return
+    while True:
+        message = await receive()
+        if message["type"] != "http.request" or not message.get("more_body", False):
             return
-        await self.app({**scope, "method": "GET"}, receive, headers_only(send))
 
 
-class BodySizeLimitMiddleware:
-    """413 for request bodies above the limit, whether declared or streamed. An upload to
-    the media library (`POST .../media`) may be as large as MAX_UPLOAD_BYTES, plus room for
-    a multipart form's other fields."""
+# An upload to the media library (`POST .../media`) may be as large as MAX_UPLOAD_BYTES,
+# plus room for a multipart form's other fields.
+UPLOAD_PATH = f"/{NAMESPACE}/media"
+FORM_ROOM = 256 * 1024
 
-    # A proxy still sending a body we refuse would see a broken pipe and answer 502 in our
-    # place; reading (and dropping) a bounded amount first lets the 413 reach the client.
-    DRAIN_LIMIT = 64 * 1024 * 1024
 
-    UPLOAD_PATH = f"/{NAMESPACE}/media"
-    FORM_ROOM = 256 * 1024
+def body_limit(max_bytes: int, default_language: str, upload_bytes: int = 0) -> Step:
+    """413 for request bodies above the limit, whether declared or streamed."""
+    upload_limit = max(max_bytes, upload_bytes + FORM_ROOM)
 
-    def __init__(
-        self, app: ASGIApp, max_bytes: int, default_language: str, upload_bytes: int = 0
-    ) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-        self.upload_bytes = max(max_bytes, upload_bytes + self.FORM_ROOM)
-        self.default_language = default_language
-
-    def _limit(self, scope: Scope) -> int:
+    def limit_of(scope: Scope) -> int:
         path: str = scope["path"]
-        if scope["method"] == "POST" and path.rstrip("/").endswith(self.UPLOAD_PATH):
-            return self.upload_bytes
-        return self.max_bytes
+        if scope["method"] == "POST" and path.rstrip("/").endswith(UPLOAD_PATH):
+            return upload_limit
+        return max_bytes
 
-    async def _drain(self, receive: Receive, declared: int) -> None:
-        if declared > self.DRAIN_LIMIT:
-            return
-        while True:
-            message = await receive()
-            if message["type"] != "http.request" or not message.get("more_body", False):
-                return
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self._limit(scope)
+    async def step(exchange: Exchange, inner: Handler) -> None:
+        scope = exchange.scope
+        limit = limit_of(scope)
         declared = header(scope, b"content-length") or "0"
         if declared.isdigit() and int(declared) > limit:
-            await self._drain(receive, int(declared))
-            body = payload_too_large().body(_scope_language(scope, self.default_language))
-            await send(
+            await _drain(exchange.receive, int(declared))
+            body = payload_too_large().body(_scope_language(scope, default_language))
+            await exchange.send(
                 {
                     "type": "http.response.start",
                     "status": 413,
@@ -243,8 +214,9 @@ class BodySizeLimitMiddleware:
                     ],
                 }
             )
-            await send({"type": "http.response.body", "body": dumps(body)})
+            await exchange.send({"type": "http.response.body", "body": dumps(body)})
             return
+        receive = exchange.receive
         received = 0
 
         async def limited_receive() -> Message:
@@ -257,4 +229,7 @@ class BodySizeLimitMiddleware:
                     raise payload_too_large()
             return message
 
-        await self.app(scope, limited_receive, send)
+        exchange.receive = limited_receive
+        await inner(exchange)
+
+    return step

@@ -4,9 +4,10 @@ client's next reads (app/core/infra/replica.py routes them)."""
 
 import math
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope
 
 from app.core.edge.errors import ApiError
+from app.core.edge.pipeline import Exchange, Handler, Step
 from app.core.edge.scopes import header
 from app.core.infra.database import WRITTEN_POSITION
 from app.core.infra.replica import format_lsn, parse_lsn
@@ -42,33 +43,33 @@ def read_position(scope: Scope) -> tuple[int | None, tuple[int, int] | None]:
     return client_position(scope), point
 
 
-class PositionMiddleware:
+def written_position(max_age: float) -> Step:
     """After a write, the position the client's next reads must see: in a header for API
     clients, and in a short-lived cookie for browsers (long enough for a replica within
     `REPLICA_MAX_LAG` to have replayed it; after that the replica is caught up anyway)."""
+    seconds = max(1, math.ceil(max_age))
 
-    def __init__(self, app: ASGIApp, max_age: float) -> None:
-        self.app = app
-        self.max_age = max(1, math.ceil(max_age))
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)  # reads hand out no position
+    async def step(exchange: Exchange, inner: Handler) -> None:
+        scope = exchange.scope
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await inner(exchange)  # reads hand out no position
             return
 
-        async def with_position(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                position: int | None = (scope.get("state") or {}).get(WRITTEN_POSITION)
-                if position is not None:
-                    text = format_lsn(position).encode()
-                    secure = b"; Secure" if scope.get("scheme") == "https" else b""
-                    cookie = (
-                        POSITION_COOKIE.encode() + b"=" + text
-                        + f"; Max-Age={self.max_age}; Path=/; HttpOnly; SameSite=Lax".encode()
-                        + secure
-                    )  # fmt: skip
-                    extra = [(POSITION_HEADER.encode(), text), (b"set-cookie", cookie)]
-                    message = {**message, "headers": [*message.get("headers", []), *extra]}
-            await send(message)
+        def with_position(message: Message) -> Message:
+            position: int | None = (scope.get("state") or {}).get(WRITTEN_POSITION)
+            if position is None:
+                return message
+            text = format_lsn(position).encode()
+            secure = b"; Secure" if scope.get("scheme") == "https" else b""
+            cookie = (
+                POSITION_COOKIE.encode() + b"=" + text
+                + f"; Max-Age={seconds}; Path=/; HttpOnly; SameSite=Lax".encode()
+                + secure
+            )  # fmt: skip
+            extra = [(POSITION_HEADER.encode(), text), (b"set-cookie", cookie)]
+            return {**message, "headers": [*message.get("headers", []), *extra]}
 
-        await self.app(scope, receive, with_position)
+        exchange.on_start(with_position)
+        await inner(exchange)
+
+    return step

@@ -1,4 +1,4 @@
-"""Reading a raw ASGI request (`scope`), for the middleware that runs before Starlette
+"""Reading a raw ASGI request (`scope`), for the edge steps that run before Starlette
 builds a `Request`: one place for how a header is found and what makes a caller anonymous."""
 
 from starlette.types import Scope

@@ -2,7 +2,7 @@
 once per shape of filter."""
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -323,7 +323,7 @@ class EventListQuery:
         key = self._cache_key()
         matches = totals.hint(key) if totals is not None else None
         if matches is None:
-            matches = await self._count(values, key, totals)
+            matches = await self._count(values, key, totals, guide=True)
         self.sparse = matches <= SPARSE_MATCHES
 
     def _cache_key(self) -> tuple[Any, ...]:
@@ -347,12 +347,31 @@ class EventListQuery:
             cached = totals.get(key, version)
             if cached is not None:
                 return records, cached
-        return records, await self._count(values, key, totals)
+        return records, await self._count(values, key, totals, version)
 
     async def _count(
+        self,
+        values: dict[str, Any],
+        key: tuple[Any, ...],
+        totals: CountCache | None,
+        version: Hashable | None = None,
+        guide: bool = False,
+    ) -> int:
+        """The exact total, kept in `totals` under the data version read with it. Requests
+        asking for the same count together wait for the first one's (`CountCache.counting`)
+        and take it when it was counted under their page's `version` (or under any, for a
+        `guide` to the plan)."""
+        if totals is None or (version is None and not guide):
+            return await self._count_now(values, key, totals)
+        async with totals.counting(key):
+            known = totals.hint(key) if guide else totals.get(key, version, counted=False)
+            if known is not None:
+                return known
+            return await self._count_now(values, key, totals)
+
+    async def _count_now(
         self, values: dict[str, Any], key: tuple[Any, ...], totals: CountCache | None
     ) -> int:
-        """The exact total, kept in `totals` under the data version read with it."""
         _, count_stmt = self._statements()
         connection = await self.repo.session.connection()
         row = (await connection.execute(count_stmt, values)).one()
