@@ -172,3 +172,9 @@ def auth(db: AsyncSession) -> Auth:
 async def editor(auth: Auth) -> AuthFor:
     """A new editor's credentials."""
     return await auth("editor")
+
+
+@pytest.fixture
+async def admin(auth: Auth) -> AuthFor:
+    """A new administrator's credentials."""
+    return await auth("administrator")

@@ -2,7 +2,7 @@
 
 Deleting an image checks the events, venues and organizers that show it; without an index on
 `image_id` each check scans the whole table. Every other foreign key already leads an index
-(tests/test_bulk_load_plans.py checks all of them). Partial: most records have no image.
+(tests/api/test_bulk_load_plans.py checks all of them). Partial: most records have no image.
 
 Revision ID: 32a0b1c2d3e4
 Revises: 24a0b1c2d3e4

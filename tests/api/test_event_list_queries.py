@@ -80,7 +80,7 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
     # the rest. Whatever an earlier test left this connection (a plan for checking the
     # occurrences' foreign keys made while `events` looked empty, which scans it once per
     # row: the suite's 33-minute stall) and whenever autovacuum last ran, the large batch is
-    # checked through the index (tests/test_bulk_load_plans.py).
+    # checked through the index (tests/api/test_bulk_load_plans.py).
     for first, last in ((1, 1000), (1001, 100_000)):
         await db.execute(
             text(

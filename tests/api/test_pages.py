@@ -527,26 +527,19 @@ def test_a_month_read_in_part_links_the_days_it_may_not_show_whole() -> None:
 
 
 async def test_an_uploaded_image_is_shown_with_srcset_and_alt(
-    app: FastAPI, maker: Any, auth: Any, tmp_path: Path
+    client: AsyncClient, editor: AuthFor
 ) -> None:
-    settings = app.state.settings.model_copy(update={"media_dir": tmp_path})
-    with_media = create_app(settings)
-    with_media.dependency_overrides[get_sessionmaker] = lambda: maker
-    editor = await auth("editor")
-    try:
-        async with asgi_client(with_media) as media_client:
-            upload = await media_client.post(
-                f"{API}/media",
-                files={"file": ("stage.jpg", picture("JPEG", (1600, 1000)), "image/jpeg")},
-                data={"alt_text": "The stage at night"},
-                headers=editor.basic,
-            )
-            assert upload.status_code == 201, upload.text
-            image = upload.json()
-            body = await event(media_client, editor, "Stage night", image=image["id"])
-            html = (await media_client.get(f"/event/{body['slug']}/")).text
-    finally:
-        await with_media.state.failed_logins.close()
+    # The test app stores uploads in a directory of this run (tests/conftest.py).
+    upload = await client.post(
+        f"{API}/media",
+        files={"file": ("stage.jpg", picture("JPEG", (1600, 1000)), "image/jpeg")},
+        data={"alt_text": "The stage at night"},
+        headers=editor.basic,
+    )
+    assert upload.status_code == 201, upload.text
+    image = upload.json()
+    body = await event(client, editor, "Stage night", image=image["id"])
+    html = (await client.get(f"/event/{body['slug']}/")).text
     assert 'alt="The stage at night"' in html
     widths = sorted(size["width"] for size in image["sizes"].values())
     assert widths  # the library made sizes

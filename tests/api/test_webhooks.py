@@ -23,11 +23,6 @@ from tests.webhook_receiver import Receiver, receiving
 PUBLIC = "http://93.184.215.14/hook"  # a public address, written as one: no DNS needed
 
 
-@pytest.fixture
-async def admin(auth: Auth) -> AuthFor:
-    return await auth("administrator")
-
-
 async def subscribe(client: AsyncClient, admin: AuthFor, **values: Any) -> dict[str, Any]:
     answer = await client.post(
         f"{API}/webhooks", json={"url": PUBLIC, **values}, headers=admin.basic

@@ -20,8 +20,11 @@ def discovery_links(headers: Any) -> list[str]:
     return [link for link in headers.get_list("link") if DISCOVERY in link]
 
 
+PUBLIC_HOOK = "http://93.184.215.14/hook"
+
+
 @pytest.fixture
-async def urls(client: AsyncClient, editor: AuthFor) -> dict[str, str]:
+async def urls(client: AsyncClient, editor: AuthFor, admin: AuthFor) -> dict[str, str]:
     """Every route of the interface with its placeholders filled by real records."""
     event = await create_record(client, editor, "events", "Discovery concert")
     venue = await create_record(client, editor, "venues", "Discovery hall")
@@ -34,13 +37,19 @@ async def urls(client: AsyncClient, editor: AuthFor) -> dict[str, str]:
     Image.new("RGB", (20, 20), (0, 90, 0)).save(image, format="PNG")
     files = {"file": ("green.png", image.getvalue(), "image/png")}
     media = (await client.post(f"{API}/media", files=files, headers=editor.basic)).json()
+    # A subscription to a public address (written as one: no DNS), and its ping's delivery.
+    webhook = (
+        await client.post(f"{API}/webhooks", json={"url": PUBLIC_HOOK}, headers=admin.basic)
+    ).json()
+    ping = await client.post(f"{API}/webhooks/{webhook['id']}/test", headers=admin.basic)
     values = {"events": event, "venues": venue, "organizers": organizer, "categories": category,
-              "tags": tag, "media": media}  # fmt: skip
+              "tags": tag, "media": media, "webhooks": webhook}  # fmt: skip
     filled = {}
     for path in INTERFACE:
         record = values.get(path.split("/")[1].removesuffix(".ics"), event)
         url = path.replace("{id}", str(record["id"])).replace("{slug}", str(record.get("slug")))
         url = url.replace("{day}", event["start_date"][:10])
+        url = url.replace("{delivery}", str(ping.json()["id"]))
         filled[path] = f"{API}{'' if path == '/' else url}"
     return filled
 
@@ -74,11 +83,13 @@ async def test_every_response_names_the_api_root(client: AsyncClient, editor: Au
 
 
 async def test_head_wherever_get_works(
-    client: AsyncClient, urls: dict[str, str], editor: AuthFor
+    client: AsyncClient, urls: dict[str, str], editor: AuthFor, admin: AuthFor
 ) -> None:
-    for url in ["/", "/de/", *urls.values()]:
-        # The media library answers writers only.
-        headers = {"Accept": "application/json", **(editor.basic if "/media" in url else {})}
+    readable = [url for path, url in urls.items() if "get" in INTERFACE[path]]
+    for url in ["/", "/de/", *readable]:
+        # The media library answers writers only, webhooks administrators only.
+        caller = admin.basic if "/webhooks" in url else editor.basic if "/media" in url else {}
+        headers = {"Accept": "application/json", **caller}
         got = await client.get(url, headers=headers)
         head = await client.head(url, headers=headers)
         assert got.status_code == 200, url

@@ -23,6 +23,12 @@ ROUTES = (
     "GET /events/{id}, editor",
     "GET /events/by-slug/{slug}",
     "GET /venues",
+    "page /events/month/",
+    "page /events/month/",  # busted
+    "page /events/list/",
+    "page /events/list/",  # busted
+    "page /event/{slug}/",
+    "page /event/{slug}/",  # busted
     "GET /changes, 100 events",
     "GET /changes, 100 events, editor",
     "POST /events",
