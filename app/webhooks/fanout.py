@@ -46,8 +46,26 @@ def anonymous(session: Session, settings: Settings, api_base: str) -> RequestCon
     return RequestContext({}, settings.default_language, None, session, urls, settings)
 
 
+async def _nothing_new(session: Session) -> bool:
+    """True when the change log has nothing past the fan-out's position, looked at without a
+    lock: a row lock writes to the log (WAL), so an idle server that locked on every poll
+    would keep writing, and a streaming replica would never catch up with it."""
+    repo = WebhookRepository(session)
+    position = await repo.read_feed()
+    if position is None:
+        return False
+    changes = ChangeRepository(session)
+    if not await repo.fanout_targets():
+        return (await changes.start()).cursor == position.cursor
+    scan = await changes.scan(position, 1)
+    return scan is not None and not scan.changes and scan.next.cursor == position.cursor
+
+
 async def fan_out(maker: SessionMaker, settings: Settings) -> bool:
     """One step; True when there may be more to read at once."""
+    async with maker() as session, session.begin():
+        if await _nothing_new(session):
+            return False
     async with maker() as session, session.begin():
         repo = WebhookRepository(session)
         position = await repo.lock_feed()

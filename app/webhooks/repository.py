@@ -44,9 +44,9 @@ ROTATE_SQL = text(
     WHERE id = :id
     """
 )
-FEED_LOCK_SQL = text(
-    "SELECT cursor, snapshot FROM webhook_feed WHERE id = 1 FOR UPDATE SKIP LOCKED"
-)
+FEED_SQL = "SELECT cursor, snapshot FROM webhook_feed WHERE id = 1"
+FEED_READ_SQL = text(FEED_SQL)
+FEED_LOCK_SQL = text(f"{FEED_SQL} FOR UPDATE SKIP LOCKED")
 FEED_SAVE_SQL = text("UPDATE webhook_feed SET cursor = :cursor, snapshot = :snapshot WHERE id = 1")
 FANOUT_TARGETS_SQL = text("SELECT id, types, api_base FROM webhook_subscriptions ORDER BY id")
 MESSAGE_IDS_SQL = text(
@@ -311,6 +311,11 @@ class WebhookRepository:
         await self.session.execute(DISABLE_SQL, values)
 
     # ---- fan-out: change log -> messages and deliveries -------------------------------
+
+    async def read_feed(self) -> Token | None:
+        """The fan-out's position, not locked (a look that writes nothing)."""
+        row = (await self.session.execute(FEED_READ_SQL)).one_or_none()
+        return None if row is None else Token(row.cursor, row.snapshot)
 
     async def lock_feed(self) -> Token | None:
         """The fan-out's position, locked; None while another worker is fanning out."""

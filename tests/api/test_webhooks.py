@@ -14,6 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
 from app.core.infra.migrate import alembic_config, upgrade
+from app.webhooks.fanout import fan_out
 from app.webhooks.sender import Sender
 from app.webhooks.worker import WebhookWorker
 from tests.factories import API, Auth, AuthFor
@@ -235,6 +236,31 @@ async def test_the_log_is_kept_for_the_retention_only(
     await WebhookWorker(app.state.settings, app.state.metrics).housekeeping(maker, prune=True)
     kept = (await client.get(f"{one}/deliveries", headers=admin.basic)).json()["deliveries"]
     assert [d["id"] for d in kept] == [waiting["id"]]
+
+
+async def test_an_idle_fan_out_takes_no_lock(
+    client: AsyncClient,
+    admin: AuthFor,
+    app: FastAPI,
+    db: AsyncSession,
+    maker: async_sessionmaker[AsyncSession],
+) -> None:
+    """A fan-out with nothing new locks nothing: a row lock writes to the WAL, which an idle
+    server would otherwise do on every poll (and a streaming replica would never catch up).
+    The position row's xmax names the last transaction that locked it."""
+    await subscribe(client, admin)
+    xmax = text("SELECT xmax::text FROM webhook_feed WHERE id = 1")
+    settings = app.state.settings
+    await fan_out(maker, settings)  # reads up to now (the subscription's own change)
+    while await fan_out(maker, settings):
+        pass
+    locked = (await db.execute(xmax)).scalar_one()
+    assert await fan_out(maker, settings) is False
+    assert (await db.execute(xmax)).scalar_one() == locked
+    # A change: the next fan-out locks the position again, and moves it.
+    await client.post(f"{API}/tags", json={"name": "fresh"}, headers=admin.basic)
+    await fan_out(maker, settings)
+    assert (await db.execute(xmax)).scalar_one() != locked
 
 
 async def test_the_migration_is_reversible(database_url: str) -> None:
