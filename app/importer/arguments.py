@@ -17,6 +17,19 @@ def since_date(value: str) -> datetime:
         raise argparse.ArgumentTypeError(f"not a date: {value!r}") from None
 
 
+class RetryDefaults:
+    """The import's default number of tries per request (app/importer/client.py RetryPolicy)."""
+
+    attempts = 5
+
+
+def attempts_count(value: str) -> int:
+    """`--attempts`: a whole number from 1 to 20."""
+    if not value.isdigit() or not 1 <= int(value) <= 20:
+        raise argparse.ArgumentTypeError(f"not a number from 1 to 20: {value!r}")
+    return int(value)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="the site's URL, or its …/wp-json/tribe/events/v1 base URL")
     parser.add_argument(
@@ -49,4 +62,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="download the records' images into the media library, once, and show the copies "
         "(default: off: images stay links to the source)",
+    )
+    parser.add_argument(
+        "--attempts",
+        type=attempts_count,
+        default=RetryDefaults.attempts,
+        help="tries per request to the source before giving up; timeouts, connection errors, "
+        f"429 and 5xx are tried again with growing waits (default: {RetryDefaults.attempts})",
     )

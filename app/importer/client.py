@@ -16,6 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from app.importer.arguments import RetryDefaults
+
 NAMESPACE = "tribe/events/v1"
 PER_PAGE = 50  # the reference's maximum
 WP_PER_PAGE = 100  # WordPress's own maximum
@@ -29,7 +31,7 @@ class SourceError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    attempts: int = 5
+    attempts: int = RetryDefaults.attempts
     backoff: float = 0.5  # seconds before the first retry, doubled for each next one
     timeout: float = 30.0
 

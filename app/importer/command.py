@@ -42,7 +42,11 @@ async def run_import(
     shown = progress or progress_for(sys.stdout)
     try:
         async with SourceClient(
-            args.source, login=args.user, password=args.password, transport=transport, retry=retry
+            args.source,
+            login=args.user,
+            password=args.password,
+            transport=transport,
+            retry=retry or RetryPolicy(attempts=args.attempts),
         ) as client:
             importer = Importer(make_sessionmaker(engine), client, options, shown)
             return await importer.run()

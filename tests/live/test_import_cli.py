@@ -125,6 +125,8 @@ def test_import_command_errors(database_url: str, monkeypatch: pytest.MonkeyPatc
     assert status == 2
     assert "--user and --password" in err
     unreachable = f"http://127.0.0.1:{free_port()}/"
-    status, _, err = import_command(database_url, unreachable)
+    status, _, err = import_command(database_url, unreachable, "--attempts", "2")
     assert status == 1
     assert err.startswith(f"error: {unreachable}")
+    with pytest.raises(SystemExit):  # argparse's usage error: tries are 1 to 20
+        build_parser().parse_args(["import", unreachable, "--attempts", "0"])
