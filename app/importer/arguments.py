@@ -17,10 +17,8 @@ def since_date(value: str) -> datetime:
         raise argparse.ArgumentTypeError(f"not a date: {value!r}") from None
 
 
-class RetryDefaults:
-    """The import's default number of tries per request (app/importer/client.py RetryPolicy)."""
-
-    attempts = 5
+# Tries per request to the source, unless --attempts says otherwise (the client's RetryPolicy).
+DEFAULT_ATTEMPTS = 5
 
 
 def attempts_count(value: str) -> int:
@@ -66,7 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--attempts",
         type=attempts_count,
-        default=RetryDefaults.attempts,
+        default=DEFAULT_ATTEMPTS,
         help="tries per request to the source before giving up; timeouts, connection errors, "
-        f"429 and 5xx are tried again with growing waits (default: {RetryDefaults.attempts})",
+        f"429 and 5xx are tried again with growing waits (default: {DEFAULT_ATTEMPTS})",
     )

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from app.importer.arguments import RetryDefaults
+from app.importer.arguments import DEFAULT_ATTEMPTS
 
 NAMESPACE = "tribe/events/v1"
 PER_PAGE = 50  # the reference's maximum
@@ -31,7 +31,7 @@ class SourceError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    attempts: int = RetryDefaults.attempts
+    attempts: int = DEFAULT_ATTEMPTS
     backoff: float = 0.5  # seconds before the first retry, doubled for each next one
     timeout: float = 30.0
 

@@ -83,12 +83,6 @@ class Site:
 
 
 @pytest.fixture
-async def admin(auth: Auth) -> AuthFor:
-    """The first administrator: the default owner of imported records."""
-    return await auth("administrator")
-
-
-@pytest.fixture
 def site(admin: AuthFor) -> Site:
     return Site()
 
