@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps node-tools run test test-fast lint typecheck pytest bench fuzz lighthouse clean
+.PHONY: install system-deps node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse clean
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -68,12 +68,19 @@ node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json $(AXE)
 test-fast: install
 	$(BIN)/pytest tests/unit tests/api
 
-# Every test, the fast ones first (a failure there stops before the servers start), then
-# those against real servers, commands and tools (tests/live).
-pytest: install system-deps node-tools test-fast
+# The tests against real servers, commands and tools (tests/live), once the tools are there.
+test-live: install system-deps node-tools
 	$(BIN)/pytest tests/live
 
-test: lint typecheck pytest
+# Every test, the fast ones first (a failure there stops before the servers start).
+pytest: test-fast
+	$(MAKE) --no-print-directory test-live
+
+# The checks, the fast tests and the tools' installs (apt, npm: waiting on disk and network
+# more than on the CPU) side by side, each one's output in one piece; then the live tests.
+test: install
+	$(MAKE) --no-print-directory -j 4 --output-sync=target lint typecheck test-fast node-tools
+	$(MAKE) --no-print-directory test-live
 
 # Seeds a fresh (embedded, or BENCH_DATABASE_URL) database, serves it and prints a table;
 # e.g. `make bench BENCH_ARGS="--events 1000000 --duration 20"`. Uses wrk when installed.
