@@ -34,6 +34,10 @@ class UserRepository:
         )
         return found
 
+    async def by_id(self, user_id: int) -> User | None:
+        found: User | None = await self.session.get(User, user_id)
+        return found
+
     async def exists(self, user_id: int) -> bool:
         found = await self.session.scalar(select(User.id).where(User.id == user_id))
         return found is not None
@@ -175,11 +179,10 @@ class DeskSessionRepository:
         result = await self.session.execute(query)
         return int(getattr(result, "rowcount", 0) or 0)
 
-    async def remove_expired(self, user_id: int, idle_minutes: int, lifetime_hours: int) -> None:
+    async def remove_expired(self, idle_minutes: int, lifetime_hours: int) -> None:
+        """Delete every session that has ended by itself (idle, or too old)."""
         live = _live(idle_minutes, lifetime_hours)
-        await self.session.execute(
-            delete(DeskSession).where(DeskSession.user_id == user_id, ~(live[0] & live[1]))
-        )
+        await self.session.execute(delete(DeskSession).where(~(live[0] & live[1])))
 
     async def count_live(self, idle_minutes: int, lifetime_hours: int) -> dict[int, int]:
         rows = await self.session.execute(
