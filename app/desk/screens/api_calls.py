@@ -7,12 +7,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from app.desk.context import DeskContext, desk_reader, desk_writer
 from fastapi import Depends
 
 from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
 from app.core.infra.settings import LANGUAGES
+from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.http.context import RequestContext
 
 Form = dict[str, Any]

@@ -7,7 +7,6 @@ image in use (the desk never sends `force`)."""
 
 from typing import Any
 
-from app.desk.context import DeskContext
 from babel.units import format_unit
 from fastapi import APIRouter, Request
 from starlette.background import BackgroundTask
@@ -18,6 +17,7 @@ from app.core.edge.errors import ApiError
 from app.core.edge.etags import etag_of
 from app.core.edge.responses import dumps
 from app.core.rules.permissions import Role
+from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
     DeskReader,
     DeskWriter,
@@ -173,12 +173,12 @@ async def _editor(
 router = APIRouter()
 
 
-@router.get("/media/", include_in_schema=False)
+@router.get("/media", include_in_schema=False)
 async def media_page(request: Request, desk: DeskReader) -> Response:
     return await _grid(desk, request)
 
 
-@router.post("/media/", include_in_schema=False)
+@router.post("/media", include_in_schema=False)
 async def upload(request: Request, desk: DeskWriter) -> Response:
     raw = await form_values(desk)
     max_bytes = desk.settings.max_upload_bytes

@@ -10,13 +10,13 @@ does for a missing translation); one equal to the default text is shown empty.""
 from dataclasses import dataclass
 from typing import Any
 
-from app.desk.context import DeskContext
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.core.edge.errors import ApiError
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import can_create_posts, can_publish, may
+from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
     DeskReader,
     DeskWriter,
@@ -348,7 +348,7 @@ class RecordScreens:
             return await self.trash(desk, record_id)
 
         add = router.add_api_route
-        add(f"{path}/", list_page, methods=["GET"], include_in_schema=False)
+        add(path, list_page, methods=["GET"], include_in_schema=False)
         add(f"{path}/new", new_page, methods=["GET"], include_in_schema=False)
         add(f"{path}/new", create, methods=["POST"], include_in_schema=False)
         one = path + "/{record_id:int}"

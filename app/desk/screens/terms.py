@@ -7,7 +7,6 @@ as in the venues' editor."""
 from dataclasses import dataclass
 from typing import Any
 
-from app.desk.context import DeskContext
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
@@ -15,6 +14,7 @@ from app.core.edge.errors import ApiError, forbidden
 from app.core.edge.etags import etag_of
 from app.core.edge.responses import dumps
 from app.core.rules.permissions import can_manage_terms
+from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
     DeskReader,
     DeskWriter,
@@ -309,7 +309,7 @@ class TermScreens:
             return await self.delete(desk, term_id)
 
         add = router.add_api_route
-        add(f"{path}/", list_page, methods=["GET"], include_in_schema=False)
+        add(path, list_page, methods=["GET"], include_in_schema=False)
         add(f"{path}/new", new_page, methods=["GET"], include_in_schema=False)
         add(f"{path}/new", create, methods=["POST"], include_in_schema=False)
         one = path + "/{term_id:int}"
