@@ -170,9 +170,9 @@ class MediaRepository:
             )
         ).subquery()
         rows = await self.session.execute(
-            select(shown.c.image_id, func.count()).group_by(shown.c.image_id)
+            select(shown.c.image_id, func.count().label("uses")).group_by(shown.c.image_id)
         )
-        return dict(rows.tuples().all())
+        return {row.image_id: row.uses for row in rows}
 
     async def post_ownership(self, record_id: int) -> Ownership | None:
         """Author and status of the event, venue or organizer with this ID."""

@@ -91,7 +91,8 @@ def refusal(error: ApiError | TranslationRefused, language: str) -> Refusal:
     carry the translation's prefix (`de-venue`)."""
     prefix = ""
     if isinstance(error, TranslationRefused):
-        error, prefix = error.error, f"{error.language}-"
+        prefix = f"{error.language}-"
+        error = error.error
     body = error.body(language)
     params = body["data"].get("params") or {}
     fields = {f"{prefix}{name}": str(text) for name, text in params.items()}

@@ -191,6 +191,8 @@ async def upload(request: Request, desk: DeskWriter) -> Response:
             media_id, _ = await service(desk, raw).upload(incoming)
     except ApiError as exc:
         return await _grid(desk, request, refusal(exc, desk.language))
+    finally:
+        await (await request.form()).close()  # the file's spooled copy
     flash = N_("Uploaded. Describe the image for people who cannot see it.")
     return desk.redirect(f"media/{media_id}/edit", flash=flash)
 

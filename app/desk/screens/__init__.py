@@ -1,0 +1,1 @@
+"""STUB (D4 local only)."""
