@@ -1,1 +1,0 @@
-"""STUB (D4 local only)."""
