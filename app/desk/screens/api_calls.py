@@ -10,9 +10,9 @@ from typing import Annotated, Any
 from fastapi import Depends
 
 from app.core.edge.errors import ApiError
-from app.core.edge.urls import urls_of
 from app.core.infra.settings import LANGUAGES
 from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.i18n import gettext
 from app.http.context import RequestContext
 
 Form = dict[str, Any]
@@ -29,18 +29,9 @@ def service_context(
     language: str | None = None,
     if_match: str | None = None,
 ) -> RequestContext:
-    """What the API's handlers give a service, for this desk request: texts are read and
-    written in `language` (the site's default language unless given)."""
-    settings = desk.settings
-    return RequestContext(
-        raw=dict(raw or {}),
-        language=language or settings.default_language,
-        user=desk.principal,
-        session=desk.db,
-        urls=urls_of(desk.request, settings),
-        settings=settings,
-        if_match=if_match or None,
-    )
+    """What the API's handlers give a service, for this desk request (`DeskContext.api_context`):
+    texts are read and written in `language` (the site's default language unless given)."""
+    return desk.api_context(dict(raw or {}), language=language, if_match=if_match or None)
 
 
 def translation_languages(desk: DeskContext) -> list[str]:
@@ -50,9 +41,10 @@ def translation_languages(desk: DeskContext) -> list[str]:
 
 @asynccontextmanager
 async def write_step(desk: DeskContext) -> AsyncIterator[None]:
-    """One write of a screen, all or nothing: a service's refusal (raised through) rolls
-    back what the write did so far, and the page that shows the refusal commits nothing
-    of it (the request's session still commits when the page answers)."""
+    """One write of a screen (several service calls: the record, then its translations),
+    all or nothing: a refusal (raised through) rolls back what the write did so far, so
+    that the form shown with the refusal reads the record as it is saved. (The page of a
+    refusal, 4xx, commits nothing anyway: DeskContext.render.)"""
     async with desk.db.begin_nested():
         yield
 
@@ -108,6 +100,11 @@ async def form_values(desk: DeskContext) -> dict[str, str]:
         for name, value in form.multi_items()
         if isinstance(value, str) and name != "csrf_token"
     }
+
+
+def flash(desk: DeskContext, message: str) -> str:
+    """A message of the desk's catalog in the desk's language, for `DeskContext.redirect`."""
+    return gettext(desk.language, message)
 
 
 def page_number(value: str | None) -> int:

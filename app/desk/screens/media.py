@@ -24,6 +24,7 @@ from app.desk.screens.api_calls import (
     Form,
     Refusal,
     TranslationRefused,
+    flash,
     form_values,
     page_number,
     refusal,
@@ -70,23 +71,14 @@ def may_upload(desk: DeskContext) -> bool:
     return desk.principal.at_least(Role.AUTHOR)
 
 
-def _refused(desk: DeskContext, problem: Refusal) -> Response:
-    return desk.render(
-        "desk/media_refused.html", status=problem.status, problem=problem, url=desk.url
-    )
-
-
 async def _grid(desk: DeskContext, request: Request, problem: Refusal | None = None) -> Response:
     """The library's page: what the principal may see of it, newest first."""
     search = (request.query_params.get("search") or "").strip()
     number = page_number(request.query_params.get("page"))
     raw = {"search": search} if search else {}
     library = service(desk, raw, language=desk.language)
-    try:
-        items, total, _ = await library.find(Page(number, PER_PAGE))
-        uses = await library.use_counts([item["id"] for item in items])
-    except ApiError as exc:
-        return _refused(desk, refusal(exc, desk.language))
+    items, total, _ = await library.find(Page(number, PER_PAGE))
+    uses = await library.use_counts([item["id"] for item in items])
     principal = desk.principal
     cards = [
         {
@@ -108,7 +100,6 @@ async def _grid(desk: DeskContext, request: Request, problem: Refusal | None = N
         pages=max(1, -(-total // PER_PAGE)),
         problem=problem,
         may_upload=may_upload(desk),
-        url=desk.url,
     )
 
 
@@ -145,11 +136,10 @@ async def _editor(
     problem: Refusal | None = None,
     conflict: bool = False,
 ) -> Response:
-    try:
-        body, saved, version = await _editing(desk, media_id)
-        users = await service(desk).users(media_id)
-    except ApiError as exc:
-        return _refused(desk, refusal(exc, desk.language))
+    # An image the principal may not see, or none: the service's refusal, which the desk
+    # shows as its error page (app/desk/router.py).
+    body, saved, version = await _editing(desk, media_id)
+    users = await service(desk).users(media_id)
     return desk.render(
         "desk/media_editor.html",
         status=problem.status if problem else 200,
@@ -164,7 +154,6 @@ async def _editor(
         manageable=may_manage_upload_of(desk.principal, int(body["author"]) or None),
         languages=translation_languages(desk),
         default_language=desk.settings.default_language,
-        url=desk.url,
     )
 
 
@@ -175,11 +164,13 @@ router = APIRouter()
 
 @router.get("/media", include_in_schema=False)
 async def media_page(request: Request, desk: DeskReader) -> Response:
+    desk.require(desk.can.posts)
     return await _grid(desk, request)
 
 
 @router.post("/media", include_in_schema=False)
 async def upload(request: Request, desk: DeskWriter) -> Response:
+    desk.require(desk.can.posts)
     raw = await form_values(desk)
     max_bytes = desk.settings.max_upload_bytes
 
@@ -193,17 +184,19 @@ async def upload(request: Request, desk: DeskWriter) -> Response:
         return await _grid(desk, request, refusal(exc, desk.language))
     finally:
         await (await request.form()).close()  # the file's spooled copy
-    flash = N_("Uploaded. Describe the image for people who cannot see it.")
-    return desk.redirect(f"media/{media_id}/edit", flash=flash)
+    uploaded = N_("Uploaded. Describe the image for people who cannot see it.")
+    return desk.redirect(f"media/{media_id}/edit", flash=flash(desk, uploaded))
 
 
 @router.get("/media/{media_id:int}/edit", include_in_schema=False)
 async def edit_page(media_id: int, desk: DeskReader) -> Response:
+    desk.require(desk.can.posts)
     return await _editor(desk, media_id)
 
 
 @router.post("/media/{media_id:int}/edit", include_in_schema=False)
 async def update(media_id: int, desk: DeskWriter) -> Response:
+    desk.require(desk.can.posts)
     form = await form_values(desk)
     try:
         async with write_step(desk):
@@ -220,11 +213,12 @@ async def update(media_id: int, desk: DeskWriter) -> Response:
     except (ApiError, TranslationRefused) as exc:
         problem = refusal(exc, desk.language)
         return await _editor(desk, media_id, form=form, problem=problem, conflict=problem.conflict)
-    return desk.redirect(f"media/{media_id}/edit", flash=N_("Saved."))
+    return desk.redirect(f"media/{media_id}/edit", flash=flash(desk, N_("Saved.")))
 
 
 @router.post("/media/{media_id:int}/delete", include_in_schema=False)
 async def delete(media_id: int, desk: DeskWriter) -> Response:
+    desk.require(desk.can.posts)
     form = await form_values(desk)
     library = service(desk, if_match=form.get("version", ""))
     try:
@@ -232,7 +226,7 @@ async def delete(media_id: int, desk: DeskWriter) -> Response:
             _, orphans = await library.delete(media_id)  # never `force`: 409 while in use
     except ApiError as exc:
         return await _editor(desk, media_id, problem=refusal(exc, desk.language))
-    response = desk.redirect("media/", flash=N_("Deleted."))
+    response = desk.redirect("media/", flash=flash(desk, N_("Deleted.")))
     # Files go once the deletion is committed: after the response (as the API does).
     response.background = BackgroundTask(library.remove_files, orphans)
     return response

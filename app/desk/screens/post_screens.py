@@ -23,6 +23,7 @@ from app.desk.screens.api_calls import (
     Form,
     Refusal,
     TranslationRefused,
+    flash,
     form_values,
     page_number,
     refusal,
@@ -202,7 +203,6 @@ class RecordScreens:
             problem=problem,
             may_create=can_create_posts(desk.principal),
             statuses=STATUS_LABELS,
-            url=desk.url,
         )
 
     def _row(self, desk: DeskContext, body: dict[str, Any]) -> dict[str, Any]:
@@ -245,7 +245,6 @@ class RecordScreens:
             statuses=self.statuses(desk, form.get("status")),
             languages=translation_languages(desk),
             default_language=desk.settings.default_language,
-            url=desk.url,
         )
 
     def labels(self) -> dict[str, str]:
@@ -272,13 +271,12 @@ class RecordScreens:
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
             return self._editor(desk, form=form, record=None, version="", problem=problem)
-        return desk.redirect(f"{self.path}/{record_id}/edit", flash=N_("Saved."))
+        return desk.redirect(f"{self.path}/{record_id}/edit", flash=flash(desk, N_("Saved.")))
 
     async def edit_page(self, desk: DeskContext, record_id: int) -> Response:
-        try:
-            record, form, version = await self._editing(desk, record_id)
-        except ApiError as exc:
-            return self.refused(desk, refusal(exc, desk.language))
+        # A record the principal may not read, or none: the service's refusal, which the
+        # desk shows as its error page (app/desk/router.py).
+        record, form, version = await self._editing(desk, record_id)
         return self._editor(desk, form=form, record=record, version=version)
 
     async def update(self, desk: DeskContext, record_id: int) -> Response:
@@ -291,10 +289,7 @@ class RecordScreens:
                 await self._write_translations(desk, record_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
-            try:
-                record, theirs, current = await self._editing(desk, record_id)
-            except ApiError as gone:
-                return self.refused(desk, refusal(gone, desk.language))
+            record, theirs, current = await self._editing(desk, record_id)
             # After a conflict the form carries the version saved meanwhile: saving again
             # keeps what the person wrote, knowingly.
             saved = current if problem.conflict else version
@@ -302,26 +297,13 @@ class RecordScreens:
             return self._editor(
                 desk, form=form, record=record, version=saved, problem=problem, theirs=shown
             )
-        return desk.redirect(f"{self.path}/{record_id}/edit", flash=N_("Saved."))
+        return desk.redirect(f"{self.path}/{record_id}/edit", flash=flash(desk, N_("Saved.")))
 
     async def trash(self, desk: DeskContext, record_id: int) -> Response:
         form = await form_values(desk)
-        try:
-            async with write_step(desk):
-                ctx = service_context(desk, if_match=form.get("version", ""))
-                await PostService(self.kind, ctx).remove(record_id)
-        except ApiError as exc:
-            return self.refused(desk, refusal(exc, desk.language))
-        return desk.redirect(f"{self.path}/", flash=N_("Moved to the trash."))
-
-    def refused(self, desk: DeskContext, problem: Refusal) -> Response:
-        return desk.render(
-            "desk/records_refused.html",
-            status=problem.status,
-            screen=self,
-            problem=problem,
-            url=desk.url,
-        )
+        ctx = service_context(desk, if_match=form.get("version", ""))
+        await PostService(self.kind, ctx).remove(record_id)  # a refusal: the error page
+        return desk.redirect(f"{self.path}/", flash=flash(desk, N_("Moved to the trash.")))
 
     # ---- routes -------------------------------------------------------------------------
 
@@ -330,21 +312,27 @@ class RecordScreens:
         path = f"/{self.path}"
 
         async def list_page(request: Request, desk: DeskReader) -> Response:
+            desk.require(desk.can.posts)
             return await self.list_page(desk, request)
 
         async def new_page(desk: DeskReader) -> Response:
+            desk.require(desk.can.posts)
             return await self.new_page(desk)
 
         async def create(desk: DeskWriter) -> Response:
+            desk.require(desk.can.posts)
             return await self.create(desk)
 
         async def edit_page(record_id: int, desk: DeskReader) -> Response:
+            desk.require(desk.can.posts)
             return await self.edit_page(desk, record_id)
 
         async def update(record_id: int, desk: DeskWriter) -> Response:
+            desk.require(desk.can.posts)
             return await self.update(desk, record_id)
 
         async def trash(record_id: int, desk: DeskWriter) -> Response:
+            desk.require(desk.can.posts)
             return await self.trash(desk, record_id)
 
         add = router.add_api_route

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.edge.errors import ApiError, forbidden
+from app.core.edge.errors import ApiError
 from app.core.edge.etags import etag_of
 from app.core.edge.responses import dumps
 from app.core.rules.permissions import can_manage_terms
@@ -21,6 +21,7 @@ from app.desk.screens.api_calls import (
     Form,
     Refusal,
     TranslationRefused,
+    flash,
     form_values,
     page_number,
     refusal,
@@ -183,7 +184,6 @@ class TermScreens:
             pages=max(1, -(-total // PER_PAGE)) if search or not self.hierarchical else 1,
             problem=problem,
             may_manage=self.may_manage(desk),
-            url=desk.url,
         )
 
     async def _editor(
@@ -211,12 +211,9 @@ class TermScreens:
             editable=self.may_manage(desk),
             languages=translation_languages(desk),
             default_language=desk.settings.default_language,
-            url=desk.url,
         )
 
     async def new_page(self, desk: DeskContext) -> Response:
-        if not self.may_manage(desk):
-            return self.refused(desk, refusal(_forbidden(desk), desk.language))
         return await self._editor(desk, form={"parent": "0"}, term=None, version="")
 
     async def create(self, desk: DeskContext) -> Response:
@@ -229,13 +226,10 @@ class TermScreens:
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
             return await self._editor(desk, form=form, term=None, version="", problem=problem)
-        return desk.redirect(f"{self.path}/{body['id']}/edit", flash=N_("Saved."))
+        return desk.redirect(f"{self.path}/{body['id']}/edit", flash=flash(desk, N_("Saved.")))
 
     async def edit_page(self, desk: DeskContext, term_id: int) -> Response:
-        try:
-            body, form, version = await self._editing(desk, term_id)
-        except ApiError as exc:
-            return self.refused(desk, refusal(exc, desk.language))
+        body, form, version = await self._editing(desk, term_id)  # a refusal: the error page
         return await self._editor(desk, form=form, term=body, version=version)
 
     async def update(self, desk: DeskContext, term_id: int) -> Response:
@@ -250,10 +244,7 @@ class TermScreens:
                 await self._write_translations(desk, term_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
-            try:
-                body, theirs, current = await self._editing(desk, term_id)
-            except ApiError as gone:
-                return self.refused(desk, refusal(gone, desk.language))
+            body, theirs, current = await self._editing(desk, term_id)
             conflict = problem.conflict
             return await self._editor(
                 desk,
@@ -263,26 +254,13 @@ class TermScreens:
                 problem=problem,
                 theirs=theirs if conflict else None,
             )
-        return desk.redirect(f"{self.path}/{term_id}/edit", flash=N_("Saved."))
+        return desk.redirect(f"{self.path}/{term_id}/edit", flash=flash(desk, N_("Saved.")))
 
     async def delete(self, desk: DeskContext, term_id: int) -> Response:
         form = await form_values(desk)
-        try:
-            async with write_step(desk):
-                ctx = service_context(desk, if_match=form.get("version", ""))
-                await TermService(self.kind, ctx).delete(term_id)
-        except ApiError as exc:
-            return self.refused(desk, refusal(exc, desk.language))
-        return desk.redirect(f"{self.path}/", flash=N_("Deleted."))
-
-    def refused(self, desk: DeskContext, problem: Refusal) -> Response:
-        return desk.render(
-            "desk/records_refused.html",
-            status=problem.status,
-            screen=self,
-            problem=problem,
-            url=desk.url,
-        )
+        ctx = service_context(desk, if_match=form.get("version", ""))
+        await TermService(self.kind, ctx).delete(term_id)  # a refusal: the error page
+        return desk.redirect(f"{self.path}/", flash=flash(desk, N_("Deleted.")))
 
     # ---- routes -------------------------------------------------------------------------
 
@@ -291,21 +269,27 @@ class TermScreens:
         path = f"/{self.path}"
 
         async def list_page(request: Request, desk: DeskReader) -> Response:
+            desk.require(self.may_manage(desk))
             return await self.list_page(desk, request)
 
         async def new_page(desk: DeskReader) -> Response:
+            desk.require(self.may_manage(desk))
             return await self.new_page(desk)
 
         async def create(desk: DeskWriter) -> Response:
+            desk.require(self.may_manage(desk))
             return await self.create(desk)
 
         async def edit_page(term_id: int, desk: DeskReader) -> Response:
+            desk.require(self.may_manage(desk))
             return await self.edit_page(desk, term_id)
 
         async def update(term_id: int, desk: DeskWriter) -> Response:
+            desk.require(self.may_manage(desk))
             return await self.update(desk, term_id)
 
         async def delete(term_id: int, desk: DeskWriter) -> Response:
+            desk.require(self.may_manage(desk))
             return await self.delete(desk, term_id)
 
         add = router.add_api_route
@@ -317,12 +301,6 @@ class TermScreens:
         add(f"{one}/edit", update, methods=["POST"], include_in_schema=False)
         add(f"{one}/delete", delete, methods=["POST"], include_in_schema=False)
         return router
-
-
-def _forbidden(desk: DeskContext) -> ApiError:
-    """The API's refusal of the principal's role (what the service says on a write)."""
-    principal = desk.principal
-    return forbidden(principal.login, principal.role.value)
 
 
 CATEGORY_SCREENS = TermScreens(
