@@ -12,3 +12,9 @@ async def test_sign_in_and_home(client: AsyncClient, desk_user: DeskUserFactory)
     assert home.status_code == 200
     assert editor.login in home.text
     assert token
+
+
+async def test_signin_page(client: AsyncClient) -> None:
+    page = await client.get("/desk/signin")
+    assert page.status_code == 200, page.text
+    assert "<title>" in page.text
