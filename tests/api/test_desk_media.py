@@ -5,13 +5,20 @@ service decides every one of these)."""
 import html
 import re
 
+import pytest
 from httpx import AsyncClient, Response
 
-from tests.desk_support import desk_login
-from tests.factories import API, Auth, AuthFor, create_record
+from tests.desk_support import DeskUser, DeskUserFactory, desk_login
+from tests.factories import API, AuthFor, create_record
 from tests.media_files import picture
 
 DESK = "/desk"
+
+
+@pytest.fixture
+async def editor(desk_user: DeskUserFactory) -> DeskUser:
+    """An editor who may sign in to the desk (and call the API)."""
+    return await desk_user("editor")
 
 
 async def upload(
@@ -41,8 +48,10 @@ async def media_body(client: AsyncClient, who: AuthFor, media_id: int, **query: 
     return await client.get(f"{API}/media/{media_id}", params=query, headers=who.basic)
 
 
-async def test_an_author_uploads_and_describes_an_image(client: AsyncClient, auth: Auth) -> None:
-    author = await auth("author")
+async def test_an_author_uploads_and_describes_an_image(
+    client: AsyncClient, desk_user: DeskUserFactory
+) -> None:
+    author = await desk_user("author")
     token = await desk_login(client, author)
     grid = await client.get(f"{DESK}/media/")
     assert grid.status_code == 200
@@ -81,7 +90,7 @@ async def test_an_author_uploads_and_describes_an_image(client: AsyncClient, aut
 
 
 async def test_an_image_in_use_is_not_offered_for_deletion_and_refused_if_forced(
-    client: AsyncClient, editor: AuthFor
+    client: AsyncClient, editor: DeskUser
 ) -> None:
     token = await desk_login(client, editor)
     used = uploaded_id(await upload(client, token, "Used"))
@@ -107,11 +116,11 @@ async def test_an_image_in_use_is_not_offered_for_deletion_and_refused_if_forced
     assert (await media_body(client, editor, unused)).status_code == 404
 
 
-async def test_roles_on_the_media_screen(client: AsyncClient, auth: Auth) -> None:
+async def test_roles_on_the_media_screen(client: AsyncClient, desk_user: DeskUserFactory) -> None:
     owner, other, contributor = (
-        await auth("author"),
-        await auth("author"),
-        await auth("contributor"),
+        await desk_user("author"),
+        await desk_user("author"),
+        await desk_user("contributor"),
     )
     token = await desk_login(client, owner)
     media_id = uploaded_id(await upload(client, token, "Mine"))
@@ -120,7 +129,7 @@ async def test_roles_on_the_media_screen(client: AsyncClient, auth: Auth) -> Non
     page = await client.get(f"{DESK}/media/{media_id}/edit")
     assert page.status_code == 200
     assert ">Save<" not in page.text
-    assert "/delete" not in page.text
+    assert f"/desk/media/{media_id}/delete" not in page.text
     forced = await client.post(
         f"{DESK}/media/{media_id}/edit", data={"csrf_token": token, "alt_text": "Taken"}
     )
@@ -139,7 +148,7 @@ async def test_roles_on_the_media_screen(client: AsyncClient, auth: Auth) -> Non
     assert [item["id"] for item in listed.json()["media"]] == [media_id]
 
 
-async def test_an_upload_without_a_file_says_so(client: AsyncClient, editor: AuthFor) -> None:
+async def test_an_upload_without_a_file_says_so(client: AsyncClient, editor: DeskUser) -> None:
     token = await desk_login(client, editor)
     response = await client.post(
         f"{DESK}/media/",
@@ -151,7 +160,7 @@ async def test_an_upload_without_a_file_says_so(client: AsyncClient, editor: Aut
 
 
 async def test_alt_texts_saved_meanwhile_are_a_conflict(
-    client: AsyncClient, editor: AuthFor
+    client: AsyncClient, editor: DeskUser
 ) -> None:
     token = await desk_login(client, editor)
     media_id = uploaded_id(await upload(client, token, "First"))
