@@ -26,7 +26,7 @@ async def upload(
 ) -> Response:
     return await client.post(
         f"{DESK}/media/",
-        data={"csrf_token": token, "alt_text": alt_text},
+        data={"csrf_token": token, "alt_text": alt_text, "title": ""},  # as the form sends it
         files={"file": (name, picture("PNG", (320, 240)), "image/png")},
     )
 

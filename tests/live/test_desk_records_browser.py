@@ -87,7 +87,10 @@ def _visit(driver: WebDriver, site: DeskSite, seen: dict[str, Any]) -> None:
     driver.get(site.url("media/"))
     seen["grid_alt"] = driver.find_element(By.CSS_SELECTOR, ".media-card img").get_attribute("alt")
     assert_accessible(driver, "media")
+    seen["grid_title"] = driver.find_element(By.CSS_SELECTOR, ".media-card .media-title").text
+    driver.set_window_size(1280, 1150)  # the upload form and the grid's first row
     screenshot(driver, "desk-media")
+    driver.set_window_size(1280, 1000)
     seen["errors"] = browser_errors(driver)
 
 
@@ -105,6 +108,7 @@ async def test_venues_categories_and_media_in_a_browser(
     assert jazz_row.startswith("—")
     assert "Jazz" in jazz_row
     assert seen["grid_alt"] == "The river at dusk"
+    assert seen["grid_title"] == "river"  # the file's name, as the API makes it
     assert seen["errors"] == []  # nothing refused by the CSP
     auth = desk_site.api_auth("editor")
     async with httpx.AsyncClient(base_url=f"{desk_site.base}{API}", auth=auth) as api:

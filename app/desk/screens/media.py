@@ -171,7 +171,8 @@ async def media_page(request: Request, desk: DeskReader) -> Response:
 @router.post("/media", include_in_schema=False)
 async def upload(request: Request, desk: DeskWriter) -> Response:
     desk.require(desk.can.posts)
-    raw = await form_values(desk)
+    # An empty field is not sent: the title then defaults to the file's name (the service's).
+    raw = {name: value for name, value in (await form_values(desk)).items() if value}
     max_bytes = desk.settings.max_upload_bytes
 
     async def incoming() -> IncomingFile:
