@@ -40,6 +40,10 @@ from app.posts.service import PostService
 
 PER_PAGE = 20
 TEXTS = ("description", "excerpt")  # besides the name: the translated texts
+# Sent only when changed (the form keeps what it showed in `was-<name>`): a publication
+# date sent again would re-date the record, and a trashed record's slug (`<slug>__trashed`)
+# is the service's to give back.
+SENT_WHEN_CHANGED = ("date", "slug")
 
 
 def N_(text: str) -> str:
@@ -112,10 +116,10 @@ class RecordScreens:
             status=body["status"],
             slug=body["slug"],
             date=body["date"],
-            date_was=body["date"],
             image=str(image["id"]) if isinstance(image, dict) and image.get("id") else "",
             password=password or "",
         )
+        form.update((f"was-{name}", form[name]) for name in SENT_WHEN_CHANGED)
         return form
 
     async def _translations(self, desk: DeskContext, record_id: int, form: Form) -> None:
@@ -142,8 +146,8 @@ class RecordScreens:
 
     def _params(self, form: Form, *, creating: bool) -> dict[str, Any]:
         """The service's parameters of the default language's form fields: every field
-        (an empty text clears it), but the date only when it was changed (the form shows
-        it to the minute) and, on a create, nothing empty."""
+        (an empty text clears it) but those of SENT_WHEN_CHANGED unless they were changed,
+        and, on a create, nothing empty."""
         raw: dict[str, Any] = {self.name_field: form.get(self.name_field, "")}
         raw.update((name, form.get(name, "")) for name in TEXTS)
         for field in self.fields:
@@ -151,12 +155,13 @@ class RecordScreens:
                 raw[field.name] = "true" if form.get(field.name) else "false"
             else:
                 raw[field.name] = form.get(field.name, "")
-        for name in ("status", "slug", "image", "password"):
+        for name in ("status", "image", "password"):
             raw[name] = form.get(name, "")
-        if form.get("date", "") != form.get("date_was", ""):
-            raw["date"] = form.get("date", "")
-        if not raw["slug"]:
-            del raw["slug"]  # a new record's slug comes from its name
+        for name in SENT_WHEN_CHANGED:
+            if form.get(name, "") != form.get(f"was-{name}", ""):
+                raw[name] = form.get(name, "")
+        if not raw.get("slug", True):
+            del raw["slug"]  # emptied: it stays (a new record's comes from its name)
         if creating:
             raw = {name: value for name, value in raw.items() if value not in ("", "false")}
         return raw
