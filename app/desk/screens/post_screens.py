@@ -18,8 +18,6 @@ from app.core.rules.constants import TRASH
 from app.core.rules.permissions import can_create_posts, can_publish, may
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
-    DeskReader,
-    DeskWriter,
     Form,
     Refusal,
     TranslationRefused,
@@ -33,6 +31,7 @@ from app.desk.screens.api_calls import (
     translation_params,
     write_step,
 )
+from app.desk.screens.editor_routes import editor_routes
 from app.http.pagination import Page
 from app.posts.kind import PostKind
 from app.posts.listing import list_posts
@@ -85,6 +84,10 @@ class RecordScreens:
     @property
     def path(self) -> str:
         return self.kind.plural  # venues/
+
+    @property
+    def removal(self) -> str:
+        return "trash"
 
     @property
     def name_field(self) -> str:
@@ -304,48 +307,16 @@ class RecordScreens:
             )
         return desk.redirect(f"{self.path}/{record_id}/edit", flash=flash(desk, N_("Saved.")))
 
-    async def trash(self, desk: DeskContext, record_id: int) -> Response:
+    async def remove(self, desk: DeskContext, record_id: int) -> Response:
+        """Move to the trash (restored from the Trash screen)."""
         form = await form_values(desk)
         ctx = service_context(desk, if_match=form.get("version", ""))
         await PostService(self.kind, ctx).remove(record_id)  # a refusal: the error page
         return desk.redirect(f"{self.path}/", flash=flash(desk, N_("Moved to the trash.")))
 
-    # ---- routes -------------------------------------------------------------------------
+    def allowed(self, desk: DeskContext) -> bool:
+        """Contributors and up (the nav's rule): the roles that may write such records."""
+        return desk.can.posts
 
     def router(self) -> APIRouter:
-        router = APIRouter()
-        path = f"/{self.path}"
-
-        async def list_page(request: Request, desk: DeskReader) -> Response:
-            desk.require(desk.can.posts)
-            return await self.list_page(desk, request)
-
-        async def new_page(desk: DeskReader) -> Response:
-            desk.require(desk.can.posts)
-            return await self.new_page(desk)
-
-        async def create(desk: DeskWriter) -> Response:
-            desk.require(desk.can.posts)
-            return await self.create(desk)
-
-        async def edit_page(record_id: int, desk: DeskReader) -> Response:
-            desk.require(desk.can.posts)
-            return await self.edit_page(desk, record_id)
-
-        async def update(record_id: int, desk: DeskWriter) -> Response:
-            desk.require(desk.can.posts)
-            return await self.update(desk, record_id)
-
-        async def trash(record_id: int, desk: DeskWriter) -> Response:
-            desk.require(desk.can.posts)
-            return await self.trash(desk, record_id)
-
-        add = router.add_api_route
-        add(path, list_page, methods=["GET"], include_in_schema=False)
-        add(f"{path}/new", new_page, methods=["GET"], include_in_schema=False)
-        add(f"{path}/new", create, methods=["POST"], include_in_schema=False)
-        one = path + "/{record_id:int}"
-        add(f"{one}/edit", edit_page, methods=["GET"], include_in_schema=False)
-        add(f"{one}/edit", update, methods=["POST"], include_in_schema=False)
-        add(f"{one}/trash", trash, methods=["POST"], include_in_schema=False)
-        return router
+        return editor_routes(self)

@@ -16,8 +16,6 @@ from app.core.edge.responses import dumps
 from app.core.rules.permissions import can_manage_terms
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
-    DeskReader,
-    DeskWriter,
     Form,
     Refusal,
     TranslationRefused,
@@ -31,6 +29,7 @@ from app.desk.screens.api_calls import (
     translation_params,
     write_step,
 )
+from app.desk.screens.editor_routes import editor_routes
 from app.desk.screens.post_screens import N_
 from app.http.pagination import MAX_PER_PAGE, Page
 from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
@@ -88,6 +87,10 @@ class TermScreens:
     @property
     def path(self) -> str:
         return self.kind.path  # categories/, tags/
+
+    @property
+    def removal(self) -> str:
+        return "delete"
 
     @property
     def hierarchical(self) -> bool:
@@ -256,51 +259,19 @@ class TermScreens:
             )
         return desk.redirect(f"{self.path}/{term_id}/edit", flash=flash(desk, N_("Saved.")))
 
-    async def delete(self, desk: DeskContext, term_id: int) -> Response:
+    async def remove(self, desk: DeskContext, term_id: int) -> Response:
+        """Delete permanently (terms have no trash)."""
         form = await form_values(desk)
         ctx = service_context(desk, if_match=form.get("version", ""))
         await TermService(self.kind, ctx).delete(term_id)  # a refusal: the error page
         return desk.redirect(f"{self.path}/", flash=flash(desk, N_("Deleted.")))
 
-    # ---- routes -------------------------------------------------------------------------
+    def allowed(self, desk: DeskContext) -> bool:
+        """Who may manage the kind (the nav's rule): authors categories, editors tags."""
+        return self.may_manage(desk)
 
     def router(self) -> APIRouter:
-        router = APIRouter()
-        path = f"/{self.path}"
-
-        async def list_page(request: Request, desk: DeskReader) -> Response:
-            desk.require(self.may_manage(desk))
-            return await self.list_page(desk, request)
-
-        async def new_page(desk: DeskReader) -> Response:
-            desk.require(self.may_manage(desk))
-            return await self.new_page(desk)
-
-        async def create(desk: DeskWriter) -> Response:
-            desk.require(self.may_manage(desk))
-            return await self.create(desk)
-
-        async def edit_page(term_id: int, desk: DeskReader) -> Response:
-            desk.require(self.may_manage(desk))
-            return await self.edit_page(desk, term_id)
-
-        async def update(term_id: int, desk: DeskWriter) -> Response:
-            desk.require(self.may_manage(desk))
-            return await self.update(desk, term_id)
-
-        async def delete(term_id: int, desk: DeskWriter) -> Response:
-            desk.require(self.may_manage(desk))
-            return await self.delete(desk, term_id)
-
-        add = router.add_api_route
-        add(path, list_page, methods=["GET"], include_in_schema=False)
-        add(f"{path}/new", new_page, methods=["GET"], include_in_schema=False)
-        add(f"{path}/new", create, methods=["POST"], include_in_schema=False)
-        one = path + "/{term_id:int}"
-        add(f"{one}/edit", edit_page, methods=["GET"], include_in_schema=False)
-        add(f"{one}/edit", update, methods=["POST"], include_in_schema=False)
-        add(f"{one}/delete", delete, methods=["POST"], include_in_schema=False)
-        return router
+        return editor_routes(self)
 
 
 CATEGORY_SCREENS = TermScreens(
