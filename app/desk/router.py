@@ -34,6 +34,10 @@ SCREENS = [
     "home",
     "sessions",
     "users",
+    "venues",
+    "organizers",
+    "terms",
+    "media",
 ]
 
 STATIC = Path(__file__).parent / "static"

@@ -158,6 +158,22 @@ class MediaRepository:
         rows = await self.session.execute(statement)
         return sorted((row.kind, row.id) for row in rows)
 
+    async def use_counts(self, media_ids: Sequence[int]) -> dict[int, int]:
+        """How many events, venues and organizers show each of `media_ids` (trash included;
+        an image shown by none is absent): one query for a page of the library."""
+        if not media_ids:
+            return {}
+        shown = union_all(
+            *(
+                select(model.image_id.label("image_id")).where(model.image_id.in_(media_ids))
+                for _, model in POSTS
+            )
+        ).subquery()
+        rows = await self.session.execute(
+            select(shown.c.image_id, func.count().label("uses")).group_by(shown.c.image_id)
+        )
+        return {row.image_id: row.uses for row in rows}
+
     async def post_ownership(self, record_id: int) -> Ownership | None:
         """Author and status of the event, venue or organizer with this ID."""
         statement = union_all(

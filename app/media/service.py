@@ -33,10 +33,12 @@ TEXTS = {"title": "title", "alt_text": "alt", "caption": "caption"}  # parameter
 
 
 def may_manage(user: Principal, record: MediaRecord) -> bool:
+    return may_manage_upload_of(user, record.author_id)
+
+
+def may_manage_upload_of(user: Principal, author_id: int | None) -> bool:
     """Editors and up: every image; everybody else who may write: their own."""
-    return user.at_least(Role.EDITOR) or (
-        record.author_id is not None and record.author_id == user.id
-    )
+    return user.at_least(Role.EDITOR) or (author_id is not None and author_id == user.id)
 
 
 class MediaService:
@@ -86,6 +88,18 @@ class MediaService:
         if not user.at_least(Role.AUTHOR):
             require(user, may_manage(user, record))
         return self._body(record)
+
+    async def use_counts(self, media_ids: list[int]) -> dict[int, int]:
+        """How many records show each of `media_ids` (see `delete`: only an image nothing
+        shows may be deleted without `force`)."""
+        poster(self.ctx.user)  # writers only: 401, 403
+        return await self.repo.use_counts(media_ids)
+
+    async def users(self, media_id: int) -> list[tuple[str, int]]:
+        """(kind, ID) of each event, venue and organizer showing the image, for a caller
+        who may read it."""
+        await self.get(media_id)
+        return await self.repo.users(media_id)
 
     # ---- writes ---------------------------------------------------------------------
 

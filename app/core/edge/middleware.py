@@ -184,9 +184,10 @@ async def _drain(receive: Receive, declared: int) -> None:
             return
 
 
-# An upload to the media library (`POST .../media`) may be as large as MAX_UPLOAD_BYTES,
-# plus room for a multipart form's other fields.
-UPLOAD_PATH = f"/{NAMESPACE}/media"
+# An upload to the media library (`POST .../media`, or the desk's upload form at
+# `.../desk/media`) may be as large as MAX_UPLOAD_BYTES, plus room for a multipart form's
+# other fields.
+UPLOAD_PATHS = (f"/{NAMESPACE}/media", "/desk/media")
 FORM_ROOM = 256 * 1024
 
 
@@ -196,7 +197,7 @@ def body_limit(max_bytes: int, default_language: str, upload_bytes: int = 0) -> 
 
     def limit_of(scope: Scope) -> int:
         path: str = scope["path"]
-        if scope["method"] == "POST" and path.rstrip("/").endswith(UPLOAD_PATH):
+        if scope["method"] == "POST" and path.rstrip("/").endswith(UPLOAD_PATHS):
             return upload_limit
         return max_bytes
 

@@ -1,0 +1,284 @@
+"""The desk's categories (a tree: each has at most one parent) and tags: lists and editors,
+through the API's term service (app/terms/service.py), which decides who may manage them
+(authors: categories, editors: tags), refuses a parent that is the category itself or one of
+its descendants, and keeps names unique. Names and descriptions are translated side by side,
+as in the venues' editor."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.core.edge.errors import ApiError
+from app.core.edge.etags import etag_of
+from app.core.edge.responses import dumps
+from app.core.rules.permissions import can_manage_terms
+from app.desk.context import DeskContext
+from app.desk.screens.api_calls import (
+    Form,
+    Refusal,
+    TranslationRefused,
+    flash,
+    form_values,
+    page_number,
+    refusal,
+    service_context,
+    translation_fields,
+    translation_languages,
+    translation_params,
+    write_step,
+)
+from app.desk.screens.editor_routes import editor_routes
+from app.desk.screens.post_screens import N_
+from app.http.pagination import MAX_PER_PAGE, Page
+from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
+
+PER_PAGE = 20
+TEXTS = ("name", "description")
+
+
+@dataclass(frozen=True)
+class TreeRow:
+    """A category in the tree: its body and its depth (0 for a top-level one)."""
+
+    body: dict[str, Any]
+    depth: int
+
+
+def tree(bodies: list[dict[str, Any]]) -> list[TreeRow]:
+    """The categories in tree order: each after its parent, siblings by name. A category
+    whose parent is not among them is shown at the top (the tree is never lost)."""
+    ids = {body["id"] for body in bodies}
+    children: dict[int, list[dict[str, Any]]] = {}
+    for body in sorted(bodies, key=lambda body: (body["name"].casefold(), body["id"])):
+        parent = body.get("parent") or 0
+        children.setdefault(parent if parent in ids else 0, []).append(body)
+    rows: list[TreeRow] = []
+    seen: set[int] = set()
+
+    def walk(parent: int, depth: int) -> None:
+        for body in children.get(parent, []):
+            if body["id"] not in seen:  # a loop in the data never hangs the page
+                seen.add(body["id"])
+                rows.append(TreeRow(body, depth))
+                walk(body["id"], depth + 1)
+
+    walk(0, 0)
+    return rows
+
+
+def descendants(rows: list[TreeRow], term_id: int) -> set[int]:
+    """`term_id` and every category below it: what its parent select does not offer."""
+    below = {term_id}
+    for row in rows:  # tree order: a parent comes before its children
+        if (row.body.get("parent") or 0) in below:
+            below.add(row.body["id"])
+    return below
+
+
+@dataclass(frozen=True)
+class TermScreens:
+    kind: TermKind
+    title: str
+    new_title: str
+    edit_title: str
+
+    @property
+    def path(self) -> str:
+        return self.kind.path  # categories/, tags/
+
+    @property
+    def removal(self) -> str:
+        return "delete"
+
+    @property
+    def hierarchical(self) -> bool:
+        return self.kind is CATEGORIES
+
+    def may_manage(self, desk: DeskContext) -> bool:
+        return can_manage_terms(desk.principal, self.kind.action)
+
+    # ---- reading ------------------------------------------------------------------------
+
+    async def _all(self, desk: DeskContext) -> list[dict[str, Any]]:
+        """Every category (the tree needs them all), a hundred at a time."""
+        bodies: list[dict[str, Any]] = []
+        number = 1
+        while True:
+            ctx = service_context(desk, {"hide_empty": "false"}, language=desk.language)
+            page, total, _ = await TermService(self.kind, ctx).list(Page(number, MAX_PER_PAGE))
+            bodies.extend(page)
+            if not page or len(bodies) >= total:
+                return bodies
+            number += 1
+
+    async def _editing(self, desk: DeskContext, term_id: int) -> tuple[dict[str, Any], Form, str]:
+        """(the term as the API shows it, the editor's form, its version)."""
+        body = await TermService(self.kind, service_context(desk)).get(term_id)
+        form: Form = {name: body[name] for name in ("name", "slug", "description")}
+        form["parent"] = str(body.get("parent") or 0)
+        for language in translation_languages(desk):
+            ctx = service_context(desk, language=language)
+            shown = await TermService(self.kind, ctx).get(term_id)
+            form.update(translation_fields(language, {n: shown[n] for n in TEXTS}, form))
+        return body, form, etag_of(dumps(body))
+
+    async def _parents(self, desk: DeskContext, term_id: int | None) -> list[tuple[str, str]]:
+        """The parent select's choices: none, or any category that is neither this one nor
+        below it (the service refuses those too, should a form send one)."""
+        rows = tree(await self._all(desk))
+        excluded = descendants(rows, term_id) if term_id is not None else set()
+        choices = [("0", "—")]
+        choices.extend(
+            (str(row.body["id"]), "\u2003" * row.depth + row.body["name"])
+            for row in rows
+            if row.body["id"] not in excluded
+        )
+        return choices
+
+    # ---- writing ------------------------------------------------------------------------
+
+    def _params(self, form: Form) -> dict[str, str]:
+        raw = {name: str(form.get(name) or "") for name in ("name", "slug", "description")}
+        if self.hierarchical:
+            raw["parent"] = str(form.get("parent") or "0")
+        # Empty texts are not sent: the service takes no empty name, slug or description.
+        return {name: value for name, value in raw.items() if value}
+
+    async def _write_translations(self, desk: DeskContext, term_id: int, form: Form) -> None:
+        for language in translation_languages(desk):
+            shown = await TermService(self.kind, service_context(desk, language=language)).get(
+                term_id
+            )
+            raw = translation_params(form, language, {name: shown[name] for name in TEXTS})
+            if raw:
+                ctx = service_context(desk, raw, language=language)
+                try:
+                    await TermService(self.kind, ctx).update(term_id)
+                except ApiError as exc:
+                    raise TranslationRefused(exc, language) from exc
+
+    # ---- pages --------------------------------------------------------------------------
+
+    async def list_page(self, desk: DeskContext, request: Request) -> Response:
+        search = (request.query_params.get("search") or "").strip()
+        problem, rows, total, page = None, [], 0, 1
+        try:
+            if self.hierarchical and not search:
+                rows = tree(await self._all(desk))
+                total = len(rows)
+            else:
+                page = page_number(request.query_params.get("page"))
+                raw = {"hide_empty": "false", **({"search": search} if search else {})}
+                ctx = service_context(desk, raw, language=desk.language)
+                items, total, _ = await TermService(self.kind, ctx).list(Page(page, PER_PAGE))
+                rows = [TreeRow(body, 0) for body in items]
+        except ApiError as exc:
+            problem = refusal(exc, desk.language)
+        return desk.render(
+            "desk/terms_list.html",
+            status=problem.status if problem else 200,
+            screen=self,
+            rows=rows,
+            total=total,
+            search=search,
+            page=page,
+            pages=max(1, -(-total // PER_PAGE)) if search or not self.hierarchical else 1,
+            problem=problem,
+            may_manage=self.may_manage(desk),
+        )
+
+    async def _editor(
+        self,
+        desk: DeskContext,
+        *,
+        form: Form,
+        term: dict[str, Any] | None,
+        version: str,
+        problem: Refusal | None = None,
+        theirs: Form | None = None,
+    ) -> Response:
+        term_id = term["id"] if term else None
+        parents = await self._parents(desk, term_id) if self.hierarchical else []
+        return desk.render(
+            "desk/terms_editor.html",
+            status=problem.status if problem else 200,
+            screen=self,
+            form=form,
+            term=term,
+            version=version,
+            problem=problem,
+            theirs=theirs,
+            parents=parents,
+            editable=self.may_manage(desk),
+            languages=translation_languages(desk),
+            default_language=desk.settings.default_language,
+        )
+
+    async def new_page(self, desk: DeskContext) -> Response:
+        return await self._editor(desk, form={"parent": "0"}, term=None, version="")
+
+    async def create(self, desk: DeskContext) -> Response:
+        form = await form_values(desk)
+        try:
+            async with write_step(desk):
+                ctx = service_context(desk, self._params(form))
+                body = await TermService(self.kind, ctx).create()
+                await self._write_translations(desk, body["id"], form)
+        except (ApiError, TranslationRefused) as exc:
+            problem = refusal(exc, desk.language)
+            return await self._editor(desk, form=form, term=None, version="", problem=problem)
+        return desk.redirect(f"{self.path}/{body['id']}/edit", flash=flash(desk, N_("Saved.")))
+
+    async def edit_page(self, desk: DeskContext, term_id: int) -> Response:
+        body, form, version = await self._editing(desk, term_id)  # a refusal: the error page
+        return await self._editor(desk, form=form, term=body, version=version)
+
+    async def update(self, desk: DeskContext, term_id: int) -> Response:
+        form = await form_values(desk)
+        version = form.get("version", "")
+        try:
+            async with write_step(desk):
+                raw = self._params(form)
+                await TermService(self.kind, service_context(desk, raw, if_match=version)).update(
+                    term_id
+                )
+                await self._write_translations(desk, term_id, form)
+        except (ApiError, TranslationRefused) as exc:
+            problem = refusal(exc, desk.language)
+            body, theirs, current = await self._editing(desk, term_id)
+            conflict = problem.conflict
+            return await self._editor(
+                desk,
+                form=form,
+                term=body,
+                version=current if conflict else version,
+                problem=problem,
+                theirs=theirs if conflict else None,
+            )
+        return desk.redirect(f"{self.path}/{term_id}/edit", flash=flash(desk, N_("Saved.")))
+
+    async def remove(self, desk: DeskContext, term_id: int) -> Response:
+        """Delete permanently (terms have no trash)."""
+        form = await form_values(desk)
+        ctx = service_context(desk, if_match=form.get("version", ""))
+        await TermService(self.kind, ctx).delete(term_id)  # a refusal: the error page
+        return desk.redirect(f"{self.path}/", flash=flash(desk, N_("Deleted.")))
+
+    def allowed(self, desk: DeskContext) -> bool:
+        """Who may manage the kind (the nav's rule): authors categories, editors tags."""
+        return self.may_manage(desk)
+
+    def router(self) -> APIRouter:
+        return editor_routes(self)
+
+
+CATEGORY_SCREENS = TermScreens(
+    CATEGORIES, N_("Categories"), N_("New category"), N_("Edit category")
+)
+TAG_SCREENS = TermScreens(TAGS, N_("Tags"), N_("New tag"), N_("Edit tag"))
+
+router = APIRouter()
+router.include_router(CATEGORY_SCREENS.router())
+router.include_router(TAG_SCREENS.router())
