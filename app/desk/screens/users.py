@@ -1,0 +1,188 @@
+"""The Users screen (`/desk/users/`, administrators only): list, add (the new application
+password shown once, as `almanac users add` prints it), change a role, set a new account
+password (typed, or made up and shown once), revoke application passwords and end desk
+sessions. Every change is the `almanac users` commands' service (app/users/service.py)."""
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+from starlette.responses import Response
+
+from app.core.rules.permissions import Role, can_manage_users
+from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.models import User
+from app.users.service import Accounts, UserError, UserExists
+from app.users.sessions import DeskSessions
+
+router = APIRouter()
+Reader = Annotated[DeskContext, Depends(desk_reader)]
+Writer = Annotated[DeskContext, Depends(desk_writer)]
+
+ROLES = tuple(role.value for role in Role)
+MADE_UP_PASSWORD_BYTES = 12  # 16 characters, 96 bits
+
+
+def _accounts(desk: DeskContext) -> Accounts:
+    return Accounts(desk.db, desk.settings.app_password_pepper)
+
+
+def _forbidden(desk: DeskContext) -> Response | None:
+    """The 403 page for everybody but administrators (they alone manage accounts)."""
+    if can_manage_users(desk.principal):
+        return None
+    return desk.render("desk/users_forbidden.html", status=403)
+
+
+async def render_users(desk: DeskContext, status: int = 200, **values: Any) -> Response:
+    accounts = _accounts(desk)
+    users = await accounts.list()
+    values.setdefault("errors", {})
+    values.setdefault("form", {"login": "", "role": Role.AUTHOR.value})
+    return desk.render(
+        "desk/users.html",
+        status=status,
+        users=users,
+        roles=ROLES,
+        app_passwords=await accounts.app_password_counts(),
+        sessions=await DeskSessions(desk.db, desk.settings).counts(),
+        **values,
+    )
+
+
+@router.get("/users/")
+async def users_screen(desk: Reader) -> Response:
+    return _forbidden(desk) or await render_users(desk)
+
+
+async def _user(desk: DeskContext, user_id: int) -> User | None:
+    for user in await _accounts(desk).list():
+        if user.id == user_id:
+            return user
+    return None
+
+
+def _role(value: Any) -> Role | None:
+    return Role(value) if value in ROLES else None
+
+
+@router.post("/users/add")
+async def add_user(desk: Writer) -> Response:
+    refused = _forbidden(desk)
+    if refused is not None:
+        return refused
+    form = await desk.request.form()
+    login, role = str(form.get("login", "")).strip(), _role(form.get("role"))
+    kept = {"login": login, "role": str(form.get("role", ""))}
+    if role is None:
+        errors = {"role": desk.gettext("Choose a role.")}
+        return await render_users(desk, status=400, errors=errors, form=kept)
+    try:
+        user, password = await _accounts(desk).add(login, role)
+    except UserExists:
+        errors = {"login": desk.gettext("A user with this login exists already.")}
+        return await render_users(desk, status=409, errors=errors, form=kept)
+    except UserError:
+        errors = {"login": desk.gettext("A login is 1 to 60 characters, without spaces or “:”.")}
+        return await render_users(desk, status=400, errors=errors, form=kept)
+    shown = {"login": user.login, "password": password, "kind": "application"}
+    return await render_users(desk, status=201, shown=shown)
+
+
+@router.post("/users/{user_id}/role")
+async def change_role(user_id: int, desk: Writer) -> Response:
+    refused = _forbidden(desk)
+    if refused is not None:
+        return refused
+    user = await _user(desk, user_id)
+    form = await desk.request.form()
+    role = _role(form.get("role"))
+    if user is None or role is None:
+        message = desk.gettext("No such user or role.")
+        return await render_users(desk, status=404 if user is None else 400, problem=message)
+    try:
+        await _accounts(desk).set_role(user.login, role)
+    except UserError as error:
+        return await render_users(desk, status=409, problem=user_error(desk, error))
+    message = desk.gettext("%(login)s is now: %(role)s.") % {
+        "login": user.login,
+        "role": role_name(desk, role.value),
+    }
+    return desk.redirect("users/", flash=message)
+
+
+@router.post("/users/{user_id}/password")
+async def set_password(user_id: int, desk: Writer) -> Response:
+    """A typed password, or a made-up one shown once; every desk session of the user ends
+    (the service's rule for any new password)."""
+    refused = _forbidden(desk)
+    if refused is not None:
+        return refused
+    user = await _user(desk, user_id)
+    if user is None:
+        return await render_users(desk, status=404, problem=desk.gettext("No such user or role."))
+    form = await desk.request.form()
+    typed = str(form.get("password", ""))
+    password = typed or secrets.token_urlsafe(MADE_UP_PASSWORD_BYTES)
+    try:
+        await _accounts(desk).set_account_password(user.login, password)
+    except UserError:
+        problem = desk.gettext("An account password has at least 8 characters.")
+        return await render_users(desk, status=400, problem=problem)
+    if typed:
+        message = desk.gettext("The account password of %(login)s is set.") % {"login": user.login}
+        return desk.redirect("users/", flash=message)
+    shown = {"login": user.login, "password": password, "kind": "account"}
+    return await render_users(desk, shown=shown)
+
+
+@router.post("/users/{user_id}/revoke")
+async def revoke_app_passwords(user_id: int, desk: Writer) -> Response:
+    refused = _forbidden(desk)
+    if refused is not None:
+        return refused
+    user = await _user(desk, user_id)
+    if user is None:
+        return await render_users(desk, status=404, problem=desk.gettext("No such user or role."))
+    count = await _accounts(desk).revoke_app_passwords(user.login)
+    message = desk.ngettext(
+        "%(num)d application password of %(login)s revoked.",
+        "%(num)d application passwords of %(login)s revoked.",
+        count,
+    ) % {"num": count, "login": user.login}
+    return desk.redirect("users/", flash=message)
+
+
+@router.post("/users/{user_id}/sessions")
+async def end_sessions(user_id: int, desk: Writer) -> Response:
+    refused = _forbidden(desk)
+    if refused is not None:
+        return refused
+    user = await _user(desk, user_id)
+    if user is None:
+        return await render_users(desk, status=404, problem=desk.gettext("No such user or role."))
+    count = await DeskSessions(desk.db, desk.settings).end_all(user.id)
+    message = desk.ngettext(
+        "%(num)d desk session of %(login)s ended.",
+        "%(num)d desk sessions of %(login)s ended.",
+        count,
+    ) % {"num": count, "login": user.login}
+    return desk.redirect("users/", flash=message)
+
+
+def role_name(desk: DeskContext, role: str) -> str:
+    names = {
+        "administrator": desk.gettext("Administrator"),
+        "editor": desk.gettext("Editor"),
+        "author": desk.gettext("Author"),
+        "contributor": desk.gettext("Contributor"),
+        "subscriber": desk.gettext("Subscriber"),
+    }
+    return names.get(role, role)
+
+
+def user_error(desk: DeskContext, error: UserError) -> str:
+    """A refusal of the service, in the desk's language."""
+    if "administrator" in str(error):
+        return desk.gettext("The last administrator keeps their role.")
+    return str(error)
