@@ -116,9 +116,3 @@ def poster(user: User) -> Principal:
     require(user, can_create_posts(user))
     assert user is not None  # can_create_posts() is false for anonymous callers
     return user
-
-
-def can_manage_users(user: User) -> bool:
-    """Add users, change roles, passwords and sessions: administrators only (`list_users`,
-    `promote_users`)."""
-    return user is not None and user.role == Role.ADMINISTRATOR

@@ -16,11 +16,13 @@ from starlette.responses import Response
 from app.core.edge.caching import CountCache
 from app.core.edge.errors import ApiError, InvalidParams
 from app.core.infra.database import Session
-from app.core.rules.permissions import can_create_posts, can_publish, can_see_all_statuses
+from app.core.rules.permissions import can_create_posts, can_publish
 from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.i18n import gettext
 from app.desk.screens.event_rows import rows
 from app.desk.screens.event_table import PENDING, STATUS_TABS, Pages, TableQuery
-from app.desk.screens.record_actions import Action, Outcome, api_context, run
+from app.desk.screens.plurals import ngettext
+from app.desk.screens.record_actions import Action, Outcome, run
 from app.events.listing import list_events
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -54,10 +56,11 @@ async def _categories(ctx: RequestContext) -> list[dict[str, Any]]:
     return terms
 
 
-async def _pending_count(ctx: RequestContext, totals: CountCache) -> int | None:
+async def _pending_count(desk: DeskContext, ctx: RequestContext) -> int | None:
     """Events waiting for review, for those who review them (editors and up)."""
-    if not can_see_all_statuses(ctx.user):
+    if not desk.can.review:
         return None
+    totals = _totals(desk)
     query = TableQuery(filters={"status": PENDING}, per_page="1")
     raw_ctx = dataclasses.replace(ctx, raw=query.api_params())
     _, total, _, _ = await list_events(raw_ctx, totals)
@@ -89,13 +92,13 @@ def _field_errors(error: ApiError, language: str) -> dict[str, str]:
 async def render_table(
     desk: DeskContext, query: TableQuery, outcome: Outcome | None = None, status: int = 200
 ) -> Response:
-    ctx = api_context(desk)
+    ctx = desk.api_context()
     totals = _totals(desk)
     values: dict[str, Any] = {
         "query": query,
         "tabs": STATUS_TABS,
         "categories": await _categories(ctx),
-        "pending": await _pending_count(ctx, totals),
+        "pending": await _pending_count(desk, ctx),
         "actions": actions_for(desk, query),
         "outcome": outcome,
         "errors": {},
@@ -119,8 +122,9 @@ async def render_table(
     return desk.render("desk/events.html", status=status, **values)
 
 
-@router.get("/events/")
+@router.get("/events")
 async def events_screen(desk: Reader) -> Response:
+    desk.require(desk.can.posts)
     query = TableQuery.read(dict(desk.request.query_params.multi_items()))
     return await render_table(desk, query)
 
@@ -137,34 +141,38 @@ def _ids(values: list[str]) -> list[int] | None:
 
 @router.post("/events/bulk")
 async def bulk_action(desk: Writer) -> Response:
+    desk.require(desk.can.posts)
     form = await desk.request.form()
     back = TableQuery.read({k: v[0] for k, v in parse_qs(str(form.get("back", ""))).items()})
     action = str(form.get("action", ""))
     ids = _ids([str(value) for value in form.getlist("ids")])
     problem = None
     if action not in BULK_ACTIONS:
-        problem = desk.gettext("Choose an action.")
+        problem = gettext(desk.language, "Choose an action.")
     elif not ids:
-        problem = desk.gettext("Choose at least one event.")
+        problem = gettext(desk.language, "Choose at least one event.")
     elif len(ids) > MAX_BULK:
-        problem = desk.gettext("Choose at most %(max)d events.") % {"max": MAX_BULK}
+        problem = gettext(desk.language, "Choose at most %(max)d events.", max=MAX_BULK)
     if problem is not None or ids is None:
         outcome = Outcome(problem=problem)
         return await render_table(desk, back, outcome, status=400)
-    outcome = await run(api_context(desk), action, [("event", i) for i in ids])  # type: ignore[arg-type]
+    outcome = await run(desk.api_context(), desk.language, action, [("event", i) for i in ids])  # type: ignore[arg-type]
     if not outcome.failures:
         return desk.redirect(f"events/?{back.query()}", flash=done_message(desk, action, len(ids)))
     return await render_table(desk, back, outcome, status=outcome.status)
 
 
 def done_message(desk: DeskContext, action: str, count: int) -> str:
-    texts = {
-        "publish": desk.ngettext("%(num)d event published.", "%(num)d events published.", count),
-        "trash": desk.ngettext(
-            "%(num)d event moved to the trash.", "%(num)d events moved to the trash.", count
-        ),
-        "restore": desk.ngettext(
-            "%(num)d event restored as a draft.", "%(num)d events restored as drafts.", count
-        ),
-    }
-    return texts[action] % {"num": count}
+    language = desk.language
+    if action == "publish":
+        return ngettext(language, "%(num)d event published.", "%(num)d events published.", count)
+    if action == "trash":
+        return ngettext(
+            language,
+            "%(num)d event moved to the trash.",
+            "%(num)d events moved to the trash.",
+            count,
+        )
+    return ngettext(
+        language, "%(num)d event restored as a draft.", "%(num)d events restored as drafts.", count
+    )

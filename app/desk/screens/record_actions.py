@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.core.edge.errors import ApiError, InvalidParams
-from app.core.edge.urls import urls_of
 from app.core.infra.sql import in_savepoint
 from app.core.rules.permissions import may
 from app.events.service import EventService
@@ -31,19 +30,6 @@ ACTIONS: tuple[Action, ...] = ("publish", "trash", "restore", "delete")
 RESTORED_STATUS = "draft"
 # Every write on an event is for the whole series (a row of the table is a series).
 WHOLE_SERIES = {"scope": "all"}
-
-
-def api_context(desk: Any, raw: dict[str, Any] | None = None) -> RequestContext:
-    """The API's request context for a desk request: the desk's session and caller, so a
-    service call here is the API's call by this person, in the desk's language."""
-    return RequestContext(
-        raw or {},
-        desk.language,
-        desk.principal,
-        desk.db,
-        urls_of(desk.request, desk.settings),
-        desk.settings,
-    )
 
 
 def _params(action: Action) -> dict[str, Any]:
@@ -122,19 +108,20 @@ async def name_of(ctx: RequestContext, kind: KindName, record_id: int) -> str:
 
 async def run(
     ctx: RequestContext,
+    language: str,
     action: Action,
     items: Sequence[tuple[KindName, int]],
     step: Callable[[RequestContext, KindName, Action, int], Awaitable[None]] = act,
 ) -> Outcome:
     """`action` on every item, each in its own savepoint: a refusal rolls back that record
-    only, and is reported with the service's reason."""
+    only, and is reported with the service's reason in `language`."""
     outcome = Outcome()
     for kind, record_id in items:
         try:
             await in_savepoint(ctx.session, functools.partial(step, ctx, kind, action, record_id))
         except ApiError as error:
             name = await name_of(ctx, kind, record_id)
-            message = reason(error, ctx.language)
+            message = reason(error, language)
             outcome.failures.append(Failure(kind, record_id, name, message, error.status))
         else:
             outcome.done.append((kind, record_id))

@@ -15,14 +15,15 @@ from app.core.edge.caching import CountCache
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import User, may
 from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.i18n import gettext
 from app.desk.screens.event_rows import when_text
 from app.desk.screens.event_table import TableQuery
+from app.desk.screens.plurals import ngettext
 from app.desk.screens.record_actions import (
     KINDS,
     Action,
     KindName,
     Outcome,
-    api_context,
     name_of,
     run,
 )
@@ -107,13 +108,14 @@ async def _section(ctx: RequestContext, desk: DeskContext, kind: KindName) -> Se
 async def render_trash(
     desk: DeskContext, outcome: Outcome | None = None, status: int = 200
 ) -> Response:
-    ctx = api_context(desk)
+    ctx = desk.api_context()
     sections = [await _section(ctx, desk, kind) for kind in SECTIONS]
     return desk.render("desk/trash.html", status=status, sections=sections, outcome=outcome)
 
 
-@router.get("/trash/")
+@router.get("/trash")
 async def trash_screen(desk: Reader) -> Response:
+    desk.require(desk.can.posts)
     return await render_trash(desk)
 
 
@@ -135,32 +137,30 @@ async def _chosen(desk: DeskContext) -> tuple[list[tuple[KindName, int]] | None,
     values = [str(only)] if only else [str(value) for value in form.getlist("items")]
     items = parse_items(values)
     if items is None:
-        return None, desk.gettext("The form named something that is not in the trash.")
+        message = "The form named something that is not in the trash."
+        return None, gettext(desk.language, message)
     if not items:
-        return None, desk.gettext("Choose at least one item.")
+        return None, gettext(desk.language, "Choose at least one item.")
     if len(items) > MAX_ITEMS:
-        return None, desk.gettext("Choose at most %(max)d items.") % {"max": MAX_ITEMS}
+        return None, gettext(desk.language, "Choose at most %(max)d items.", max=MAX_ITEMS)
     return items, None
 
 
 async def _apply(desk: DeskContext, action: Action, items: list[tuple[KindName, int]]) -> Response:
-    outcome = await run(api_context(desk), action, items)
+    outcome = await run(desk.api_context(), desk.language, action, items)
     if not outcome.failures:
-        count = len(outcome.done)
+        count, language = len(outcome.done), desk.language
         if action == "restore":
-            text = desk.ngettext(
-                "%(num)d item restored as a draft.", "%(num)d items restored as drafts.", count
-            )
+            one, many = "%(num)d item restored as a draft.", "%(num)d items restored as drafts."
         else:
-            text = desk.ngettext(
-                "%(num)d item deleted permanently.", "%(num)d items deleted permanently.", count
-            )
-        return desk.redirect("trash/", flash=text % {"num": count})
+            one, many = "%(num)d item deleted permanently.", "%(num)d items deleted permanently."
+        return desk.redirect("trash/", flash=ngettext(language, one, many, count))
     return await render_trash(desk, outcome, status=outcome.status)
 
 
 @router.post("/trash/restore")
 async def restore(desk: Writer) -> Response:
+    desk.require(desk.can.posts)
     items, problem = await _chosen(desk)
     if items is None:
         return await render_trash(desk, Outcome(problem=problem), status=400)
@@ -170,12 +170,13 @@ async def restore(desk: Writer) -> Response:
 @router.post("/trash/delete")
 async def delete(desk: Writer) -> Response:
     """Without `confirmed`, the confirmation page (nothing is deleted); with it, delete."""
+    desk.require(desk.can.posts)
     items, problem = await _chosen(desk)
     if items is None:
         return await render_trash(desk, Outcome(problem=problem), status=400)
     form = await desk.request.form()
     if form.get("confirmed") != "yes":
-        ctx = api_context(desk)
+        ctx = desk.api_context()
         named = [
             (kind, record_id, await name_of(ctx, kind, record_id)) for kind, record_id in items
         ]

@@ -9,8 +9,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
-from app.core.rules.permissions import Role, can_manage_users
+from app.core.rules.permissions import Role
 from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.i18n import gettext
+from app.desk.screens.plurals import ngettext
 from app.models import User
 from app.users.service import Accounts, UserError, UserExists
 from app.users.sessions import DeskSessions
@@ -27,11 +29,9 @@ def _accounts(desk: DeskContext) -> Accounts:
     return Accounts(desk.db, desk.settings.app_password_pepper)
 
 
-def _forbidden(desk: DeskContext) -> Response | None:
+def _administrator(desk: DeskContext) -> None:
     """The 403 page for everybody but administrators (they alone manage accounts)."""
-    if can_manage_users(desk.principal):
-        return None
-    return desk.render("desk/users_forbidden.html", status=403)
+    desk.require(desk.can.users)
 
 
 async def render_users(desk: DeskContext, status: int = 200, **values: Any) -> Response:
@@ -50,9 +50,10 @@ async def render_users(desk: DeskContext, status: int = 200, **values: Any) -> R
     )
 
 
-@router.get("/users/")
+@router.get("/users")
 async def users_screen(desk: Reader) -> Response:
-    return _forbidden(desk) or await render_users(desk)
+    _administrator(desk)
+    return await render_users(desk)
 
 
 async def _user(desk: DeskContext, user_id: int) -> User | None:
@@ -68,22 +69,20 @@ def _role(value: Any) -> Role | None:
 
 @router.post("/users/add")
 async def add_user(desk: Writer) -> Response:
-    refused = _forbidden(desk)
-    if refused is not None:
-        return refused
+    _administrator(desk)
     form = await desk.request.form()
     login, role = str(form.get("login", "")).strip(), _role(form.get("role"))
     kept = {"login": login, "role": str(form.get("role", ""))}
     if role is None:
-        errors = {"role": desk.gettext("Choose a role.")}
+        errors = {"role": gettext(desk.language, "Choose a role.")}
         return await render_users(desk, status=400, errors=errors, form=kept)
     try:
         user, password = await _accounts(desk).add(login, role)
     except UserExists:
-        errors = {"login": desk.gettext("A user with this login exists already.")}
+        errors = {"login": gettext(desk.language, "A user with this login exists already.")}
         return await render_users(desk, status=409, errors=errors, form=kept)
     except UserError:
-        errors = {"login": desk.gettext("A login is 1 to 60 characters, without spaces or “:”.")}
+        errors = {"login": gettext(desk.language, "A login is 1 to 60 characters, without spaces or “:”.")}
         return await render_users(desk, status=400, errors=errors, form=kept)
     shown = {"login": user.login, "password": password, "kind": "application"}
     return await render_users(desk, status=201, shown=shown)
@@ -91,23 +90,19 @@ async def add_user(desk: Writer) -> Response:
 
 @router.post("/users/{user_id}/role")
 async def change_role(user_id: int, desk: Writer) -> Response:
-    refused = _forbidden(desk)
-    if refused is not None:
-        return refused
+    _administrator(desk)
     user = await _user(desk, user_id)
     form = await desk.request.form()
     role = _role(form.get("role"))
     if user is None or role is None:
-        message = desk.gettext("No such user or role.")
+        message = gettext(desk.language, "No such user or role.")
         return await render_users(desk, status=404 if user is None else 400, problem=message)
     try:
         await _accounts(desk).set_role(user.login, role)
     except UserError as error:
         return await render_users(desk, status=409, problem=user_error(desk, error))
-    message = desk.gettext("%(login)s is now: %(role)s.") % {
-        "login": user.login,
-        "role": role_name(desk, role.value),
-    }
+    role_text = role_name(desk, role.value)
+    message = gettext(desk.language, "%(login)s is now: %(role)s.", login=user.login, role=role_text)
     return desk.redirect("users/", flash=message)
 
 
@@ -115,22 +110,22 @@ async def change_role(user_id: int, desk: Writer) -> Response:
 async def set_password(user_id: int, desk: Writer) -> Response:
     """A typed password, or a made-up one shown once; every desk session of the user ends
     (the service's rule for any new password)."""
-    refused = _forbidden(desk)
-    if refused is not None:
-        return refused
+    _administrator(desk)
     user = await _user(desk, user_id)
     if user is None:
-        return await render_users(desk, status=404, problem=desk.gettext("No such user or role."))
+        return await render_users(desk, status=404, problem=gettext(desk.language, "No such user or role."))
     form = await desk.request.form()
     typed = str(form.get("password", ""))
     password = typed or secrets.token_urlsafe(MADE_UP_PASSWORD_BYTES)
     try:
         await _accounts(desk).set_account_password(user.login, password)
     except UserError:
-        problem = desk.gettext("An account password has at least 8 characters.")
+        problem = gettext(desk.language, "An account password has at least 8 characters.")
         return await render_users(desk, status=400, problem=problem)
     if typed:
-        message = desk.gettext("The account password of %(login)s is set.") % {"login": user.login}
+        message = gettext(
+            desk.language, "The account password of %(login)s is set.", login=user.login
+        )
         return desk.redirect("users/", flash=message)
     shown = {"login": user.login, "password": password, "kind": "account"}
     return await render_users(desk, shown=shown)
@@ -138,45 +133,45 @@ async def set_password(user_id: int, desk: Writer) -> Response:
 
 @router.post("/users/{user_id}/revoke")
 async def revoke_app_passwords(user_id: int, desk: Writer) -> Response:
-    refused = _forbidden(desk)
-    if refused is not None:
-        return refused
+    _administrator(desk)
     user = await _user(desk, user_id)
     if user is None:
-        return await render_users(desk, status=404, problem=desk.gettext("No such user or role."))
+        return await render_users(desk, status=404, problem=gettext(desk.language, "No such user or role."))
     count = await _accounts(desk).revoke_app_passwords(user.login)
-    message = desk.ngettext(
+    message = ngettext(
+        desk.language,
         "%(num)d application password of %(login)s revoked.",
         "%(num)d application passwords of %(login)s revoked.",
         count,
-    ) % {"num": count, "login": user.login}
+        login=user.login,
+    )
     return desk.redirect("users/", flash=message)
 
 
 @router.post("/users/{user_id}/sessions")
 async def end_sessions(user_id: int, desk: Writer) -> Response:
-    refused = _forbidden(desk)
-    if refused is not None:
-        return refused
+    _administrator(desk)
     user = await _user(desk, user_id)
     if user is None:
-        return await render_users(desk, status=404, problem=desk.gettext("No such user or role."))
+        return await render_users(desk, status=404, problem=gettext(desk.language, "No such user or role."))
     count = await DeskSessions(desk.db, desk.settings).end_all(user.id)
-    message = desk.ngettext(
+    message = ngettext(
+        desk.language,
         "%(num)d desk session of %(login)s ended.",
         "%(num)d desk sessions of %(login)s ended.",
         count,
-    ) % {"num": count, "login": user.login}
+        login=user.login,
+    )
     return desk.redirect("users/", flash=message)
 
 
 def role_name(desk: DeskContext, role: str) -> str:
     names = {
-        "administrator": desk.gettext("Administrator"),
-        "editor": desk.gettext("Editor"),
-        "author": desk.gettext("Author"),
-        "contributor": desk.gettext("Contributor"),
-        "subscriber": desk.gettext("Subscriber"),
+        "administrator": gettext(desk.language, "Administrator"),
+        "editor": gettext(desk.language, "Editor"),
+        "author": gettext(desk.language, "Author"),
+        "contributor": gettext(desk.language, "Contributor"),
+        "subscriber": gettext(desk.language, "Subscriber"),
     }
     return names.get(role, role)
 
@@ -184,5 +179,5 @@ def role_name(desk: DeskContext, role: str) -> str:
 def user_error(desk: DeskContext, error: UserError) -> str:
     """A refusal of the service, in the desk's language."""
     if "administrator" in str(error):
-        return desk.gettext("The last administrator keeps their role.")
+        return gettext(desk.language, "The last administrator keeps their role.")
     return str(error)
