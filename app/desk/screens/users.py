@@ -14,7 +14,8 @@ from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.i18n import gettext
 from app.desk.screens.plurals import ngettext
 from app.models import User
-from app.users.service import Accounts, UserError, UserExists
+from app.users.service import Accounts, LastAdministrator, UserError, UserExists
+from app.users.passwords import MAX_LENGTH, MIN_LENGTH
 from app.users.sessions import DeskSessions
 
 router = APIRouter()
@@ -82,7 +83,9 @@ async def add_user(desk: Writer) -> Response:
         errors = {"login": gettext(desk.language, "A user with this login exists already.")}
         return await render_users(desk, status=409, errors=errors, form=kept)
     except UserError:
-        errors = {"login": gettext(desk.language, "A login is 1 to 60 characters, without spaces or “:”.")}
+        errors = {
+            "login": gettext(desk.language, "A login is 1 to 60 characters, without spaces or “:”.")
+        }
         return await render_users(desk, status=400, errors=errors, form=kept)
     shown = {"login": user.login, "password": password, "kind": "application"}
     return await render_users(desk, status=201, shown=shown)
@@ -99,10 +102,13 @@ async def change_role(user_id: int, desk: Writer) -> Response:
         return await render_users(desk, status=404 if user is None else 400, problem=message)
     try:
         await _accounts(desk).set_role(user.login, role)
-    except UserError as error:
-        return await render_users(desk, status=409, problem=user_error(desk, error))
+    except LastAdministrator:
+        problem = gettext(desk.language, "The last administrator keeps their role.")
+        return await render_users(desk, status=409, problem=problem)
     role_text = role_name(desk, role.value)
-    message = gettext(desk.language, "%(login)s is now: %(role)s.", login=user.login, role=role_text)
+    message = gettext(
+        desk.language, "%(login)s is now: %(role)s.", login=user.login, role=role_text
+    )
     return desk.redirect("users/", flash=message)
 
 
@@ -113,14 +119,21 @@ async def set_password(user_id: int, desk: Writer) -> Response:
     _administrator(desk)
     user = await _user(desk, user_id)
     if user is None:
-        return await render_users(desk, status=404, problem=gettext(desk.language, "No such user or role."))
+        return await render_users(
+            desk, status=404, problem=gettext(desk.language, "No such user or role.")
+        )
     form = await desk.request.form()
     typed = str(form.get("password", ""))
     password = typed or secrets.token_urlsafe(MADE_UP_PASSWORD_BYTES)
     try:
         await _accounts(desk).set_account_password(user.login, password)
     except UserError:
-        problem = gettext(desk.language, "An account password has at least 8 characters.")
+        problem = gettext(
+            desk.language,
+            "An account password has %(min)d to %(max)d characters.",
+            min=MIN_LENGTH,
+            max=MAX_LENGTH,
+        )
         return await render_users(desk, status=400, problem=problem)
     if typed:
         message = gettext(
@@ -136,7 +149,9 @@ async def revoke_app_passwords(user_id: int, desk: Writer) -> Response:
     _administrator(desk)
     user = await _user(desk, user_id)
     if user is None:
-        return await render_users(desk, status=404, problem=gettext(desk.language, "No such user or role."))
+        return await render_users(
+            desk, status=404, problem=gettext(desk.language, "No such user or role.")
+        )
     count = await _accounts(desk).revoke_app_passwords(user.login)
     message = ngettext(
         desk.language,
@@ -153,8 +168,12 @@ async def end_sessions(user_id: int, desk: Writer) -> Response:
     _administrator(desk)
     user = await _user(desk, user_id)
     if user is None:
-        return await render_users(desk, status=404, problem=gettext(desk.language, "No such user or role."))
-    count = await DeskSessions(desk.db, desk.settings).end_all(user.id)
+        return await render_users(
+            desk, status=404, problem=gettext(desk.language, "No such user or role.")
+        )
+    # One's own sessions but this one: the administrator stays signed in here.
+    keep = desk.session_id if user.id == desk.principal.id else None
+    count = await DeskSessions(desk.db, desk.settings).end_all(user.id, keep)
     message = ngettext(
         desk.language,
         "%(num)d desk session of %(login)s ended.",
@@ -174,10 +193,3 @@ def role_name(desk: DeskContext, role: str) -> str:
         "subscriber": gettext(desk.language, "Subscriber"),
     }
     return names.get(role, role)
-
-
-def user_error(desk: DeskContext, error: UserError) -> str:
-    """A refusal of the service, in the desk's language."""
-    if "administrator" in str(error):
-        return gettext(desk.language, "The last administrator keeps their role.")
-    return str(error)
