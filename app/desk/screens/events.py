@@ -22,7 +22,7 @@ from app.desk.i18n import gettext
 from app.desk.screens.event_rows import rows
 from app.desk.screens.event_table import PENDING, STATUS_TABS, Pages, TableQuery
 from app.desk.screens.plurals import ngettext
-from app.desk.screens.record_actions import Action, Outcome, run
+from app.desk.screens.record_actions import Action, KindName, Outcome, run
 from app.events.listing import list_events
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -35,6 +35,7 @@ Writer = Annotated[DeskContext, Depends(desk_writer)]
 
 MAX_CATEGORIES = 100  # the filter's choices: one page of the API's category list
 BULK_ACTIONS: tuple[Action, ...] = ("publish", "trash", "restore")
+BY_NAME: dict[str, Action] = {action: action for action in BULK_ACTIONS}
 MAX_BULK = 100  # records in one bulk action: a page of the table at most
 
 
@@ -144,19 +145,20 @@ async def bulk_action(desk: Writer) -> Response:
     desk.require(desk.can.posts)
     form = await desk.request.form()
     back = TableQuery.read({k: v[0] for k, v in parse_qs(str(form.get("back", ""))).items()})
-    action = str(form.get("action", ""))
+    action = BY_NAME.get(str(form.get("action", "")))
     ids = _ids([str(value) for value in form.getlist("ids")])
     problem = None
-    if action not in BULK_ACTIONS:
+    if action is None:
         problem = gettext(desk.language, "Choose an action.")
     elif not ids:
         problem = gettext(desk.language, "Choose at least one event.")
     elif len(ids) > MAX_BULK:
         problem = gettext(desk.language, "Choose at most %(max)d events.", max=MAX_BULK)
-    if problem is not None or ids is None:
+    if problem is not None or ids is None or action is None:
         outcome = Outcome(problem=problem)
         return await render_table(desk, back, outcome, status=400)
-    outcome = await run(desk.api_context(), desk.language, action, [("event", i) for i in ids])  # type: ignore[arg-type]
+    items: list[tuple[KindName, int]] = [("event", record_id) for record_id in ids]
+    outcome = await run(desk.api_context(), desk.language, action, items)
     if not outcome.failures:
         return desk.redirect(f"events/?{back.query()}", flash=done_message(desk, action, len(ids)))
     return await render_table(desk, back, outcome, status=outcome.status)

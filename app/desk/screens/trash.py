@@ -126,7 +126,7 @@ def parse_items(values: Iterable[str]) -> list[tuple[KindName, int]] | None:
         kind, _, number = value.partition(":")
         if kind not in SECTIONS or not number.isdigit() or len(number) > 18:
             return None
-        items.append((kind, int(number)))  # type: ignore[arg-type]
+        items.append((kind, int(number)))
     return list(dict.fromkeys(items))
 
 

@@ -14,8 +14,8 @@ from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.i18n import gettext
 from app.desk.screens.plurals import ngettext
 from app.models import User
-from app.users.service import Accounts, LastAdministrator, UserError, UserExists
 from app.users.passwords import MAX_LENGTH, MIN_LENGTH
+from app.users.service import Accounts, LastAdministrator, UserError, UserExists
 from app.users.sessions import DeskSessions
 
 router = APIRouter()
