@@ -36,6 +36,9 @@ from tests.desk_support import DeskUserFactory, make_desk_user
 from tests.factories import Auth, AuthFor, asgi_client, make_auth
 from tests.live import per_worker
 
+# The desk's browser-test harness (its fixtures: desk_site, desk_browser).
+pytest_plugins = ["tests.live.desk_harness"]
+
 TEST_DATABASE = per_worker("almanac_test")
 # The files that take longest (real servers and commands), longest first: they run first, so
 # that under xdist (--dist loadfile: a file per worker at a time) the long ones start early

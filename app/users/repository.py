@@ -158,7 +158,7 @@ class DeskSessionRepository:
             .where(DeskSession.user_id == user_id, *_live(idle_minutes, lifetime_hours))
             .order_by(DeskSession.last_seen_at.desc(), DeskSession.id.desc())
         )
-        return [SessionRow(*row) for row in rows.all()]
+        return [SessionRow(*row) for row in rows]
 
     async def remove(self, user_id: int, session_id: int) -> bool:
         """End one of `user_id`'s sessions; False if it has none of that id."""
