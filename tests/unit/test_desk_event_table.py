@@ -5,6 +5,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from app.desk.screens.event_rows import when_text
 from app.desk.screens.event_table import FIRST_DAY, LAST_DAY, PER_PAGE, Pages, TableQuery
 
 
@@ -42,7 +43,7 @@ def test_links_keep_the_filters_and_leave_out_defaults() -> None:
     query = TableQuery.read({"search": "jazz", "page": "3"})
     assert parse_qs(query.query()) == {"search": ["jazz"], "page": ["3"]}
     assert parse_qs(query.page_query(1)) == {"search": ["jazz"]}
-    assert parse_qs(query.status_query("trash")) == {"search": ["jazz"], "status": ["trash"]}
+    assert parse_qs(query.status_query("trash")) == {"status": ["trash"]}  # a tab alone
     assert "status" not in parse_qs(TableQuery.read({"status": "draft"}).status_query(""))
 
 
@@ -87,3 +88,19 @@ def test_pages(
         following,
         past,
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "all_day", "end", "expected"),
+    [
+        ("en", False, "2027-06-08 22:00:00", "Jun 8, 2027, 3:00\u202fPM – 10:00\u202fPM"),
+        ("de", False, "2027-06-09 02:00:00", "08.06.2027, 15:00 – 09.06.2027, 02:00"),
+        ("sk", True, "2027-06-10 23:59:59", "8. 6. 2027 – 10. 6. 2027"),
+        ("en", True, "2027-06-08 23:59:59", "Jun 8, 2027"),
+    ],
+)
+def test_an_events_dates_in_the_desks_language(
+    language: str, all_day: bool, end: str, expected: str
+) -> None:
+    body = {"start_date": "2027-06-08 15:00:00", "end_date": end, "all_day": all_day}
+    assert when_text(body, language) == expected

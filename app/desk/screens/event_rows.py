@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_time
 
 from app.core.rules.permissions import User, may
 
@@ -36,10 +36,14 @@ def when_text(body: Mapping[str, Any], language: str) -> str:
         first = format_date(start, "medium", locale=language)
         last = format_date(end, "medium", locale=language)
         return first if first == last else f"{first} – {last}"
-    text = format_datetime(start, "medium", locale=language)
+
+    def moment(value: datetime) -> str:
+        day = format_date(value, "medium", locale=language)
+        return f"{day}, {format_time(value, 'short', locale=language)}"
+
     if end.date() == start.date():
-        return f"{text} – {format_datetime(end, 'HH:mm', locale=language)}"
-    return f"{text} – {format_datetime(end, 'medium', locale=language)}"
+        return f"{moment(start)} – {format_time(end, 'short', locale=language)}"
+    return f"{moment(start)} – {moment(end)}"
 
 
 def _author_id(body: Mapping[str, Any]) -> int | None:

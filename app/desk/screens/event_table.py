@@ -112,8 +112,10 @@ class TableQuery:
         return "ascending" if self.order == "asc" else "descending"
 
     def status_query(self, status: str) -> str:
-        """A status tab: this query with that status, first page."""
-        return self.query(status=status or None, page=None)
+        """A status tab: that status alone (its count is of every such event), in this
+        order, first page."""
+        tab = TableQuery({"status": status} if status else {}, self.orderby, self.order)
+        return tab.query(per_page=self.per_page)
 
     def page_query(self, number: int) -> str:
         return self.query(page=str(number))
