@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from httpx import AsyncClient
 
-from tests.desk_support import DeskUser, DeskUserFactory, desk_login
-from tests.factories import API
+from tests.desk_support import DeskUserFactory, desk_login
+from tests.factories import API, Auth, AuthFor
 
 DESK = "/desk/events/"
 EVERY_STATUS = "publish,future,draft,pending,private,trash"
@@ -18,7 +18,7 @@ ROW = re.compile(r'<th scope="row">(?:<a href="[^"]*">)?([^<]*)<')
 
 async def add_event(
     client: AsyncClient,
-    who: DeskUser,
+    who: AuthFor,
     title: str,
     start: str = "2027-01-15 18:00:00",
     **fields: Any,
@@ -37,7 +37,7 @@ def titles(html: str) -> list[str]:
     return [title.strip() for title in ROW.findall(html)]
 
 
-async def status_of(client: AsyncClient, who: DeskUser, event_id: int) -> str:
+async def status_of(client: AsyncClient, who: AuthFor, event_id: int) -> str:
     answer = await client.get(
         f"{API}/events", params={"include": event_id, "status": EVERY_STATUS}, headers=who.basic
     )
@@ -46,10 +46,10 @@ async def status_of(client: AsyncClient, who: DeskUser, event_id: int) -> str:
 
 
 async def test_an_editor_sees_every_event_and_the_review_queue_with_its_count(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
     editor = await desk_user("editor")
-    contributor = await desk_user("contributor")
+    contributor = await auth("contributor")  # API only: no desk sign-in
     await add_event(client, editor, "Published concert")
     await add_event(client, contributor, "Submitted talk", status="pending")
     await add_event(client, editor, "Old fair", start="2001-05-01 10:00:00")
@@ -83,9 +83,9 @@ async def bulk(client: AsyncClient, token: str, action: str, *ids: int, back: st
 
 
 async def test_an_author_sees_own_drafts_and_others_published_events_only(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
-    editor = await desk_user("editor")
+    editor = await auth("editor")
     author = await desk_user("author")
     others_draft = await add_event(client, editor, "Editor draft", status="draft")
     others_published = await add_event(client, editor, "Editor concert")
@@ -222,10 +222,10 @@ async def test_a_series_is_one_row(client: AsyncClient, desk_user: DeskUserFacto
 
 
 async def test_bulk_publish_the_review_queue(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
     editor = await desk_user("editor")
-    contributor = await desk_user("contributor")
+    contributor = await auth("contributor")
     first = await add_event(client, contributor, "Talk one", status="pending")
     second = await add_event(client, contributor, "Talk two", status="pending")
     token = await desk_login(client, editor)
@@ -240,9 +240,9 @@ async def test_bulk_publish_the_review_queue(
 
 
 async def test_bulk_with_a_partial_failure_reports_which_and_why(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
-    editor = await desk_user("editor")
+    editor = await auth("editor")
     author = await desk_user("author")
     own = await add_event(client, author, "Own draft", status="draft")
     others = await add_event(client, editor, "Editor's draft", status="draft")
@@ -262,9 +262,9 @@ async def test_bulk_with_a_partial_failure_reports_which_and_why(
 
 
 async def test_a_bulk_action_refused_for_every_record_changes_nothing(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
-    editor = await desk_user("editor")
+    editor = await auth("editor")
     contributor = await desk_user("contributor")
     published = await add_event(client, editor, "Concert")
     token = await desk_login(client, contributor)

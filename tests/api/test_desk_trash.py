@@ -8,13 +8,13 @@ from typing import Any
 from httpx import AsyncClient
 
 from tests.api.test_desk_events import add_event, status_of
-from tests.desk_support import DeskUser, DeskUserFactory, desk_login
-from tests.factories import API
+from tests.desk_support import DeskUserFactory, desk_login
+from tests.factories import API, Auth, AuthFor
 
 TRASH = "/desk/trash/"
 
 
-async def trashed(client: AsyncClient, who: DeskUser, kind: str, name: str) -> int:
+async def trashed(client: AsyncClient, who: AuthFor, kind: str, name: str) -> int:
     """A venue or organizer (`kind`) created and trashed through the API by `who`."""
     made = await client.post(f"{API}/{kind}s", json={kind: name}, headers=who.basic)
     assert made.status_code == 201, made.text
@@ -24,7 +24,7 @@ async def trashed(client: AsyncClient, who: DeskUser, kind: str, name: str) -> i
     return record_id
 
 
-async def trashed_event(client: AsyncClient, who: DeskUser, title: str, **fields: Any) -> int:
+async def trashed_event(client: AsyncClient, who: AuthFor, title: str, **fields: Any) -> int:
     event_id = await add_event(client, who, title, **fields)
     gone = await client.delete(f"{API}/events/{event_id}", headers=who.basic)
     assert gone.status_code == 200, gone.text
@@ -40,7 +40,7 @@ def rows(html: str) -> set[str]:
     return {name.strip() for name in re.findall(r'<th scope="row">([^<]*)</th>', html)}
 
 
-async def status(client: AsyncClient, who: DeskUser, kind: str, record_id: int) -> str:
+async def status(client: AsyncClient, who: AuthFor, kind: str, record_id: int) -> str:
     if kind == "event":
         return await status_of(client, who, record_id)
     answer = await client.get(f"{API}/{kind}s/{record_id}", headers=who.basic)
@@ -48,10 +48,10 @@ async def status(client: AsyncClient, who: DeskUser, kind: str, record_id: int) 
 
 
 async def test_an_editor_sees_every_kind_and_restores_them_as_drafts(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
     editor = await desk_user("editor")
-    author = await desk_user("author")
+    author = await auth("author")  # API only: no desk sign-in
     event = await trashed_event(client, author, "Old concert")
     venue = await trashed(client, editor, "venue", "Closed hall")
     organizer = await trashed(client, author, "organizer", "Gone society")
@@ -110,9 +110,9 @@ async def test_delete_permanently_asks_first(
 
 
 async def test_an_author_sees_and_handles_only_their_own_trash(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
-    editor = await desk_user("editor")
+    editor = await auth("editor")
     author = await desk_user("author")
     own = await trashed_event(client, author, "My old event")
     others = await trashed(client, editor, "venue", "Editor's hall")
@@ -135,10 +135,10 @@ async def test_an_author_sees_and_handles_only_their_own_trash(
 
 
 async def test_a_contributor_is_offered_nothing_for_their_trashed_draft(
-    client: AsyncClient, desk_user: DeskUserFactory
+    client: AsyncClient, desk_user: DeskUserFactory, auth: Auth
 ) -> None:
     contributor = await desk_user("contributor")
-    editor = await desk_user("editor")
+    editor = await auth("editor")
     own = await trashed_event(client, contributor, "Withdrawn idea", status="draft")
     token = await desk_login(client, contributor)
     page = await client.get(TRASH)

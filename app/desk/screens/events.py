@@ -16,6 +16,7 @@ from starlette.responses import Response
 from app.core.edge.caching import CountCache
 from app.core.edge.errors import ApiError, InvalidParams
 from app.core.infra.database import Session
+from app.core.infra.settings import Settings
 from app.core.rules.permissions import can_create_posts, can_publish
 from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.i18n import gettext
@@ -44,7 +45,7 @@ def _totals(desk: DeskContext) -> CountCache:
     return totals
 
 
-async def _logins(session: Session, settings: Any) -> dict[int, str]:
+async def _logins(session: Session, settings: Settings) -> dict[int, str]:
     """Author IDs to logins (a desk has tens of users, not thousands)."""
     users = await Accounts(session, settings.app_password_pepper).list()
     return {user.id: user.login for user in users}
