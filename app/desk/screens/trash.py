@@ -151,10 +151,20 @@ async def _apply(desk: DeskContext, action: Action, items: list[tuple[KindName, 
     if not outcome.failures:
         count, language = len(outcome.done), desk.language
         if action == "restore":
-            one, many = "%(num)d item restored as a draft.", "%(num)d items restored as drafts."
+            text = ngettext(
+                language,
+                "%(num)d item restored as a draft.",
+                "%(num)d items restored as drafts.",
+                count,
+            )
         else:
-            one, many = "%(num)d item deleted permanently.", "%(num)d items deleted permanently."
-        return desk.redirect("trash/", flash=ngettext(language, one, many, count))
+            text = ngettext(
+                language,
+                "%(num)d item deleted permanently.",
+                "%(num)d items deleted permanently.",
+                count,
+            )
+        return desk.redirect("trash/", flash=text)
     return await render_trash(desk, outcome, status=outcome.status)
 
 
