@@ -6,7 +6,7 @@ so that a record the service refuses is left exactly as it was while the others 
 
 import dataclasses
 import functools
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,7 +24,6 @@ from app.venues.kind import VENUES
 KindName = Literal["event", "venue", "organizer"]
 KINDS: dict[str, PostKind[Any]] = {"venue": VENUES, "organizer": ORGANIZERS}
 Action = Literal["publish", "trash", "restore", "delete"]
-ACTIONS: tuple[Action, ...] = ("publish", "trash", "restore", "delete")
 # A restored record comes back as a draft, as WordPress restores posts since 5.6: the
 # status it had before is not kept, and a draft shows nothing public by surprise.
 RESTORED_STATUS = "draft"
@@ -111,14 +110,13 @@ async def run(
     language: str,
     action: Action,
     items: Sequence[tuple[KindName, int]],
-    step: Callable[[RequestContext, KindName, Action, int], Awaitable[None]] = act,
 ) -> Outcome:
     """`action` on every item, each in its own savepoint: a refusal rolls back that record
     only, and is reported with the service's reason in `language`."""
     outcome = Outcome()
     for kind, record_id in items:
         try:
-            await in_savepoint(ctx.session, functools.partial(step, ctx, kind, action, record_id))
+            await in_savepoint(ctx.session, functools.partial(act, ctx, kind, action, record_id))
         except ApiError as error:
             name = await name_of(ctx, kind, record_id)
             message = reason(error, language)
