@@ -38,6 +38,8 @@ SCREENS = [
     "organizers",
     "terms",
     "media",
+    "events",
+    "trash",
 ]
 
 STATIC = Path(__file__).parent / "static"

@@ -1,0 +1,181 @@
+"""The Events screen (`/desk/events/`): the API's event list as a table, with its filters,
+sort and pages as GET parameters, and bulk publish, trash and restore through the API's
+event service, record by record (app/desk/screens/record_actions.py).
+
+What a caller sees is what the API's list shows them (their own drafts, others' published
+events for authors and contributors; everything for editors): the list is asked with the
+caller's Principal, never queried here."""
+
+import dataclasses
+from typing import Annotated, Any
+from urllib.parse import parse_qs
+
+from fastapi import APIRouter, Depends
+from starlette.responses import Response
+
+from app.core.edge.caching import CountCache
+from app.core.edge.errors import ApiError, InvalidParams
+from app.core.infra.database import Session
+from app.core.infra.settings import Settings
+from app.core.rules.permissions import can_create_posts, can_publish
+from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.i18n import gettext
+from app.desk.screens.event_rows import rows
+from app.desk.screens.event_table import PENDING, STATUS_TABS, Pages, TableQuery
+from app.desk.screens.plurals import ngettext
+from app.desk.screens.record_actions import Action, KindName, Outcome, run
+from app.events.listing import list_events
+from app.http.context import RequestContext
+from app.http.pagination import Page
+from app.terms.service import CATEGORIES, TermService
+from app.users.service import Accounts
+
+router = APIRouter()
+Reader = Annotated[DeskContext, Depends(desk_reader)]
+Writer = Annotated[DeskContext, Depends(desk_writer)]
+
+MAX_CATEGORIES = 100  # the filter's choices: one page of the API's category list
+BULK_ACTIONS: tuple[Action, ...] = ("publish", "trash", "restore")
+BY_NAME: dict[str, Action] = {action: action for action in BULK_ACTIONS}
+MAX_BULK = 100  # records in one bulk action: a page of the table at most
+
+
+def _totals(desk: DeskContext) -> CountCache:
+    totals: CountCache = desk.request.app.state.event_totals
+    return totals
+
+
+async def _logins(session: Session, settings: Settings) -> dict[int, str]:
+    """Author IDs to logins (a desk has tens of users, not thousands)."""
+    users = await Accounts(session, settings.app_password_pepper).list()
+    return {user.id: user.login for user in users}
+
+
+async def _categories(ctx: RequestContext) -> list[dict[str, Any]]:
+    raw = {"hide_empty": "false", "per_page": str(MAX_CATEGORIES)}
+    service = TermService(CATEGORIES, dataclasses.replace(ctx, raw=raw))
+    terms, _, _ = await service.list(Page(1, MAX_CATEGORIES))
+    return terms
+
+
+async def _pending_count(desk: DeskContext, ctx: RequestContext) -> int | None:
+    """Events waiting for review, for those who review them (editors and up)."""
+    if not desk.can.review:
+        return None
+    totals = _totals(desk)
+    query = TableQuery(filters={"status": PENDING}, per_page="1")
+    raw_ctx = dataclasses.replace(ctx, raw=query.api_params())
+    _, total, _, _ = await list_events(raw_ctx, totals)
+    return total
+
+
+def actions_for(desk: DeskContext, query: TableQuery) -> list[Action]:
+    """The bulk actions this caller is offered for this view: what their role may do at
+    all (the service still decides each record)."""
+    user = desk.principal
+    if query.status == "trash":
+        return ["restore"] if can_create_posts(user) else []
+    offered: list[Action] = []
+    if can_publish(user):
+        offered.append("publish")
+    if can_create_posts(user):
+        offered.append("trash")
+    return offered
+
+
+def _field_errors(error: ApiError, language: str) -> dict[str, str]:
+    """A 400's notes by field (the API's parameter names are the form's)."""
+    if isinstance(error, InvalidParams):
+        params = error.body(language)["data"].get("params", {})
+        return {str(name): str(text) for name, text in params.items()}
+    return {"": str(error.body(language)["message"])}
+
+
+async def render_table(
+    desk: DeskContext, query: TableQuery, outcome: Outcome | None = None, status: int = 200
+) -> Response:
+    ctx = desk.api_context()
+    totals = _totals(desk)
+    values: dict[str, Any] = {
+        "query": query,
+        "tabs": STATUS_TABS,
+        "categories": await _categories(ctx),
+        "pending": await _pending_count(desk, ctx),
+        "actions": actions_for(desk, query),
+        "outcome": outcome,
+        "errors": {},
+        "rows": [],
+        "pages": None,
+    }
+    try:
+        bodies, total, _, page = await list_events(
+            dataclasses.replace(ctx, raw=query.api_params()), totals
+        )
+    except ApiError as error:
+        values["errors"] = _field_errors(error, desk.language)
+        return desk.render("desk/events.html", status=error.status, **values)
+    pages = Pages(page.number, page.size, total)
+    values["pages"] = pages
+    values["rows"] = rows(
+        bodies, desk.principal, await _logins(desk.db, desk.settings), desk.language
+    )
+    if pages.past_the_end:
+        status = 404
+    return desk.render("desk/events.html", status=status, **values)
+
+
+@router.get("/events")
+async def events_screen(desk: Reader) -> Response:
+    desk.require(desk.can.posts)
+    query = TableQuery.read(dict(desk.request.query_params.multi_items()))
+    return await render_table(desk, query)
+
+
+def _ids(values: list[str]) -> list[int] | None:
+    """The checked rows' IDs; None if one is no ID (a tampered form)."""
+    ids = []
+    for value in values:
+        if not value.isdigit() or len(value) > 18:
+            return None
+        ids.append(int(value))
+    return list(dict.fromkeys(ids))
+
+
+@router.post("/events/bulk")
+async def bulk_action(desk: Writer) -> Response:
+    desk.require(desk.can.posts)
+    form = await desk.request.form()
+    back = TableQuery.read({k: v[0] for k, v in parse_qs(str(form.get("back", ""))).items()})
+    action = BY_NAME.get(str(form.get("action", "")))
+    ids = _ids([str(value) for value in form.getlist("ids")])
+    problem = None
+    if action is None:
+        problem = gettext(desk.language, "Choose an action.")
+    elif not ids:
+        problem = gettext(desk.language, "Choose at least one event.")
+    elif len(ids) > MAX_BULK:
+        problem = gettext(desk.language, "Choose at most %(max)d events.", max=MAX_BULK)
+    if problem is not None or ids is None or action is None:
+        outcome = Outcome(problem=problem)
+        return await render_table(desk, back, outcome, status=400)
+    items: list[tuple[KindName, int]] = [("event", record_id) for record_id in ids]
+    outcome = await run(desk.api_context(), desk.language, action, items)
+    if not outcome.failures:
+        return desk.redirect(f"events/?{back.query()}", flash=done_message(desk, action, len(ids)))
+    return await render_table(desk, back, outcome, status=outcome.status)
+
+
+def done_message(desk: DeskContext, action: str, count: int) -> str:
+    language = desk.language
+    if action == "publish":
+        return ngettext(language, "%(num)d event published.", "%(num)d events published.", count)
+    if action == "trash":
+        return ngettext(
+            language,
+            "%(num)d event moved to the trash.",
+            "%(num)d events moved to the trash.",
+            count,
+        )
+    return ngettext(
+        language, "%(num)d event restored as a draft.", "%(num)d events restored as drafts.", count
+    )
