@@ -1,0 +1,298 @@
+"""The event editor: `events/new` and `events/{id}/edit` (issue 30).
+
+Thin: read the form, map it (app/desk/event_form.py), write through the API's services
+(app/desk/event_editing.py), and show the form again with the service's refusal and the
+values sent, or go on to the saved event. `events/preview` answers the next dates of the
+series the form describes, as an HTML fragment (the editor's script) or inside the whole
+form (the "Preview dates" button without scripts).
+"""
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.i18n import gettext
+from fastapi import APIRouter, Depends, Request
+from starlette.datastructures import FormData
+from starlette.responses import Response
+
+from app.core.edge.errors import ApiError
+from app.core.rules.dates import ZoneError
+from app.core.rules.html import POST_TAGS
+from app.core.rules.permissions import (
+    can_manage_terms,
+    can_post_unfiltered_html,
+    can_publish,
+    poster,
+)
+from app.desk.event_editing import (
+    Editing,
+    Refusal,
+    new_image,
+    preview_dates,
+    refusal,
+    time_zones,
+)
+from app.desk.event_form import (
+    SCOPES,
+    FormValues,
+    blank_form,
+    changed_params,
+    event_params,
+    record_form,
+    translation_form,
+    translation_params,
+)
+from app.desk.recurrence_form import WEEKDAYS, WEEKS, from_fields, to_lines
+from app.events.records import EventRecord
+
+router = APIRouter()
+Reader = Annotated[DeskContext, Depends(desk_reader)]
+Writer = Annotated[DeskContext, Depends(desk_writer)]
+
+# Form fields sent once per row or per checked box (everything else is one value).
+LISTS = (
+    "organizers",
+    "organizer_name",
+    "organizer_email",
+    "organizer_phone",
+    "categories",
+    "repeat_weekdays",
+    "repeat_rdate",
+    "repeat_exdate",
+)
+# The rich-text toolbar: (tag, label); a button shows when the user may keep its tag.
+TOOLBAR = (
+    ("strong", "Bold"),
+    ("em", "Italic"),
+    ("a", "Link"),
+    ("h2", "Heading"),
+    ("h3", "Subheading"),
+    ("ul", "Bulleted list"),
+    ("ol", "Numbered list"),
+    ("blockquote", "Quote"),
+)
+
+
+def _editing(desk: DeskContext) -> Editing:
+    return Editing(desk)
+
+
+def _form_values(form: FormData) -> FormValues:
+    values: FormValues = {name: [] for name in LISTS}
+    for name, value in form.multi_items():
+        if not isinstance(value, str):
+            continue  # the image file: read on its own
+        if name in LISTS:
+            values[name].append(value)
+        else:
+            values[name] = value
+    return values
+
+
+def _texts(editing: Editing, values: FormValues) -> dict[str, dict[str, str]]:
+    return {lang: translation_params(values, lang) for lang in editing.translations}
+
+
+def _toolbar(desk: DeskContext) -> list[tuple[str, str]]:
+    unfiltered = can_post_unfiltered_html(desk.principal)
+    return [(tag, label) for tag, label in TOOLBAR if unfiltered or tag in POST_TAGS]
+
+
+async def _page(
+    desk: DeskContext,
+    editing: Editing,
+    values: FormValues,
+    *,
+    record: EventRecord | None = None,
+    problem: Refusal | None = None,
+    field_errors: dict[str, str] | None = None,
+    theirs: FormValues | None = None,
+    preview: list[str] | None = None,
+    status: int = 200,
+) -> Response:
+    errors = dict(problem.fields if problem else {})
+    errors.update(field_errors or {})
+    user = desk.principal
+    series = record is not None and bool(record.recurrence)
+    return desk.render(
+        "desk/editor.html",
+        status=status,
+        values=values,
+        errors=errors,
+        problem=problem,
+        theirs=theirs,
+        preview=preview,
+        record=record,
+        series=series,
+        scopes=SCOPES,
+        default_scope=("all" if record is None or record.id == record.series_id else "this"),
+        action=desk.url("events/new" if record is None else f"events/{record.id}/edit"),
+        preview_url=desk.url("events/preview"),
+        options=await editing.options(),
+        time_zones=time_zones(),
+        translations=editing.translations,
+        default_language=desk.settings.default_language,
+        toolbar=_toolbar(desk),
+        allowed_tags=" ".join(sorted(POST_TAGS)) if not can_post_unfiltered_html(user) else "",
+        can_publish=can_publish(user),
+        can_add_tags=can_manage_terms(user, "manage_tags"),
+        weekdays=WEEKDAYS,
+        weeks=WEEKS,
+    )
+
+
+@router.get("/events/new")
+async def new_event(desk: Reader) -> Response:
+    editing = _editing(desk)
+    try:
+        poster(desk.principal)  # subscribers: the API's 403 for creating events
+    except ApiError as error:
+        return _refused(desk, error)
+    values = blank_form(desk.settings.site_timezone, datetime.now(desk.settings.site_zone))
+    return await _page(desk, editing, values)
+
+
+@router.post("/events/new")
+async def create_event(request: Request, desk: Writer) -> Response:
+    editing = _editing(desk)
+    form = await request.form()
+    values = _form_values(form)
+    params, errors = event_params(values)
+    if values.get("action") == "preview":
+        return await _preview_page(desk, editing, values, params, None)
+    if errors:
+        return await _page(desk, editing, values, field_errors=errors, status=400)
+    image = await new_image(form.get("image_file"), str(values.get("image_alt", "")))
+    try:
+        event_id = await editing.create(params, _texts(editing, values), image)
+    except ApiError as error:
+        problem = refusal(error, desk.language)
+        return await _page(desk, editing, values, problem=problem, status=error.status)
+    return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, "Saved."))
+
+
+@router.get("/events/{event_id}/edit")
+async def edit_event(event_id: int, desk: Reader) -> Response:
+    editing = _editing(desk)
+    try:
+        record = await editing.editable(event_id)
+    except ApiError as error:
+        return _refused(desk, error)
+    values = await _record_values(editing, record)
+    return await _page(desk, editing, values, record=record)
+
+
+@router.post("/events/{event_id}/edit")
+async def update_event(event_id: int, request: Request, desk: Writer) -> Response:
+    editing = _editing(desk)
+    try:
+        record = await editing.editable(event_id)
+    except ApiError as error:
+        return _refused(desk, error)
+    form = await request.form()
+    values = _form_values(form)
+    sent, errors = event_params(values)
+    if values.get("action") == "preview":
+        return await _preview_page(desk, editing, values, sent, record)
+    if errors:
+        return await _page(desk, editing, values, record=record, field_errors=errors, status=400)
+    shown, _ = event_params(await _record_values(editing, record))
+    params = changed_params(sent, shown)
+    scope = str(values.get("scope", ""))
+    if record.recurrence and scope in SCOPES:
+        params["scope"] = scope
+    image = await new_image(form.get("image_file"), str(values.get("image_alt", "")))
+    version = str(values.get("version", ""))
+    try:
+        saved = await editing.update(
+            record, params, _texts(editing, values), image, version=version
+        )
+    except ApiError as error:
+        if error.status == 412:
+            return await _conflict(desk, editing, values, event_id, error)
+        problem = refusal(error, desk.language)
+        return await _page(
+            desk, editing, values, record=record, problem=problem, status=error.status
+        )
+    return desk.redirect(f"events/{saved}/edit", flash=gettext(desk.language, "Saved."))
+
+
+@router.post("/events/preview")
+async def preview(request: Request, desk: Writer) -> Response:
+    """The next dates, as a fragment the editor's script puts in place."""
+    values = _form_values(await request.form())
+    params, errors = event_params(values)
+    dates, problem = _dates(desk, values, params, errors)
+    return desk.render(
+        "desk/editor_preview.html",
+        status=400 if problem else 200,
+        preview=dates,
+        problem=problem,
+    )
+
+
+# ---- pieces -----------------------------------------------------------------------------
+
+
+async def _record_values(editing: Editing, record: EventRecord) -> FormValues:
+    values = record_form(record)
+    for language in editing.translations:
+        translated = await editing.in_language(record.id, language)
+        values.update(translation_form(translated, language, record))
+    values["version"] = editing.version(record)
+    return values
+
+
+def _dates(
+    desk: DeskContext, values: FormValues, params: dict[str, Any], errors: dict[str, str]
+) -> tuple[list[str], Refusal | None]:
+    if errors:
+        return [], Refusal(400, "", dict.fromkeys(errors, ""))
+    lines = to_lines(from_fields(values, {}))
+    values = {**values, "site_timezone": desk.settings.site_timezone}
+    try:
+        return preview_dates(values, lines, params), None
+    except ApiError as error:
+        return [], refusal(error, desk.language)
+    except (ValueError, ZoneError):
+        return [], Refusal(400, "", {"start_day": ""})
+
+
+async def _preview_page(
+    desk: DeskContext,
+    editing: Editing,
+    values: FormValues,
+    params: dict[str, Any],
+    record: EventRecord | None,
+) -> Response:
+    dates, problem = _dates(desk, values, params, {})
+    return await _page(
+        desk,
+        editing,
+        values,
+        record=record,
+        problem=problem,
+        preview=dates,
+        status=400 if problem else 200,
+    )
+
+
+async def _conflict(
+    desk: DeskContext, editing: Editing, values: FormValues, event_id: int, error: ApiError
+) -> Response:
+    """Someone saved the event after this form was opened: their version beside the
+    user's (kept in the form), and the form now carries their version, so that saving
+    again writes the user's text over theirs deliberately."""
+    record = await editing.editable(event_id)
+    theirs = await _record_values(editing, record)
+    values = {**values, "version": theirs["version"]}
+    problem = refusal(error, desk.language)
+    return await _page(
+        desk, editing, values, record=record, problem=problem, theirs=theirs, status=error.status
+    )
+
+
+def _refused(desk: DeskContext, error: ApiError) -> Response:
+    problem = refusal(error, desk.language)
+    return desk.render("desk/editor_refused.html", status=error.status, problem=problem)
