@@ -61,17 +61,9 @@ LISTS = (
     "repeat_rdate",
     "repeat_exdate",
 )
-# The rich-text toolbar: (tag, label); a button shows when the user may keep its tag.
-TOOLBAR = (
-    ("strong", "Bold"),
-    ("em", "Italic"),
-    ("a", "Link"),
-    ("h2", "Heading"),
-    ("h3", "Subheading"),
-    ("ul", "Bulleted list"),
-    ("ol", "Numbered list"),
-    ("blockquote", "Quote"),
-)
+# The rich-text toolbar's tags (labels in the template); a button shows when the user may
+# keep its tag (app/core/rules/html.py).
+TOOLBAR = ("strong", "em", "a", "h2", "h3", "ul", "ol", "blockquote")
 
 
 def _editing(desk: DeskContext) -> Editing:
@@ -94,9 +86,9 @@ def _texts(editing: Editing, values: FormValues) -> dict[str, dict[str, str]]:
     return {lang: translation_params(values, lang) for lang in editing.translations}
 
 
-def _toolbar(desk: DeskContext) -> list[tuple[str, str]]:
+def _toolbar(desk: DeskContext) -> list[str]:
     unfiltered = can_post_unfiltered_html(desk.principal)
-    return [(tag, label) for tag, label in TOOLBAR if unfiltered or tag in POST_TAGS]
+    return [tag for tag in TOOLBAR if unfiltered or tag in POST_TAGS]
 
 
 async def _page(
