@@ -79,7 +79,10 @@ class NewImage:
 async def new_image(upload: UploadFile | str | None, alt: str) -> NewImage | None:
     if not isinstance(upload, UploadFile) or not upload.filename:
         return None
-    data = await upload.read()
+    try:
+        data = await upload.read()
+    finally:
+        await upload.close()  # the form's spooled file: closed at once, not by the collector
     return NewImage(IncomingFile(data, upload.filename), alt.strip()) if data else None
 
 

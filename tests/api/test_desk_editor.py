@@ -3,6 +3,7 @@ the service's refusals shown on the form with the values sent, the 412 conflict 
 dates preview, one date of a series, translations and an uploaded image. What is written is
 read back through the API."""
 
+import html
 import re
 from datetime import date, timedelta
 from typing import Any
@@ -54,7 +55,7 @@ async def _total(client: AsyncClient, who: DeskUser) -> int:
 def _version(page: Response) -> str:
     found = re.search(r'name="version" value="([^"]*)"', page.text)
     assert found is not None
-    return found.group(1)
+    return html.unescape(found.group(1))  # an ETag has quotes: escaped in the attribute
 
 
 # ---- who sees what ------------------------------------------------------------------------
