@@ -70,6 +70,11 @@ async def test_contributor_sees_submit_for_review_author_sees_publish(
     assert "Submit for review" in page.text
     assert 'value="publish"' not in page.text  # neither the button nor the status
     assert page.headers["cache-control"] == "no-store"
+    german = await client.get("/de/desk/events/new")
+    assert "Zur Prüfung einreichen" in german.text
+    assert "Wiederholung" in german.text
+    slovak = await client.get("/sk/desk/events/new")
+    assert "Odoslať na kontrolu" in slovak.text
 
     await desk_login(client, await desk_user("author"))
     page = await client.get(NEW)

@@ -29,7 +29,7 @@
     form.querySelectorAll("[data-repeat]").forEach(function (part) {
       part.hidden = part.getAttribute("data-repeat") !== chosen;
     });
-    if (lines) { lines.closest(".desk-field").hidden = chosen !== "custom" && !lines.value; }
+    if (lines) { lines.closest(".field").hidden = chosen !== "custom" && !lines.value; }
   }
   if (repeat && details) {
     repeat.addEventListener("change", showRepeat);
@@ -58,7 +58,7 @@
   // ---- venues searched as you type (the API's list; the desk cookie signs the read in) --
   var venue = document.getElementById("venue");
   if (venue && window.fetch) {
-    var field = venue.closest(".desk-field");
+    var field = venue.closest(".field");
     var search = document.createElement("input");
     search.type = "search";
     search.id = "venue-search";
@@ -67,7 +67,7 @@
     searchLabel.htmlFor = search.id;
     searchLabel.textContent = form.getAttribute("data-venue-search-label") || "Search venues";
     var status = document.createElement("p");
-    status.className = "desk-help";
+    status.className = "help";
     status.setAttribute("aria-live", "polite");
     field.insertBefore(status, venue.nextSibling);
     field.insertBefore(search, venue);
@@ -122,7 +122,7 @@
      ["down", form.getAttribute("data-move-down") || "Move down"]].forEach(function (pair) {
       var button = document.createElement("button");
       button.type = "button";
-      button.className = "desk-button-secondary";
+      button.className = "secondary";
       button.textContent = pair[1];
       button.addEventListener("click", function () {
         var other = pair[0] === "up" ? row.previousElementSibling : row.nextElementSibling;
@@ -140,7 +140,7 @@
     Array.prototype.slice.call(list.children).forEach(moveButtons);
     var add = document.createElement("button");
     add.type = "button";
-    add.className = "desk-button-secondary";
+    add.className = "secondary";
     add.textContent = form.getAttribute("data-add-organizer") || "Add organizer";
     add.addEventListener("click", function () {
       var last = list.lastElementChild;
@@ -160,10 +160,10 @@
   form.querySelectorAll(".desk-date-list").forEach(function (box) {
     var button = document.createElement("button");
     button.type = "button";
-    button.className = "desk-button-secondary";
+    button.className = "secondary";
     button.textContent = form.getAttribute("data-add-date") || "Add a date";
     button.addEventListener("click", function () {
-      var fields = box.querySelectorAll(".desk-field");
+      var fields = box.querySelectorAll(".field");
       var last = fields[fields.length - 1];
       var copy = last.cloneNode(true);
       var number = fields.length + 1;
