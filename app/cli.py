@@ -223,6 +223,28 @@ def cmd_users_password(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_account_password() -> str | None:
+    """Asked twice on a terminal; else one line of standard input (a script's pipe)."""
+    if sys.stdin.isatty():
+        import getpass
+
+        first = getpass.getpass("account password: ")
+        if getpass.getpass("again: ") != first:
+            print("the two passwords differ: nothing changed", file=sys.stderr)
+            return None
+        return first
+    return sys.stdin.readline().rstrip("\r\n")
+
+
+def cmd_users_set_password(args: argparse.Namespace) -> int:
+    password = _read_account_password()
+    if password is None:
+        return 1
+    _with_accounts(lambda a: a.set_account_password(args.login, password))
+    print(f"account password set for {args.login}: sign in at /desk/ (desk sessions ended)")
+    return 0
+
+
 def cmd_users_list(_: argparse.Namespace) -> int:
     async def rows(accounts: Accounts) -> list[tuple[int, str, str]]:
         return [(u.id, u.login, u.role) for u in await accounts.list()]
@@ -427,6 +449,16 @@ def build_parser() -> argparse.ArgumentParser:
     password = users.add_parser("password", help="issue another application password")
     password.add_argument("login", help=LOGIN_HELP)
     password.set_defaults(func=cmd_users_password)
+    set_password = users.add_parser(
+        "set-password",
+        help="set the account password the desk signs in with",
+        description="Set the user's account password, for the desk (/desk/): asked twice on a "
+        "terminal, else read as one line from standard input. At least 8 characters; stored "
+        "as an argon2 hash. The API does not take it (it takes application passwords), and "
+        "the user's desk sessions end.",
+    )
+    set_password.add_argument("login", help=LOGIN_HELP)
+    set_password.set_defaults(func=cmd_users_set_password)
     users.add_parser("list", help="list users").set_defaults(func=cmd_users_list)
     remove = users.add_parser("remove", help="delete a user")
     remove.add_argument("login", help=LOGIN_HELP)

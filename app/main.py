@@ -47,6 +47,7 @@ from app.core.infra.logs import configure_logging
 from app.core.infra.metrics import Metrics
 from app.core.infra.replica import ReadRouter, ReplicaMonitor
 from app.core.infra.settings import LANGUAGES, Settings, get_settings
+from app.desk.router import add_desk_routes
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
@@ -221,6 +222,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(api_router, prefix=f"{language_prefix}/{NAMESPACE}")
     # After the API's routes: `/{lang}/...` page paths never shadow the namespace.
     add_page_routes(app)
+    # The editor's desk (app/desk/): before the edge pipeline, so that its headers step runs
+    # inside it.
+    add_desk_routes(app)
 
     app.add_middleware(EdgePipeline, steps=edge_steps(app, settings, metrics))
     return app

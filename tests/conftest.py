@@ -32,8 +32,12 @@ from app.core.infra.database import asyncpg_url, get_sessionmaker
 from app.core.infra.migrate import upgrade
 from app.core.infra.settings import get_settings
 from app.main import create_app
+from tests.desk_support import DeskUserFactory, make_desk_user
 from tests.factories import Auth, AuthFor, asgi_client, make_auth
 from tests.live import per_worker
+
+# The desk's browser-test harness (its fixtures: desk_site, desk_browser).
+pytest_plugins = ["tests.live.desk_harness"]
 
 TEST_DATABASE = per_worker("almanac_test")
 # The files that take longest (real servers and commands), longest first: they run first, so
@@ -178,3 +182,10 @@ async def editor(auth: Auth) -> AuthFor:
 async def admin(auth: Auth) -> AuthFor:
     """A new administrator's credentials."""
     return await auth("administrator")
+
+
+@pytest.fixture
+def desk_user(db: AsyncSession) -> DeskUserFactory:
+    """`await desk_user("editor")`: a user of that role with an account password (the desk's;
+    tests/desk_support.py signs in with it)."""
+    return lambda role: make_desk_user(db, role)

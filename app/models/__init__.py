@@ -8,7 +8,7 @@ from app.models.imports import ImportMapping, ImportRun
 from app.models.organizers import Organizer, OrganizerTranslation
 from app.models.terms import CATEGORY, TAG, Term, TermTranslation
 from app.models.throttle import LoginFailure
-from app.models.users import AppPassword, User
+from app.models.users import AppPassword, DeskSession, User
 from app.models.venues import Venue, VenueTranslation
 from app.models.webhooks import (
     WebhookAttempt,
@@ -25,6 +25,7 @@ __all__ = [
     "Base",
     "Change",
     "ChangeHorizon",
+    "DeskSession",
     "Event",
     "EventTranslation",
     "Image",

@@ -1,8 +1,14 @@
-"""Application passwords and the current-user dependency.
+"""Who the caller is: application passwords, and the desk's session cookie for reads.
 
-Passwords are random (192 bits), so a fast keyed hash is enough to store them: no
+Application passwords are random (192 bits), so a fast keyed hash is enough to store them: no
 per-request bcrypt. Clients send them as HTTP Basic (`login:password`, what clients of the
 reference use) or as `Authorization: Bearer <password>`.
+
+A desk session's cookie (app/users/sessions.py) signs in reads only: a GET or HEAD of the API
+or of the public pages with it is that person's read (the response cache stores and serves
+no request with a cookie: app/core/edge/scopes.py). A write with only the cookie is anonymous:
+API writes take application passwords, and the desk's own forms check their CSRF token
+(app/desk/context.py). This module is the one place that decides it.
 """
 
 import base64
@@ -24,9 +30,12 @@ from app.core.infra.replica import Route
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal
 from app.users.repository import UserRepository
+from app.users.sessions import COOKIE, DeskSessions, SignedIn
 
 PASSWORD_BYTES = 24
 USER_STATE_KEY = "user"
+DESK_SESSION_STATE_KEY = "desk_session"
+COOKIE_READS = frozenset({"GET", "HEAD"})
 
 
 def new_password() -> str:
@@ -80,7 +89,7 @@ async def authenticate(request: Request, session: Session, settings: Settings) -
         pepper = settings.app_password_pepper
         if principal is None:
             try:
-                async with _security_session(request, session) as lookup:
+                async with security_session(request, session) as lookup:
                     principal = await _caller(header, lookup, pepper)
             except ApiError:
                 metrics.failed_signin()
@@ -88,12 +97,31 @@ async def authenticate(request: Request, session: Session, settings: Settings) -
                 raise
             if principal is not None and version is not None:
                 principals.put(header, version, principal)
+    elif request.method in COOKIE_READS:
+        signed_in = await desk_session(request, session, settings)
+        principal = signed_in.principal if signed_in is not None else None
     request.state.user = principal
     return principal
 
 
+async def desk_session(request: Request, session: Session, settings: Settings) -> SignedIn | None:
+    """The live desk session the request's cookie names (once per request), else None. The
+    desk's own screens use it for every method; `authenticate` for reads only."""
+    state = request.scope.setdefault("state", {})
+    if DESK_SESSION_STATE_KEY in state:
+        known: SignedIn | None = state[DESK_SESSION_STATE_KEY]
+        return known
+    token = request.cookies.get(COOKIE)
+    found = None
+    if token:
+        async with security_session(request, session) as lookup:
+            found = await DeskSessions(lookup, settings).resume(token)
+    state[DESK_SESSION_STATE_KEY] = found
+    return found
+
+
 @asynccontextmanager
-async def _security_session(request: Request, session: Session) -> AsyncIterator[Session]:
+async def security_session(request: Request, session: Session) -> AsyncIterator[Session]:
     """Where credentials and roles are read: never a replica's copy, which may still hold a
     revoked password, a removed user or an old role (and the cached caller is filed under
     the primary's version, read before this lookup)."""

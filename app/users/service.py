@@ -3,10 +3,11 @@
 from collections.abc import Sequence
 
 from app.core.infra.database import Session
-from app.core.rules.permissions import Role
+from app.core.rules.permissions import Principal, Role
 from app.models import User
 from app.users.auth import hash_password, new_password
-from app.users.repository import UserRepository
+from app.users.passwords import WeakPassword, hash_account_password, verify_account_password
+from app.users.repository import DeskSessionRepository, UserRepository
 
 MAX_LOGIN_LENGTH = 60
 
@@ -29,6 +30,7 @@ class Accounts:
 
     def __init__(self, session: Session, pepper: str) -> None:
         self.users = UserRepository(session)
+        self.desk_sessions = DeskSessionRepository(session)
         self.pepper = pepper
 
     async def _find(self, login: str) -> User:
@@ -64,3 +66,36 @@ class Accounts:
 
     async def remove(self, login: str) -> None:
         await self.users.remove((await self._find(login)).id)
+
+    async def set_account_password(self, login: str, password: str) -> User:
+        """Set the account password (the desk's sign-in); every desk session of the user
+        ends, as after any change of password."""
+        user = await self._find(login)
+        try:
+            hashed = await hash_account_password(password)
+        except WeakPassword as exc:
+            raise UserError(str(exc)) from None
+        await self.users.set_account_password(user.id, hashed)
+        await self.desk_sessions.remove_all(user.id)
+        return user
+
+    async def signs_in(self, login: str, password: str) -> Principal | None:
+        """The user whose account password this is, None for a wrong login or password
+        (an application password is not an account password)."""
+        user = await self.users.by_login(login.strip()) if login.strip() else None
+        stored = user.account_password if user is not None else None
+        if not await verify_account_password(stored, password) or user is None:
+            return None
+        return Principal(id=user.id, login=user.login, role=Role(user.role))
+
+    async def set_role(self, login: str, role: Role) -> User:
+        user = await self._find(login)
+        await self.users.set_role(user.id, role)
+        return user
+
+    async def revoke_app_passwords(self, login: str) -> int:
+        """Remove every application password of the user; how many there were."""
+        return await self.users.remove_app_passwords((await self._find(login)).id)
+
+    async def app_password_counts(self) -> dict[int, int]:
+        return await self.users.app_password_counts()

@@ -62,6 +62,18 @@ class Settings(BaseSettings):
     login_failures_limit: int = Field(default=10, ge=1)
     login_failures_window: float = Field(default=60.0, gt=0)
     app_password_pepper: str = Field(default="almanac-app-passwords")
+    desk_session_idle_minutes: int = Field(
+        default=120,
+        ge=1,
+        le=525_600,
+        description="A desk session ends after this many minutes without a request",
+    )
+    desk_session_lifetime_hours: int = Field(
+        default=24,
+        ge=1,
+        le=8784,
+        description="A desk session ends this many hours after sign-in, however busy",
+    )
     log_level: str = Field(default="info")
     log_format: Literal["text", "json"] = Field(
         default="text", description="Log lines as readable text or one JSON object per line"

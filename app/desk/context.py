@@ -1,0 +1,386 @@
+"""What every desk screen gets: the signed-in person, the request's database session, the
+language, the CSRF token and the CSP nonce, and how to answer (`render`, `redirect`).
+
+Screens take it as a dependency:
+
+    @router.get("/events")
+    async def events(desk: DeskContext = Depends(desk_reader)) -> Response: ...
+
+    @router.post("/events/{event_id}/trash")
+    async def trash(event_id: int, desk: DeskContext = Depends(desk_writer)) -> Response: ...
+
+`desk_reader` (GET/HEAD) and `desk_writer` (POST) send a person without a live session to
+the sign-in page (303, `next=` the page they asked for); `desk_writer` refuses with 403 a
+form without the session's CSRF token and a cross-site post (Origin / Sec-Fetch-Site). The
+database session commits before the response goes out, unless the answer is an error page
+(`render` with a 4xx status: a refused form writes nothing)."""
+
+import hmac
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+from urllib.parse import quote, unquote, urlencode
+
+from fastapi import Depends, Request
+from starlette.datastructures import Headers
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from app.core.edge.errors import ApiError
+from app.core.edge.urls import urls_of
+from app.core.infra.database import MakerDep, Session, session_scope
+from app.core.infra.settings import LANGUAGES, Settings
+from app.core.rules.permissions import Principal, Role, can_create_posts, can_manage_terms
+from app.desk.headers import NONCE_STATE_KEY
+from app.desk.i18n import DeskTemplates, format_moment
+from app.desk.paths import DESK, desk_parts
+from app.http.context import RequestContext
+from app.users.auth import desk_session
+from app.users.sessions import COOKIE
+
+FLASH_COOKIE = "almanac_desk_flash"
+FLASH_LENGTH = 500
+CSRF_FIELD = "csrf_token"
+DISCARD_STATE_KEY = "desk_discard"
+# The screens of the nav, in its order: (path under /desk/, label); who sees which is `Can`.
+NAV = (
+    ("events/", "Events"),
+    ("events/new", "Add event"),
+    ("venues/", "Venues"),
+    ("organizers/", "Organizers"),
+    ("categories/", "Categories"),
+    ("tags/", "Tags"),
+    ("media/", "Media"),
+    ("trash/", "Trash"),
+    ("users/", "Users"),
+    ("sessions/", "My sessions"),
+)
+
+
+class SignInNeeded(Exception):
+    """No live desk session: the sign-in page, back to `next_path` afterwards; `ended`: a
+    cookie came with the request, but its session was ended, idled out or expired."""
+
+    def __init__(self, language: str, next_path: str | None, ended: bool) -> None:
+        super().__init__("sign-in needed")
+        self.language = language
+        self.next_path = next_path
+        self.ended = ended
+
+
+class DeskRefused(Exception):
+    """A request the desk refuses (a missing CSRF token, a cross-site post, a screen the role
+    may not use): an error page with `status` and `message` (a text of the desk's catalog)."""
+
+    def __init__(self, status: int, message: str, language: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.language = language
+
+
+@dataclass(frozen=True, slots=True)
+class Can:
+    """Which screens a role may use: what the nav and the home page offer (the services
+    still decide every action)."""
+
+    principal: Principal | None
+
+    @property
+    def posts(self) -> bool:
+        """Events, venues, organizers, media and the trash: contributors and up."""
+        return can_create_posts(self.principal)
+
+    @property
+    def categories(self) -> bool:
+        return can_manage_terms(self.principal, "manage_categories")
+
+    @property
+    def tags(self) -> bool:
+        return can_manage_terms(self.principal, "manage_tags")
+
+    @property
+    def review(self) -> bool:
+        """Sees the events waiting for review (and may publish them)."""
+        return self.principal is not None and self.principal.at_least(Role.EDITOR)
+
+    @property
+    def users(self) -> bool:
+        return self.principal is not None and self.principal.role == Role.ADMINISTRATOR
+
+    def screen(self, path: str) -> bool:
+        section = path.split("/", 1)[0]
+        if section in ("events", "venues", "organizers", "media", "trash"):
+            return self.posts
+        if section in ("categories", "tags", "users"):
+            return bool(getattr(self, section))
+        return self.principal is not None
+
+
+def desk_language(request: Request) -> str:
+    settings: Settings = request.app.state.settings
+    parts = desk_parts(_relative(request))
+    language = parts[0] if parts is not None else None
+    return language if language in LANGUAGES else settings.default_language
+
+
+def _relative(request: Request) -> str:
+    return request.url.path[len(request.scope.get("root_path", "")) :] or "/"
+
+
+def desk_url(request: Request, language: str, path: str = "") -> str:
+    """A desk path in `language`: `desk_url(r, "de", "events/")` is `/de/desk/events/`
+    (after the root path; the default language has no prefix)."""
+    settings: Settings = request.app.state.settings
+    root = str(request.scope.get("root_path", "")).rstrip("/")
+    prefix = "" if language == settings.default_language else f"/{language}"
+    return f"{root}{prefix}/{DESK}/{path.lstrip('/')}"
+
+
+def static_url(request: Request, name: str) -> str:
+    root = str(request.scope.get("root_path", "")).rstrip("/")
+    return f"{root}/{DESK}/static/{name}"
+
+
+def here(request: Request) -> str:
+    """The desk-relative path of the request (`events/12/edit`), without a trailing slash."""
+    parts = desk_parts(_relative(request))
+    return parts[1].rstrip("/") if parts is not None else ""
+
+
+def current_nav(path: str) -> str | None:
+    """The nav entry the page at `path` belongs to: the longest that names it or a parent."""
+    matching = [
+        entry
+        for entry, _ in NAV
+        if path == entry.rstrip("/") or (entry.endswith("/") and path.startswith(entry))
+    ]
+    return max(matching, key=lambda entry: len(entry.rstrip("/")), default=None)
+
+
+def nonce_of(request: Request) -> str:
+    state = request.scope.setdefault("state", {})
+    if NONCE_STATE_KEY not in state:  # set by DeskHeaders on every desk path
+        state[NONCE_STATE_KEY] = secrets.token_urlsafe(18)
+    return str(state[NONCE_STATE_KEY])
+
+
+def flash_cookie(response: Response, message: str) -> None:
+    """Show `message` once, on the next desk page this browser opens."""
+    response.set_cookie(
+        FLASH_COOKIE,
+        quote(message[:FLASH_LENGTH]),
+        max_age=120,
+        path="/",
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def render_desk(
+    request: Request,
+    language: str,
+    template: str,
+    status: int = 200,
+    *,
+    principal: Principal | None = None,
+    csrf_token: str | None = None,
+    **values: Any,
+) -> Response:
+    """A desk template with what the layout needs; a flash message waiting in the cookie is
+    shown and cleared. Signed-in or not (the sign-in page, the error pages)."""
+    settings: Settings = request.app.state.settings
+    request.state.language = language  # Content-Language
+    if status >= 400:
+        setattr(request.state, DISCARD_STATE_KEY, True)
+    templates: DeskTemplates = request.app.state.desk_templates
+    path = here(request)
+    flash = unquote(request.cookies.get(FLASH_COOKIE, ""))[:FLASH_LENGTH] or None
+    html = templates.render(
+        language,
+        template,
+        request=request,
+        user=principal,
+        can=Can(principal),
+        csrf_token=csrf_token,
+        nonce=nonce_of(request),
+        moment=lambda value: format_moment(value, language, settings.site_zone),
+        flash=flash,
+        here=path,
+        nav=NAV,
+        current=current_nav(path),
+        url=lambda target="": desk_url(request, language, target),
+        static=lambda name: static_url(request, name),
+        alternates=[(code, desk_url(request, code, path)) for code in LANGUAGES],
+        site_name=settings.site_name or (request.headers.get("host") or "almanac"),
+        **values,
+    )
+    response = HTMLResponse(html, status_code=status, headers={"Content-Language": language})
+    if flash:
+        response.delete_cookie(FLASH_COOKIE, path="/", httponly=True, samesite="lax")
+    return response
+
+
+@dataclass
+class DeskContext:
+    """One signed-in desk request (see the module docstring)."""
+
+    principal: Principal
+    language: str
+    db: Session
+    csrf_token: str
+    nonce: str
+    settings: Settings
+    request: Request
+    session_id: int
+    can: Can = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.can = Can(self.principal)
+
+    def url(self, path: str = "") -> str:
+        """A desk path in the context's language: `.url("events/")` is `/de/desk/events/`."""
+        return desk_url(self.request, self.language, path)
+
+    def render(self, template: str, status: int = 200, **values: Any) -> Response:
+        """`template` (under app/desk/templates/, e.g. "desk/home.html") in the layout; a
+        status of 400 and up rolls the request's writes back."""
+        return render_desk(
+            self.request,
+            self.language,
+            template,
+            status,
+            principal=self.principal,
+            csrf_token=self.csrf_token,
+            desk=self,
+            **values,
+        )
+
+    def redirect(self, path: str, flash: str | None = None) -> Response:
+        """303 to a desk path (`.url(path)`, or `path` itself when it starts with "/"), the
+        answer to a successful POST; `flash` shows once on the page it leads to."""
+        target = path if path.startswith("/") else self.url(path)
+        response = RedirectResponse(target, status_code=303)
+        if flash:
+            flash_cookie(response, flash)
+        return response
+
+    def api_context(
+        self,
+        raw: dict[str, Any] | None = None,
+        *,
+        language: str | None = None,
+        if_match: str | None = None,
+    ) -> RequestContext:
+        """A request context for the API's services, as this person: `raw` the API's
+        parameters, `language` the language of the records' texts (default: the site's
+        default language, whatever the desk's own language is)."""
+        return RequestContext(
+            dict(raw or {}),
+            language or self.settings.default_language,
+            self.principal,
+            self.db,
+            urls_of(self.request, self.settings),
+            self.settings,
+            if_match,
+        )
+
+    def message(self, error: ApiError) -> str:
+        """A service's refusal in the desk's language (the API's own text), for a form."""
+        return str(error.body(self.language)["message"])
+
+    def require(self, allowed: bool) -> None:
+        """403 unless `allowed` (a screen the role may not use)."""
+        if not allowed:
+            raise DeskRefused(403, "You may not use this screen.", self.language)
+
+
+class _Discard(Exception):
+    """Raised inside the session's scope to roll it back (an error page was rendered)."""
+
+
+async def desk_database(request: Request, maker: MakerDep) -> AsyncIterator[Session]:
+    """The request's session, committed before the response is sent (unless an error page
+    was rendered: rolled back)."""
+    try:
+        async with session_scope(request, maker) as db:
+            yield db
+            if getattr(request.state, DISCARD_STATE_KEY, False):
+                raise _Discard
+    except _Discard:
+        pass
+
+
+DeskDatabase = Annotated[Session, Depends(desk_database, scope="function")]
+
+
+async def _signed_in(request: Request, db: Session) -> DeskContext:
+    settings: Settings = request.app.state.settings
+    language = desk_language(request)
+    request.state.language = language
+    found = await desk_session(request, db, settings)
+    if found is None:
+        next_path = None
+        if request.method in ("GET", "HEAD"):
+            query = request.url.query
+            next_path = request.url.path + (f"?{query}" if query else "")
+        raise SignInNeeded(language, next_path, ended=COOKIE in request.cookies)
+    return DeskContext(
+        principal=found.principal,
+        language=language,
+        db=db,
+        csrf_token=found.csrf_token,
+        nonce=nonce_of(request),
+        settings=settings,
+        request=request,
+        session_id=found.id,
+    )
+
+
+async def desk_reader(request: Request, db: DeskDatabase) -> DeskContext:
+    """A signed-in desk read; without a live session, a 303 to the sign-in page."""
+    return await _signed_in(request, db)
+
+
+def _origin(request: Request) -> str:
+    """This site's origin as the browser sees it (the trusted proxy's scheme and host)."""
+    host = Headers(scope=request.scope).get("host") or ""
+    return f"{request.url.scheme}://{host}".lower()
+
+
+def refuse_cross_site(request: Request, language: str) -> None:
+    """403 for a form posted from another origin. Browsers say where a request comes from:
+    `Sec-Fetch-Site` (same-origin, or none for one the person started), else `Origin`. A
+    request that sends neither is no browser's cross-site form (the CSRF token still counts).
+    Another port of the same host is same-site but not same-origin: refused too."""
+    fetch_site = request.headers.get("sec-fetch-site")
+    if fetch_site is not None and fetch_site.lower() not in ("same-origin", "none"):
+        raise DeskRefused(403, "This form was sent from another site.", language)
+    origin = request.headers.get("origin")
+    if origin is not None and origin.lower() != _origin(request):
+        raise DeskRefused(403, "This form was sent from another site.", language)
+
+
+async def check_csrf(request: Request, expected: str, language: str) -> None:
+    form = await request.form()
+    sent = form.get(CSRF_FIELD)
+    if not isinstance(sent, str) or not hmac.compare_digest(sent.encode(), expected.encode()):
+        raise DeskRefused(
+            403, "The form has expired. Go back, reload the page and try again.", language
+        )
+
+
+async def desk_writer(request: Request, db: DeskDatabase) -> DeskContext:
+    """A signed-in desk write: a same-origin form that carries the session's CSRF token;
+    else 403 (or, without a live session, the sign-in page)."""
+    language = desk_language(request)
+    refuse_cross_site(request, language)
+    desk = await _signed_in(request, db)
+    await check_csrf(request, desk.csrf_token, language)
+    return desk
+
+
+def signin_url(request: Request, language: str, next_path: str | None, **flags: str) -> str:
+    query = {**({"next": next_path} if next_path else {}), **flags}
+    url = desk_url(request, language, "signin")
+    return f"{url}?{urlencode(query)}" if query else url

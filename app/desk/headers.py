@@ -1,0 +1,72 @@
+"""The headers of every desk response, set in one place: no caching anywhere (a signed-in
+person's screens), a Content-Security-Policy whose only script allowance besides the desk's
+own files is this response's nonce (no `unsafe-inline`), no framing, and referrers kept to
+this site. The nonce is drawn here, before the route runs, and read by the templates
+(app/desk/context.py)."""
+
+import secrets
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.desk.paths import desk_parts, is_static
+
+NONCE_STATE_KEY = "desk_nonce"
+STATIC_CACHE = b"public, max-age=3600"
+
+
+def content_security_policy(nonce: str, media_url: str | None = None) -> str:
+    """The desk's policy; images may also come from MEDIA_URL's origin (a CDN)."""
+    images = ["'self'", "data:", "blob:"]
+    if media_url:
+        parts = urlsplit(media_url)
+        if parts.scheme in ("http", "https") and parts.netloc:
+            images.append(f"{parts.scheme}://{parts.netloc}")
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src 'self' 'nonce-{nonce}'",
+            "style-src 'self'",
+            f"img-src {' '.join(images)}",
+            "object-src 'none'",
+            "frame-ancestors 'none'",
+            "form-action 'self'",
+            "base-uri 'none'",
+        ]
+    )
+
+
+class DeskHeaders:
+    """ASGI middleware (inside the edge pipeline): the desk's headers on the desk's paths."""
+
+    def __init__(self, app: ASGIApp, media_url: str | None = None) -> None:
+        self.app = app
+        self.media_url = media_url
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        relative = scope.get("path", "")[len(scope.get("root_path", "")) :]
+        if desk_parts(relative) is None:
+            await self.app(scope, receive, send)
+            return
+        nonce = secrets.token_urlsafe(18)
+        scope.setdefault("state", {})[NONCE_STATE_KEY] = nonce
+        static = is_static(relative)
+        policy = content_security_policy(nonce, self.media_url).encode()
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                ours = {
+                    b"cache-control": STATIC_CACHE if static else b"no-store",
+                    b"content-security-policy": policy,
+                    b"x-frame-options": b"DENY",
+                    b"referrer-policy": b"same-origin",
+                    b"x-content-type-options": b"nosniff",
+                }
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in ours]
+                message = {**message, "headers": [*headers, *ours.items()]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

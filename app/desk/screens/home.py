@@ -1,0 +1,43 @@
+"""The desk's home: what the person has in hand (their events by status, for editors the
+events waiting for review) and the screens their role may use."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from starlette.responses import Response
+
+from app.core.edge.caching import CountCache
+from app.desk.context import DeskContext, desk_reader
+from app.events.listing import list_events
+from app.http.pagination import Page
+
+router = APIRouter()
+
+# Every date: the list's default window starts today.
+ALL_DATES = {"start_date": "1900-01-01", "end_date": "2999-12-31"}
+# (status, label): the counts the home page shows a person who writes events.
+COUNTS = (
+    ("draft", "Drafts"),
+    ("pending", "Waiting for review"),
+    ("future", "Scheduled"),
+    ("publish", "Published"),
+)
+
+
+async def event_count(desk: DeskContext, totals: CountCache, status: str) -> int:
+    """How many events of `status` the person may see, as the API's list counts them (an
+    author's own drafts, an editor's all)."""
+    ctx = desk.api_context({"status": status, **ALL_DATES})
+    _, total, _, _ = await list_events(ctx, totals, Page(1, 1))
+    return total
+
+
+@router.get("")
+async def home(request: Request, desk: Annotated[DeskContext, Depends(desk_reader)]) -> Response:
+    """The dashboard."""
+    counts = []
+    if desk.can.posts:
+        totals: CountCache = request.app.state.event_totals
+        for status, label in COUNTS:
+            counts.append((status, label, await event_count(desk, totals, status)))
+    return desk.render("desk/home.html", counts=counts)

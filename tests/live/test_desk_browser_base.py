@@ -1,0 +1,162 @@
+"""The desk's foundation in headless Chromium against a real server (tests/live/desk_harness.py):
+signing in with the keyboard and out, a revoked session signed out on its next request, a
+cross-site form refused, and axe-core on the sign-in, home and sessions screens at desktop
+width and 375 px."""
+
+import asyncio
+import functools
+import re
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from tests.live import free_port
+from tests.live.desk_harness import (
+    DeskSite,
+    assert_accessible,
+    browser_errors,
+    screenshot,
+    sign_in,
+    sign_out,
+    wait,
+)
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def other_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """A plain static server on another local port: the site a cross-site form comes from."""
+    root = tmp_path_factory.mktemp("other-site")
+    port = free_port()
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", port), functools.partial(_Quiet, directory=str(root))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{port}", root
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _sign_in_out(driver: WebDriver, site: DeskSite) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    driver.delete_all_cookies()
+    driver.get(site.url("signin"))
+    assert_accessible(driver, "sign-in")
+    screenshot(driver, "desk-signin")
+    sign_in(driver, site, "editor")
+    seen["home_heading"] = driver.find_element(By.TAG_NAME, "h1").text
+    seen["nav"] = [a.text for a in driver.find_elements(By.CSS_SELECTOR, "nav.screens a")]
+    assert_accessible(driver, "home")
+    screenshot(driver, "desk-home")
+    driver.find_element(By.LINK_TEXT, "My sessions").click()
+    wait(driver).until(lambda d: d.current_url.endswith("/desk/sessions/"))
+    seen["sessions"] = len(driver.find_elements(By.CSS_SELECTOR, "main tbody tr"))
+    assert_accessible(driver, "sessions")
+    driver.find_element(By.LINK_TEXT, "DE").click()
+    wait(driver).until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "de")
+    seen["german_heading"] = driver.find_element(By.TAG_NAME, "h1").text
+    sign_out(driver)
+    seen["signed_out_notice"] = driver.find_element(By.CSS_SELECTOR, ".notice").text
+    driver.get(site.url())
+    wait(driver).until(lambda d: "/signin" in d.current_url)
+    seen["after_sign_out"] = driver.current_url
+    seen["errors"] = browser_errors(driver)
+    return seen
+
+
+async def test_sign_in_with_the_keyboard_and_out(
+    desk_site: DeskSite, desk_browser: WebDriver
+) -> None:
+    seen = await asyncio.to_thread(_sign_in_out, desk_browser, desk_site)
+    assert seen["home_heading"] == "Welcome, desk-editor"
+    assert seen["nav"][:3] == ["Home", "Events", "Add event"]
+    assert "Users" not in seen["nav"]  # administrators only
+    assert seen["sessions"] == 1
+    assert seen["german_heading"] == "Meine Sitzungen"
+    assert seen["signed_out_notice"] == "Sie haben sich abgemeldet."
+    assert "next=" in seen["after_sign_out"]
+    assert seen["errors"] == []  # no script or style refused by the CSP
+
+
+async def _sign_in_over_http(client: httpx.AsyncClient, site: DeskSite, role: str) -> str:
+    """Sign the role's person in with `client`; the session's CSRF token."""
+    person = site.people[role]
+    answer = await client.post(
+        "/desk/signin", data={"login": person.login, "password": person.account_password}
+    )
+    assert answer.status_code == 303
+    found = CSRF.search((await client.get("/desk/sessions/")).text)
+    assert found is not None
+    return found.group(1)
+
+
+async def test_a_revoked_session_is_signed_out_on_its_next_request(
+    desk_site: DeskSite, desk_browser: WebDriver
+) -> None:
+    await asyncio.to_thread(desk_browser.delete_all_cookies)
+    await asyncio.to_thread(sign_in, desk_browser, desk_site, "author")
+    # The same person elsewhere ends every other session: the browser's among them.
+    async with httpx.AsyncClient(base_url=desk_site.base, timeout=30) as client:
+        token = await _sign_in_over_http(client, desk_site, "author")
+        ended = await client.post("/desk/sessions/end-others", data={"csrf_token": token})
+        assert ended.status_code == 303
+        still = await client.get("/desk/sessions/")
+    assert still.status_code == 200
+
+    def next_request(driver: WebDriver) -> tuple[str, str]:
+        driver.get(desk_site.url("sessions/"))
+        wait(driver).until(lambda d: "/signin" in d.current_url)
+        return driver.current_url, driver.find_element(By.CSS_SELECTOR, ".notice").text
+
+    url, notice = await asyncio.to_thread(next_request, desk_browser)
+    assert "ended=1" in url
+    assert notice == "Your session has ended. Please sign in again."
+
+
+async def test_a_cross_site_form_is_refused(
+    desk_site: DeskSite, desk_browser: WebDriver, other_site: tuple[str, Path]
+) -> None:
+    """A page of another origin (another port of the same host: same-site, so the SameSite
+    cookie goes along) posts a desk form with the right CSRF token: refused by its origin."""
+    other, root = other_site
+
+    def attack(driver: WebDriver) -> tuple[str, int]:
+        driver.delete_all_cookies()
+        sign_in(driver, desk_site, "contributor")
+        driver.get(desk_site.url("sessions/"))
+        token = driver.find_element(By.CSS_SELECTOR, "input[name=csrf_token]").get_attribute(
+            "value"
+        )
+        (root / "attack.html").write_text(
+            '<!doctype html><html lang="en"><head><title>Win a prize</title></head><body>'
+            f'<form method="post" action="{desk_site.url("signout")}">'
+            f'<input type="hidden" name="csrf_token" value="{token}">'
+            '<button id="go" type="submit">Claim</button></form></body></html>',
+            encoding="utf-8",
+        )
+        driver.get(f"{other}/attack.html")
+        driver.find_element(By.ID, "go").click()
+        wait(driver).until(lambda d: d.current_url.startswith(desk_site.base))
+        refusal = driver.find_element(By.CSS_SELECTOR, "main .problem").text
+        driver.get(desk_site.url("sessions/"))  # still signed in
+        return refusal, len(driver.find_elements(By.CSS_SELECTOR, "main tbody tr"))
+
+    refusal, sessions = await asyncio.to_thread(attack, desk_browser)
+    assert refusal == "This form was sent from another site."
+    assert sessions == 1
