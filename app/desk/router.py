@@ -34,6 +34,7 @@ SCREENS = [
     "home",
     "sessions",
     "users",
+    "editor",
 ]
 
 STATIC = Path(__file__).parent / "static"
