@@ -10,8 +10,6 @@ form (the "Preview dates" button without scripts).
 from datetime import datetime
 from typing import Annotated, Any
 
-from app.desk.context import DeskContext, desk_reader, desk_writer
-from app.desk.i18n import gettext
 from fastapi import APIRouter, Depends, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
@@ -25,6 +23,7 @@ from app.core.rules.permissions import (
     can_publish,
     poster,
 )
+from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.event_editing import (
     Editing,
     Refusal,
@@ -43,6 +42,7 @@ from app.desk.event_form import (
     translation_form,
     translation_params,
 )
+from app.desk.i18n import gettext
 from app.desk.recurrence_form import WEEKDAYS, WEEKS, from_fields, to_lines
 from app.events.records import EventRecord
 
@@ -100,7 +100,7 @@ async def _page(
     problem: Refusal | None = None,
     field_errors: dict[str, str] | None = None,
     theirs: FormValues | None = None,
-    preview: list[str] | None = None,
+    preview: list[datetime] | None = None,
     status: int = 200,
 ) -> Response:
     errors = dict(problem.fields if problem else {})
@@ -238,7 +238,7 @@ async def _record_values(editing: Editing, record: EventRecord) -> FormValues:
 
 def _dates(
     desk: DeskContext, values: FormValues, params: dict[str, Any], errors: dict[str, str]
-) -> tuple[list[str], Refusal | None]:
+) -> tuple[list[datetime], Refusal | None]:
     if errors:
         return [], Refusal(400, "", dict.fromkeys(errors, ""))
     lines = to_lines(from_fields(values, {}))
