@@ -22,6 +22,7 @@ from app.http.pagination import Page
 from app.organizers.kind import ORGANIZERS
 from app.posts.service import PostService
 from app.terms.service import CATEGORIES, TAGS, TermService
+from app.users.auth import session_reader
 from app.venues.kind import VENUES
 
 Body = dict[str, Any]
@@ -47,12 +48,15 @@ def utc_text(moment: datetime) -> str:
 async def visitor_context(
     request: Request, maker: SessionMaker, language: str
 ) -> AsyncIterator[RequestContext]:
-    """An anonymous reader's request context: pages show what a visitor sees, whoever
-    asks (signed-in editors use the API). Reads only: nothing is committed, so no data
-    version is drawn, whatever the method."""
+    """A reader's request context: pages show what a visitor sees, or, to a person signed
+    in to the desk (its session cookie, on a GET), what their role may see (app/users/auth.py;
+    such pages are neither stored nor served by the response cache). Reads only: nothing is
+    committed, so no data version is drawn, whatever the method."""
     settings: Settings = request.app.state.settings
     async with maker() as session:
-        yield RequestContext({}, language, None, session, urls_of(request, settings), settings)
+        user = await session_reader(request, session, settings)
+        urls = urls_of(request, settings)
+        yield RequestContext({}, language, user, session, urls, settings)
 
 
 class Content:

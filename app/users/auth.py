@@ -97,11 +97,21 @@ async def authenticate(request: Request, session: Session, settings: Settings) -
                 raise
             if principal is not None and version is not None:
                 principals.put(header, version, principal)
-    elif request.method in COOKIE_READS:
-        signed_in = await desk_session(request, session, settings)
-        principal = signed_in.principal if signed_in is not None else None
+    else:
+        principal = await session_reader(request, session, settings)
     request.state.user = principal
     return principal
+
+
+async def session_reader(
+    request: Request, session: Session, settings: Settings
+) -> Principal | None:
+    """The person of a read (GET/HEAD) that carries a live desk session's cookie; None for
+    any write, whatever cookie it carries, and for a read without one."""
+    if request.method not in COOKIE_READS:
+        return None
+    signed_in = await desk_session(request, session, settings)
+    return signed_in.principal if signed_in is not None else None
 
 
 async def desk_session(request: Request, session: Session, settings: Settings) -> SignedIn | None:

@@ -72,7 +72,7 @@ class UserRepository:
         rows = await self.session.execute(
             select(AppPassword.user_id, func.count()).group_by(AppPassword.user_id)
         )
-        return dict(rows.tuples())
+        return dict(rows.all())
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +158,7 @@ class DeskSessionRepository:
             .where(DeskSession.user_id == user_id, *_live(idle_minutes, lifetime_hours))
             .order_by(DeskSession.last_seen_at.desc(), DeskSession.id.desc())
         )
-        return [SessionRow(*row) for row in rows.tuples()]
+        return [SessionRow(*row) for row in rows]
 
     async def remove(self, user_id: int, session_id: int) -> bool:
         """End one of `user_id`'s sessions; False if it has none of that id."""
@@ -187,4 +187,4 @@ class DeskSessionRepository:
             .where(*_live(idle_minutes, lifetime_hours))
             .group_by(DeskSession.user_id)
         )
-        return dict(rows.tuples())
+        return dict(rows.all())

@@ -92,7 +92,7 @@ async def set_account_password(url: str, login: str, password: str) -> str:
 
 async def _add_people(url: str) -> dict[str, DeskPerson]:
     """One person per role, in this process (five `almanac` commands would take seconds;
-    tests/api/test_desk_cli.py runs the real `users set-password`)."""
+    tests/live/test_desk_cli.py runs the real `users set-password`)."""
     engine = create_async_engine(url)
     people = {}
     try:

@@ -160,3 +160,37 @@ async def test_a_cross_site_form_is_refused(
     refusal, sessions = await asyncio.to_thread(attack, desk_browser)
     assert refusal == "This form was sent from another site."
     assert sessions == 1
+
+
+async def test_desk_cookie_reads_bypass_the_response_cache(desk_site: DeskSite) -> None:
+    """A read with the desk's cookie is the person's own (drafts included): the response
+    cache neither serves it the anonymous answer it holds nor stores it."""
+    event = {"start_date": "2031-05-01 10:00:00", "end_date": "2031-05-01 12:00:00"}
+    async with httpx.AsyncClient(base_url=desk_site.base, timeout=30) as anonymous:
+        draft = await anonymous.post(
+            "/calendar/events/v1/events",
+            json={**event, "title": "Unannounced Gala", "status": "draft"},
+            auth=desk_site.api_auth("editor"),
+        )
+        assert draft.status_code == 201
+        listing = "/calendar/events/v1/events?start_date=2031-05-01&end_date=2031-05-02"
+        page = f"/event/{draft.json()['slug']}/"
+        for _ in range(2):
+            public = await anonymous.get(listing)
+            public_page = await anonymous.get(page)
+        assert public.headers["x-almanac-cache"] == "hit"
+        assert public.json()["events"] == []
+        assert public_page.status_code == 404
+    async with httpx.AsyncClient(base_url=desk_site.base, timeout=30) as editor:
+        await _sign_in_over_http(editor, desk_site, "editor")
+        for _ in range(2):
+            mine = await editor.get(listing)
+            mine_page = await editor.get(page)
+        assert "x-almanac-cache" not in mine.headers
+        assert [e["title"] for e in mine.json()["events"]] == ["Unannounced Gala"]
+        assert mine.headers["cache-control"].startswith("private")
+        assert mine_page.status_code == 200
+        assert "Unannounced Gala" in mine_page.text
+    async with httpx.AsyncClient(base_url=desk_site.base, timeout=30) as again:
+        after = await again.get(listing)
+    assert after.json()["events"] == []  # the editor's answer was not stored

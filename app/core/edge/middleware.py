@@ -107,10 +107,13 @@ def _scope_language(scope: Scope, default: str) -> str:
 
 def _read_headers(scope: Scope) -> list[bytes]:
     """Request headers the response depended on: the caller always (credentials decide what
-    is visible), the language header when the language came from it."""
+    is visible: an application password, or a desk session's cookie on a read), the language
+    header when the language came from it."""
     state = scope.get("state") or {}
     return [
-        b"Accept-Language, Authorization" if state.get(HEADER_READ_STATE_KEY) else b"Authorization"
+        b"Accept-Language, Authorization, Cookie"
+        if state.get(HEADER_READ_STATE_KEY)
+        else b"Authorization, Cookie"
     ]
 
 
