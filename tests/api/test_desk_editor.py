@@ -6,6 +6,7 @@ read back through the API."""
 import html
 import re
 from datetime import date, timedelta
+from html.parser import HTMLParser
 from typing import Any
 
 from httpx import AsyncClient, Response
@@ -50,6 +51,59 @@ async def _event(client: AsyncClient, who: DeskUser, event_id: int, **query: str
 async def _total(client: AsyncClient, who: DeskUser) -> int:
     answer = await client.get(f"{API}/events", params={"status": "any"}, headers=who.basic)
     return int(answer.headers["x-wp-total"])
+
+
+class _ShownForm(HTMLParser):
+    """The values a browser would send for the editor's form as the page shows it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[str, list[str]] = {}
+        self._select: str | None = None
+        self._textarea: str | None = None
+
+    def _add(self, name: str | None, value: str | None) -> None:
+        if name:
+            self.values.setdefault(name, []).append(value or "")
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        kind = found.get("type") or "text"
+        if tag == "input":
+            checkable = kind in ("checkbox", "radio")
+            if ("checked" in found) if checkable else kind not in ("file", "submit"):
+                self._add(found.get("name"), found.get("value"))
+        elif tag == "select":
+            self._select = found.get("name")
+        elif tag == "option" and self._select and "selected" in found:
+            self._add(self._select, found.get("value"))
+        elif tag == "textarea":
+            self._textarea = found.get("name")
+            self._add(self._textarea, "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+    def handle_data(self, data: str) -> None:
+        if self._textarea:
+            self.values[self._textarea][-1] += data
+
+
+def _shown_form(page: Response) -> dict[str, Any]:
+    parser = _ShownForm()
+    parser.feed(page.text)
+    return {name: items[0] if len(items) == 1 else items for name, items in parser.values.items()}
+
+
+async def _edit(client: AsyncClient, event_id: int, **changes: Any) -> Response:
+    """Open the editor, change `changes` and save, as a person would."""
+    page = await client.get(f"/desk/events/{event_id}/edit")
+    assert page.status_code == 200, page.text
+    form = {**_shown_form(page), "action": "save", **changes}
+    return await client.post(f"/desk/events/{event_id}/edit", data=form)
 
 
 def _version(page: Response) -> str:
@@ -210,6 +264,41 @@ async def test_an_uploaded_image_with_its_alt_text(
     assert image["alt"] == "The band on stage"
 
 
+async def test_an_image_of_the_library_a_schedule_and_a_password(
+    client: AsyncClient, desk_user: DeskUserFactory
+) -> None:
+    author = await desk_user("author")
+    token = await desk_login(client, author)
+    uploaded = await client.post(
+        f"{API}/media",
+        files={"file": ("poster.png", picture("PNG"), "image/png")},
+        headers=author.basic,
+    )
+    assert uploaded.status_code == 201
+    media_id = uploaded.json()["id"]
+    page = await client.get(NEW)
+    assert f'<option value="{media_id}">' in page.text  # offered in the editor
+    later = (date.today() + timedelta(days=3)).isoformat()
+    form = _form(
+        token,
+        image=str(media_id),
+        action="publish",
+        status="future",
+        publish_day=later,
+        publish_time="08:00",
+        password="members only",
+    )
+    event_id = _edited_id(await client.post(NEW, data=form))
+    body = await _event(client, author, event_id)
+    assert body["image"]["id"] == media_id
+    assert body["status"] == "future"
+    assert body["date"].startswith(later)
+    page = await client.get(f"/desk/events/{event_id}/edit")
+    assert 'value="members only"' in page.text  # stored (the API never shows it)
+    _edited_id(await _edit(client, event_id, image_remove="1"))
+    assert (await _event(client, author, event_id))["image"] is False
+
+
 # ---- roles and statuses -------------------------------------------------------------------
 
 
@@ -297,38 +386,46 @@ async def test_a_save_after_someone_elses_shows_both_and_loses_nothing(
 # ---- series -------------------------------------------------------------------------------
 
 
+async def _series(client: AsyncClient, who: DeskUser, token: str, count: int) -> list[int]:
+    """A weekly series of `count` dates made in the editor; the dates' IDs."""
+    form = _form(
+        token, action="publish", repeat="weekly", repeat_ends="after", repeat_count=str(count)
+    )
+    series_id = _edited_id(await client.post(NEW, data=form))
+    dates = await client.get(f"{API}/events", params={"post_parent": series_id}, headers=who.basic)
+    return [event["id"] for event in dates.json()["events"]]
+
+
 async def test_one_date_of_a_series_changes_alone(
     client: AsyncClient, desk_user: DeskUserFactory
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    form = _form(token, action="publish", repeat="weekly", repeat_ends="after", repeat_count="3")
-    series_id = _edited_id(await client.post(NEW, data=form))
-    dates = await client.get(
-        f"{API}/events", params={"post_parent": series_id}, headers=editor.basic
-    )
-    ids = [event["id"] for event in dates.json()["events"]]
+    ids = await _series(client, editor, token, 3)
     assert len(ids) == 3
-    second = ids[1]
-    page = await client.get(f"/desk/events/{second}/edit")
-    assert 'name="scope" value="this"' in page.text
-    values = _form(
-        token,
-        title="Jazz night: guest band",
-        start_day=(date.today() + timedelta(days=14)).isoformat(),
-        end_day=(date.today() + timedelta(days=14)).isoformat(),
-        repeat="weekly",
-        repeat_weekdays=re.findall(r'name="repeat_weekdays" value="(\w+)" checked', page.text),
-        repeat_ends="after",
-        repeat_count="3",
-        scope="this",
-        status="publish",
-        action="publish",
-        version=_version(page),
-    )
-    _edited_id(await client.post(f"/desk/events/{second}/edit", data=values))
+    page = await client.get(f"/desk/events/{ids[1]}/edit")
+    assert re.search(r'value="this" checked', page.text)  # a date: "this date only" first
+    answer = await _edit(client, ids[1], title="Jazz night: guest band", start_time="20:00")
+    _edited_id(answer)
+    shown = [await _event(client, editor, event_id) for event_id in ids]
+    assert [body["title"] for body in shown] == [
+        "Jazz night",
+        "Jazz night: guest band",
+        "Jazz night",
+    ]
+    assert [body["start_date"][11:16] for body in shown] == ["19:00", "20:00", "19:00"]
+
+
+async def test_this_and_the_following_dates_split_the_series(
+    client: AsyncClient, desk_user: DeskUserFactory
+) -> None:
+    editor = await desk_user("editor")
+    token = await desk_login(client, editor)
+    ids = await _series(client, editor, token, 4)
+    _edited_id(await _edit(client, ids[2], title="Jazz night (new band)", scope="following"))
     titles = [(await _event(client, editor, event_id))["title"] for event_id in ids]
-    assert titles == ["Jazz night", "Jazz night: guest band", "Jazz night"]
+    assert titles == ["Jazz night", "Jazz night", "Jazz night (new band)", "Jazz night (new band)"]
+    assert (await _event(client, editor, ids[0]))["recurrence"][0].count("UNTIL=") == 1
 
 
 async def test_a_date_refuses_what_only_the_series_has(
@@ -336,24 +433,12 @@ async def test_a_date_refuses_what_only_the_series_has(
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    form = _form(token, action="publish", repeat="daily", repeat_ends="after", repeat_count="2")
-    series_id = _edited_id(await client.post(NEW, data=form))
-    dates = await client.get(
-        f"{API}/events", params={"post_parent": series_id}, headers=editor.basic
-    )
-    second = dates.json()["events"][1]["id"]
-    page = await client.get(f"/desk/events/{second}/edit")
-    values = {
-        **_form(token, featured="1", scope="this", status="publish", version=_version(page)),
-        "start_day": dates.json()["events"][1]["start_date"][:10],
-        "end_day": dates.json()["events"][1]["end_date"][:10],
-        "repeat": "daily",
-        "repeat_ends": "after",
-        "repeat_count": "2",
-    }
-    answer = await client.post(f"/desk/events/{second}/edit", data=values)
+    ids = await _series(client, editor, token, 2)
+    answer = await _edit(client, ids[1], featured="1", scope="this", title="Kept")
     assert answer.status_code == 400
     assert 'id="featured-error"' in answer.text
+    assert 'value="Kept"' in answer.text
+    assert (await _event(client, editor, ids[1]))["title"] == "Jazz night"
 
 
 # ---- the preview --------------------------------------------------------------------------

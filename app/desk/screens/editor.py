@@ -7,6 +7,7 @@ series the form describes, as an HTML fragment (the editor's script) or inside t
 form (the "Preview dates" button without scripts).
 """
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -26,6 +27,7 @@ from app.core.rules.permissions import (
 from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.event_editing import (
     Editing,
+    NewImage,
     Refusal,
     new_image,
     preview_dates,
@@ -148,20 +150,14 @@ async def new_event(desk: Reader) -> Response:
 @router.post("/events/new")
 async def create_event(request: Request, desk: Writer) -> Response:
     editing = _editing(desk)
-    form = await request.form()
-    values = _form_values(form)
-    params, errors = event_params(values)
-    if values.get("action") == "preview":
-        return await _preview_page(desk, editing, values, params, None)
-    if errors:
-        return await _page(desk, editing, values, field_errors=errors, status=400)
-    image = await new_image(form.get("image_file"), str(values.get("image_alt", "")))
+    sent = await _submission(request, desk, editing, None)
+    if isinstance(sent, Response):
+        return sent
     try:
-        event_id = await editing.create(params, _texts(editing, values), image)
+        event_id = await editing.create(sent.params, _texts(editing, sent.values), sent.image)
     except ApiError as error:
-        problem = refusal(error, desk.language)
-        return await _page(desk, editing, values, problem=problem, status=error.status)
-    return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, "Saved."))
+        return await _refused_form(desk, editing, sent.values, None, error)
+    return _saved(desk, event_id)
 
 
 @router.get("/events/{event_id}/edit")
@@ -182,32 +178,23 @@ async def update_event(event_id: int, request: Request, desk: Writer) -> Respons
         record = await editing.editable(event_id)
     except ApiError as error:
         return _refused(desk, error)
-    form = await request.form()
-    values = _form_values(form)
-    sent, errors = event_params(values)
-    if values.get("action") == "preview":
-        return await _preview_page(desk, editing, values, sent, record)
-    if errors:
-        return await _page(desk, editing, values, record=record, field_errors=errors, status=400)
+    sent = await _submission(request, desk, editing, record)
+    if isinstance(sent, Response):
+        return sent
     shown, _ = event_params(await _record_values(editing, record))
-    params = changed_params(sent, shown)
-    scope = str(values.get("scope", ""))
+    params = changed_params(sent.params, shown)
+    scope = str(sent.values.get("scope", ""))
     if record.recurrence and scope in SCOPES:
         params["scope"] = scope
-    image = await new_image(form.get("image_file"), str(values.get("image_alt", "")))
-    version = str(values.get("version", ""))
+    texts = _texts(editing, sent.values)
+    version = str(sent.values.get("version", ""))
     try:
-        saved = await editing.update(
-            record, params, _texts(editing, values), image, version=version
-        )
+        saved = await editing.update(record, params, texts, sent.image, version=version)
     except ApiError as error:
         if error.status == 412:
-            return await _conflict(desk, editing, values, event_id, error)
-        problem = refusal(error, desk.language)
-        return await _page(
-            desk, editing, values, record=record, problem=problem, status=error.status
-        )
-    return desk.redirect(f"events/{saved}/edit", flash=gettext(desk.language, "Saved."))
+            return await _conflict(desk, editing, sent.values, event_id, error)
+        return await _refused_form(desk, editing, sent.values, record, error)
+    return _saved(desk, saved)
 
 
 @router.post("/events/preview")
@@ -225,6 +212,47 @@ async def preview(request: Request, desk: Writer) -> Response:
 
 
 # ---- pieces -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A form sent to be saved: its values, the API's parameters and a chosen file."""
+
+    values: FormValues
+    params: dict[str, Any]
+    image: NewImage | None
+
+
+async def _submission(
+    request: Request, desk: DeskContext, editing: Editing, record: EventRecord | None
+) -> Submission | Response:
+    """The form to save, or the page to answer instead: the dates previewed ("Preview
+    dates" without scripts), or the fields the form could not even read."""
+    form = await request.form()
+    values = _form_values(form)
+    params, errors = event_params(values)
+    if values.get("action") == "preview":
+        return await _preview_page(desk, editing, values, params, record)
+    if errors:
+        return await _page(desk, editing, values, record=record, field_errors=errors, status=400)
+    image = await new_image(form.get("image_file"), str(values.get("image_alt", "")))
+    return Submission(values, params, image)
+
+
+def _saved(desk: DeskContext, event_id: int) -> Response:
+    return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, "Saved."))
+
+
+async def _refused_form(
+    desk: DeskContext,
+    editing: Editing,
+    values: FormValues,
+    record: EventRecord | None,
+    error: ApiError,
+) -> Response:
+    """The form again, with the service's refusal and the values sent (nothing written)."""
+    problem = refusal(error, desk.language)
+    return await _page(desk, editing, values, record=record, problem=problem, status=error.status)
 
 
 async def _record_values(editing: Editing, record: EventRecord) -> FormValues:
