@@ -189,6 +189,12 @@ def _review_then_publish(driver: WebDriver, site: DeskSite) -> dict[str, Any]:
     driver.get(site.url("events/new"))
     seen["contributor_buttons"] = _buttons(driver)
     _type(driver, "title", "Poetry evening")
+    driver.find_element(By.ID, "venue-search").send_keys("Cellar")  # the API, as you type
+    wait(driver).until(
+        lambda d: (
+            Select(d.find_element(By.ID, "venue")).first_selected_option.text == "Poetry Cellar"
+        )
+    )
     _set(driver, "start_day", START.isoformat())
     _set(driver, "end_day", START.isoformat())
     _save(driver, "review")
@@ -205,12 +211,16 @@ def _review_then_publish(driver: WebDriver, site: DeskSite) -> dict[str, Any]:
 async def test_a_contributor_submits_for_review_and_an_editor_publishes(
     desk_site: DeskSite, desk_browser: WebDriver
 ) -> None:
+    with _api(desk_site) as api:
+        venue = api.post("/venues", json={"venue": "Poetry Cellar", "city": "Nitra"}).json()
     seen = await asyncio.to_thread(_review_then_publish, desk_browser, desk_site)
     assert seen["contributor_buttons"] == ["Save draft", "Submit for review"]
     assert seen["editor_buttons"] == ["Save", "Publish"]
     assert seen["flash"] == "Saved."
     with _api(desk_site) as api:
-        assert api.get(f"/events/{seen['event_id']}").json()["status"] == "publish"
+        body = api.get(f"/events/{seen['event_id']}").json()
+    assert body["status"] == "publish"
+    assert body["venue"]["id"] == venue["id"]
 
 
 # Whether the page's beforeunload handler asks to stay (it cancels the event).
