@@ -32,7 +32,7 @@ from app.core.infra.database import MakerDep, Session, session_scope
 from app.core.infra.settings import LANGUAGES, Settings
 from app.core.rules.permissions import Principal, Role, can_create_posts, can_manage_terms
 from app.desk.headers import NONCE_STATE_KEY
-from app.desk.i18n import DeskTemplates, format_moment
+from app.desk.i18n import N_, DeskTemplates, format_moment
 from app.desk.paths import DESK, desk_parts
 from app.http.context import RequestContext
 from app.users.auth import desk_session
@@ -44,17 +44,24 @@ CSRF_FIELD = "csrf_token"
 DISCARD_STATE_KEY = "desk_discard"
 # The screens of the nav, in its order: (path under /desk/, label); who sees which is `Can`.
 NAV = (
-    ("events/", "Events"),
-    ("events/new", "Add event"),
-    ("venues/", "Venues"),
-    ("organizers/", "Organizers"),
-    ("categories/", "Categories"),
-    ("tags/", "Tags"),
-    ("media/", "Media"),
-    ("trash/", "Trash"),
-    ("users/", "Users"),
-    ("sessions/", "My sessions"),
+    ("events/", N_("Events")),
+    ("events/new", N_("Add event")),
+    ("venues/", N_("Venues")),
+    ("organizers/", N_("Organizers")),
+    ("categories/", N_("Categories")),
+    ("tags/", N_("Tags")),
+    ("media/", N_("Media")),
+    ("trash/", N_("Trash")),
+    ("users/", N_("Users")),
+    ("sessions/", N_("My sessions")),
 )
+ROLE_NAMES = {
+    Role.ADMINISTRATOR: N_("Administrator"),
+    Role.EDITOR: N_("Editor"),
+    Role.AUTHOR: N_("Author"),
+    Role.CONTRIBUTOR: N_("Contributor"),
+    Role.SUBSCRIBER: N_("Subscriber"),
+}
 
 
 class SignInNeeded(Exception):
@@ -208,6 +215,7 @@ def render_desk(
         flash=flash,
         here=path,
         nav=NAV,
+        role_names={role.value: name for role, name in ROLE_NAMES.items()},
         current=current_nav(path),
         url=lambda target="": desk_url(request, language, target),
         static=lambda name: static_url(request, name),
@@ -292,7 +300,7 @@ class DeskContext:
     def require(self, allowed: bool) -> None:
         """403 unless `allowed` (a screen the role may not use)."""
         if not allowed:
-            raise DeskRefused(403, "You may not use this screen.", self.language)
+            raise DeskRefused(403, N_("You may not use this screen."), self.language)
 
 
 class _Discard(Exception):
@@ -355,10 +363,10 @@ def refuse_cross_site(request: Request, language: str) -> None:
     Another port of the same host is same-site but not same-origin: refused too."""
     fetch_site = request.headers.get("sec-fetch-site")
     if fetch_site is not None and fetch_site.lower() not in ("same-origin", "none"):
-        raise DeskRefused(403, "This form was sent from another site.", language)
+        raise DeskRefused(403, N_("This form was sent from another site."), language)
     origin = request.headers.get("origin")
     if origin is not None and origin.lower() != _origin(request):
-        raise DeskRefused(403, "This form was sent from another site.", language)
+        raise DeskRefused(403, N_("This form was sent from another site."), language)
 
 
 async def check_csrf(request: Request, expected: str, language: str) -> None:
@@ -366,7 +374,7 @@ async def check_csrf(request: Request, expected: str, language: str) -> None:
     sent = form.get(CSRF_FIELD)
     if not isinstance(sent, str) or not hmac.compare_digest(sent.encode(), expected.encode()):
         raise DeskRefused(
-            403, "The form has expired. Go back, reload the page and try again.", language
+            403, N_("The form has expired. Go back, reload the page and try again."), language
         )
 
 

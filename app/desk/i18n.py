@@ -36,16 +36,20 @@ def _compiled(path: Path, language: str) -> Translations:
     return Translations(compiled, domain=DOMAIN)
 
 
+def merged(files: list[Path], language: str) -> NullTranslations:
+    """The catalog files as one (no files: the texts as written, in English)."""
+    if not files:
+        return NullTranslations()
+    catalog = _compiled(files[0], language)
+    for path in files[1:]:
+        catalog.merge(_compiled(path, language))
+    return catalog
+
+
 @cache
 def translations(language: str) -> NullTranslations:
     """Every catalog of `language` as one (English, the source language, has none)."""
-    files = catalog_files(language)
-    if not files:
-        return NullTranslations()
-    merged = _compiled(files[0], language)
-    for path in files[1:]:
-        merged.merge(_compiled(path, language))
-    return merged
+    return merged(catalog_files(language), language)
 
 
 def _environment(language: str) -> Environment:
@@ -70,6 +74,12 @@ class DeskTemplates:
 
     def render(self, language: str, name: str, **values: Any) -> str:
         return self._environments[language].get_template(name).render(**values)
+
+
+def N_(message: str) -> str:
+    """Mark a text for the catalogs where it is defined; it is translated where shown
+    (tests/unit/test_desk_catalogs.py finds every marked text and checks its translations)."""
+    return message
 
 
 def gettext(language: str, message: str, **values: Any) -> str:

@@ -22,7 +22,7 @@ from app.desk.context import (
     signin_url,
 )
 from app.desk.headers import DeskHeaders
-from app.desk.i18n import DeskTemplates
+from app.desk.i18n import N_, DeskTemplates
 from app.desk.paths import desk_parts
 from app.users.auth import DESK_SESSION_STATE_KEY
 from app.users.sessions import COOKIE
@@ -104,7 +104,9 @@ def add_desk_routes(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         relative = request.url.path[len(request.scope.get("root_path", "")) :]
         if desk_parts(relative) is not None and exc.status_code in (404, 405):
-            message = "There is no such page." if exc.status_code == 404 else "Not allowed here."
+            message = (
+                N_("There is no such page.") if exc.status_code == 404 else N_("Not allowed here.")
+            )
             return render_desk(
                 request, desk_language(request), "desk/error.html", exc.status_code,
                 principal=_signed_in_principal(request),

@@ -34,6 +34,10 @@ class UserRepository:
         )
         return found
 
+    async def by_id(self, user_id: int) -> User | None:
+        found: User | None = await self.session.get(User, user_id)
+        return found
+
     async def exists(self, user_id: int) -> bool:
         found = await self.session.scalar(select(User.id).where(User.id == user_id))
         return found is not None

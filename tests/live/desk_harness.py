@@ -121,8 +121,9 @@ async def desk_site(database_url: str, request: pytest.FixtureRequest) -> AsyncI
             yield site
 
 
-@pytest.fixture(scope="module")
-def desk_browser() -> Iterator[WebDriver]:
+def headless_chromium() -> WebDriver:
+    """Debian's Chromium, headless, through chromedriver; every host but 127.0.0.1
+    unreachable (no CDN can stand in), the console's messages kept."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in (
@@ -134,8 +135,12 @@ def desk_browser() -> Iterator[WebDriver]:
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-    driver.implicitly_wait(0)
+    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+
+
+@pytest.fixture(scope="module")
+def desk_browser() -> Iterator[WebDriver]:
+    driver = headless_chromium()
     try:
         yield driver
     finally:

@@ -194,3 +194,16 @@ async def test_desk_cookie_reads_bypass_the_response_cache(desk_site: DeskSite) 
     async with httpx.AsyncClient(base_url=desk_site.base, timeout=30) as again:
         after = await again.get(listing)
     assert after.json()["events"] == []  # the editor's answer was not stored
+
+
+async def test_the_users_screen_is_accessible(desk_site: DeskSite, desk_browser: WebDriver) -> None:
+    def visit(driver: WebDriver) -> list[str]:
+        driver.delete_all_cookies()
+        sign_in(driver, desk_site, "administrator", next_path="users/")
+        logins = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "tbody th")]
+        assert_accessible(driver, "users")
+        return logins
+
+    logins = await asyncio.to_thread(visit, desk_browser)
+    assert "desk-administrator you" in logins
+    assert "desk-subscriber" in logins

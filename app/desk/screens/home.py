@@ -8,6 +8,7 @@ from starlette.responses import Response
 
 from app.core.edge.caching import CountCache
 from app.desk.context import DeskContext, desk_reader
+from app.desk.i18n import N_
 from app.events.listing import list_events
 from app.http.pagination import Page
 
@@ -17,10 +18,10 @@ router = APIRouter()
 ALL_DATES = {"start_date": "1900-01-01", "end_date": "2999-12-31"}
 # (status, label): the counts the home page shows a person who writes events.
 COUNTS = (
-    ("draft", "Drafts"),
-    ("pending", "Waiting for review"),
-    ("future", "Scheduled"),
-    ("publish", "Published"),
+    ("draft", N_("Drafts")),
+    ("pending", N_("Waiting for review")),
+    ("future", N_("Scheduled")),
+    ("publish", N_("Published")),
 )
 
 

@@ -19,6 +19,7 @@ from app.desk.context import (
     refuse_cross_site,
     render_desk,
 )
+from app.desk.i18n import N_
 from app.desk.paths import safe_next
 from app.users.auth import desk_session
 from app.users.service import Accounts
@@ -48,9 +49,9 @@ async def signin_page(request: Request, db: DeskDatabase) -> Response:
         return RedirectResponse(_next(request, wanted, language), status_code=303)
     notice = None
     if request.query_params.get("ended"):
-        notice = "Your session has ended. Please sign in again."
+        notice = N_("Your session has ended. Please sign in again.")
     elif request.query_params.get("signedout"):
-        notice = "You have signed out."
+        notice = N_("You have signed out.")
     return _form(request, 200, next=safe_next(wanted, _root(request)), notice=notice, login="")
 
 
