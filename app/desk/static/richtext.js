@@ -55,6 +55,8 @@
     toolbar.setAttribute("aria-controls", editor.id);
     area.parentNode.insertBefore(editor, area);
     toolbar.hidden = false;
+    var help = box.querySelector("[data-enhanced]");
+    if (help) { help.textContent = help.getAttribute("data-enhanced"); }
 
     function sync() {
       clean(editor, allowed);
