@@ -38,6 +38,7 @@ SCREENS = [
     "organizers",
     "terms",
     "media",
+    "editor",
     "events",
     "trash",
 ]

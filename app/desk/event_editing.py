@@ -1,0 +1,237 @@
+"""What the event editor does, through the API's services only (app/events/service.py, the
+media service, the list code of venues, organizers and categories): one implementation of
+every rule. The editor builds the request context a route of the API would get, with the
+desk user as the caller, and hands the service the parameters the form mapped.
+
+A save is all or nothing: it runs in a savepoint, so a refusal at any step (the event, a
+translation, the image) leaves nothing written, and the form is shown again with the
+values sent.
+"""
+
+import zoneinfo
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from itertools import islice
+from typing import Any
+
+from starlette.datastructures import UploadFile
+
+from app.core.edge.errors import ApiError, InvalidParams, MissingParams, forbidden
+from app.core.infra.settings import LANGUAGES
+from app.core.rules.dates import parse_when, parse_zone
+from app.core.rules.permissions import may
+from app.desk.context import DeskContext
+from app.desk.event_form import FormValues, form_field
+from app.events.records import EventRecord
+from app.events.recurrence import parse_recurrence
+from app.events.service import EventService
+from app.http.context import RequestContext
+from app.http.pagination import Page
+from app.media.files import media_storage, processing_slots
+from app.media.incoming import IncomingFile, too_big
+from app.media.service import MediaService
+from app.organizers.kind import ORGANIZERS
+from app.posts.listing import list_posts
+from app.terms.service import CATEGORIES, TermService
+from app.venues.kind import VENUES
+
+PREVIEW_DATES = 10
+OPTIONS_PER_PAGE = 100
+
+
+@cache
+def time_zones() -> tuple[str, ...]:
+    """Every IANA zone name, for the searchable list (a datalist: no script needed)."""
+    return ("UTC", *sorted(zoneinfo.available_timezones() - {"UTC"}))
+
+
+@dataclass
+class Refusal:
+    """A service's refusal, as the form shows it: a message, and one per field."""
+
+    status: int
+    message: str
+    fields: dict[str, str] = field(default_factory=dict)
+    code: str = ""
+
+
+def refusal(error: ApiError, language: str) -> Refusal:
+    body = error.body(language)
+    fields: dict[str, str] = {}
+    if isinstance(error, InvalidParams):
+        for name, text in body["data"].get("params", {}).items():
+            fields[form_field(name)] = text
+    elif isinstance(error, MissingParams):
+        for name in error.names:
+            fields[form_field(name)] = body["message"]
+    return Refusal(error.status, body["message"], fields, error.code)
+
+
+@dataclass(frozen=True)
+class NewImage:
+    """A file chosen in the form, and its alt text."""
+
+    file: IncomingFile
+    alt: str
+
+
+async def new_image(upload: UploadFile | str | None, alt: str) -> NewImage | None:
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        return None
+    try:
+        data = await upload.read()
+    finally:
+        await upload.close()  # the form's spooled file: closed at once, not by the collector
+    return NewImage(IncomingFile(data, upload.filename), alt.strip()) if data else None
+
+
+class Editing:
+    """The API's services, called as the desk's signed-in person in this request."""
+
+    def __init__(self, desk: DeskContext) -> None:
+        self.desk = desk
+        self.request = desk.request
+        self.session = desk.db
+        self.settings = desk.settings
+        self.user = desk.principal
+
+    def context(
+        self, raw: dict[str, Any], *, language: str | None = None, if_match: str | None = None
+    ) -> RequestContext:
+        """The request context an API route would get for these parameters. Texts are the
+        default language's unless `language` names a translation."""
+        return self.desk.api_context(raw, language=language, if_match=if_match)
+
+    @property
+    def translations(self) -> list[str]:
+        return [lang for lang in LANGUAGES if lang != self.settings.default_language]
+
+    # ---- reading ------------------------------------------------------------------------
+
+    async def editable(self, event_id: int) -> EventRecord:
+        """The event (or date of a series) if the user may edit it: the service's 404, or
+        the 403 the API answers an update of it."""
+        service = EventService(self.context({}))
+        record = await service.by_id(event_id)
+        if not may(self.user, "edit", record.author_id, record.status):
+            raise forbidden(self.user.login, self.user.role.value)  # the API's answer
+        return record
+
+    async def in_language(self, event_id: int, language: str) -> EventRecord:
+        return await EventService(self.context({}, language=language)).by_id(event_id)
+
+    def version(self, record: EventRecord) -> str:
+        """The ETag the API's GET of the record gives this user: the form's version."""
+        return EventService(self.context({})).read_etag(record) or ""
+
+    async def options(self) -> dict[str, Any]:
+        """Venues, organizers, categories and images to choose from, as the API lists them
+        to this user."""
+        ctx = self.context({"per_page": str(OPTIONS_PER_PAGE), "hide_empty": "false"})
+        page = Page(1, OPTIONS_PER_PAGE)
+        assert VENUES.posts is not None
+        assert ORGANIZERS.posts is not None
+        venues, _, _ = await list_posts(VENUES, VENUES.posts(ctx), ctx, page)
+        organizers, _, _ = await list_posts(ORGANIZERS, ORGANIZERS.posts(ctx), ctx, page)
+        categories, _, _ = await TermService(CATEGORIES, ctx).list(page)
+        media, _, _ = await MediaService(self.context({}), media_storage(self.request)).find(
+            Page(1, 50)
+        )
+        return {
+            "venues": [(str(v["id"]), str(v["venue"])) for v in venues],
+            "organizers": [(str(o["id"]), str(o["organizer"])) for o in organizers],
+            "categories": category_tree(categories),
+            "media": media,
+        }
+
+    # ---- writing ------------------------------------------------------------------------
+
+    async def create(
+        self,
+        params: dict[str, Any],
+        texts: dict[str, dict[str, str]],
+        image: NewImage | None,
+    ) -> int:
+        """A new event; its ID. Refused as a whole (ApiError) or written as a whole."""
+        async with self.session.begin_nested():
+            event_id, _ = await EventService(self.context(params)).create()
+            await self._translate(event_id, texts, scope="all")
+            await self._image(event_id, image, scope="all")
+            return event_id
+
+    async def update(
+        self,
+        record: EventRecord,
+        params: dict[str, Any],
+        texts: dict[str, dict[str, str]],
+        image: NewImage | None,
+        *,
+        version: str | None,
+    ) -> int:
+        """Write what changed on `record`; the ID the editor shows next (a split series'
+        new one). A `version` that is no longer the record's is the API's 412."""
+        async with self.session.begin_nested():
+            ctx = self.context(params, if_match=version or None)
+            answer = await EventService(ctx).update(record.id)
+            shown = int(answer.body["id"])
+            scope = "this" if params.get("scope") == "this" else "all"
+            target = record.id if scope == "this" else shown
+            await self._translate(target, texts, scope=scope)
+            await self._image(target, image, scope=scope)
+            return shown
+
+    async def _translate(self, event_id: int, texts: dict[str, dict[str, str]], scope: str) -> None:
+        for language, sent in texts.items():
+            if sent:
+                ctx = self.context({**sent, "scope": scope}, language=language)
+                await EventService(ctx).update(event_id)
+
+    async def _image(self, event_id: int, image: NewImage | None, scope: str) -> None:
+        """An uploaded image goes to the media library (for this event: the right a
+        contributor needs), then becomes the event's image."""
+        if image is None:
+            return
+        raw = {"post": str(event_id), "alt_text": image.alt}
+        media = MediaService(
+            self.context(raw), media_storage(self.request), processing_slots(self.request)
+        )
+
+        async def file() -> IncomingFile:
+            if len(image.file.data) > self.settings.max_upload_bytes:
+                raise too_big(self.settings.max_upload_bytes)
+            return image.file
+
+        media_id, _ = await media.upload(file)
+        await EventService(self.context({"image": media_id, "scope": scope})).update(event_id)
+
+
+def preview_dates(values: FormValues, lines: list[str], params: dict[str, Any]) -> list[datetime]:
+    """The next dates of the series the form describes, as the API expands them (local
+    wall times); a 400 from the same rule reader the API uses when the lines are wrong."""
+    zone_name = str(params.get("timezone") or values.get("site_timezone") or "UTC")
+    start_text = str(params.get("start_date") or "")
+    if not lines or not start_text:
+        return []
+    zone = parse_zone(zone_name)
+    start = parse_when(start_text, zone).astimezone(zone).replace(tzinfo=None)
+    rules = parse_recurrence(lines, start, zone_name)
+    return list(islice(rules.starts(), PREVIEW_DATES))
+
+
+def category_tree(bodies: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+    """(ID, name, depth) of the categories, each after its parent."""
+    children: dict[int, list[dict[str, Any]]] = {}
+    ids = {int(body["id"]) for body in bodies}
+    for body in bodies:
+        parent = int(body.get("parent") or 0)
+        children.setdefault(parent if parent in ids else 0, []).append(body)
+    tree: list[tuple[str, str, int]] = []
+
+    def walk(parent: int, depth: int) -> None:
+        for body in sorted(children.get(parent, []), key=lambda b: str(b["name"]).lower()):
+            tree.append((str(body["id"]), str(body["name"]), depth))
+            walk(int(body["id"]), depth + 1)
+
+    walk(0, 0)
+    return tree

@@ -1,0 +1,318 @@
+"""The event editor: `events/new` and `events/{id}/edit` (issue 30).
+
+Thin: read the form, map it (app/desk/event_form.py), write through the API's services
+(app/desk/event_editing.py), and show the form again with the service's refusal and the
+values sent, or go on to the saved event. `events/preview` answers the next dates of the
+series the form describes, as an HTML fragment (the editor's script) or inside the whole
+form (the "Preview dates" button without scripts).
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from starlette.datastructures import FormData
+from starlette.responses import Response
+
+from app.core.edge.errors import ApiError
+from app.core.rules.dates import ZoneError
+from app.core.rules.html import POST_TAGS
+from app.core.rules.permissions import (
+    can_manage_terms,
+    can_post_unfiltered_html,
+    can_publish,
+    poster,
+)
+from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.event_editing import (
+    Editing,
+    NewImage,
+    Refusal,
+    new_image,
+    preview_dates,
+    refusal,
+    time_zones,
+)
+from app.desk.event_form import (
+    SCOPES,
+    FormValues,
+    blank_form,
+    changed_params,
+    event_params,
+    record_form,
+    translation_form,
+    translation_params,
+)
+from app.desk.i18n import gettext
+from app.desk.recurrence_form import WEEKDAYS, WEEKS, from_fields, to_lines
+from app.events.records import EventRecord
+
+router = APIRouter()
+Reader = Annotated[DeskContext, Depends(desk_reader)]
+Writer = Annotated[DeskContext, Depends(desk_writer)]
+
+# Form fields sent once per row or per checked box (everything else is one value).
+LISTS = (
+    "organizers",
+    "organizer_name",
+    "organizer_email",
+    "organizer_phone",
+    "categories",
+    "repeat_weekdays",
+    "repeat_rdate",
+    "repeat_exdate",
+)
+# The rich-text toolbar's tags (labels in the template); a button shows when the user may
+# keep its tag (app/core/rules/html.py).
+TOOLBAR = ("strong", "em", "a", "h2", "h3", "ul", "ol", "blockquote")
+
+
+def _editing(desk: DeskContext) -> Editing:
+    return Editing(desk)
+
+
+def _form_values(form: FormData) -> FormValues:
+    values: FormValues = {name: [] for name in LISTS}
+    for name, value in form.multi_items():
+        if not isinstance(value, str):
+            continue  # the image file: read on its own
+        if name in LISTS:
+            values[name].append(value)
+        else:
+            values[name] = value
+    return values
+
+
+def _texts(editing: Editing, values: FormValues) -> dict[str, dict[str, str]]:
+    return {lang: translation_params(values, lang) for lang in editing.translations}
+
+
+def _toolbar(desk: DeskContext) -> list[str]:
+    unfiltered = can_post_unfiltered_html(desk.principal)
+    return [tag for tag in TOOLBAR if unfiltered or tag in POST_TAGS]
+
+
+async def _page(
+    desk: DeskContext,
+    editing: Editing,
+    values: FormValues,
+    *,
+    record: EventRecord | None = None,
+    problem: Refusal | None = None,
+    field_errors: dict[str, str] | None = None,
+    theirs: FormValues | None = None,
+    preview: list[datetime] | None = None,
+    status: int = 200,
+) -> Response:
+    errors = dict(problem.fields if problem else {})
+    errors.update(field_errors or {})
+    user = desk.principal
+    series = record is not None and bool(record.recurrence)
+    return desk.render(
+        "desk/editor.html",
+        status=status,
+        values=values,
+        errors=errors,
+        problem=problem,
+        theirs=theirs,
+        preview=preview,
+        record=record,
+        series=series,
+        scopes=SCOPES,
+        default_scope=("all" if record is None or record.id == record.series_id else "this"),
+        action=desk.url("events/new" if record is None else f"events/{record.id}/edit"),
+        preview_url=desk.url("events/preview"),
+        options=await editing.options(),
+        time_zones=time_zones(),
+        translations=editing.translations,
+        default_language=desk.settings.default_language,
+        toolbar=_toolbar(desk),
+        allowed_tags=" ".join(sorted(POST_TAGS)) if not can_post_unfiltered_html(user) else "",
+        can_publish=can_publish(user),
+        can_add_tags=can_manage_terms(user, "manage_tags"),
+        weekdays=WEEKDAYS,
+        weeks=WEEKS,
+    )
+
+
+@router.get("/events/new")
+async def new_event(desk: Reader) -> Response:
+    editing = _editing(desk)
+    try:
+        poster(desk.principal)  # subscribers: the API's 403 for creating events
+    except ApiError as error:
+        return _refused(desk, error)
+    values = blank_form(desk.settings.site_timezone, datetime.now(desk.settings.site_zone))
+    return await _page(desk, editing, values)
+
+
+@router.post("/events/new")
+async def create_event(request: Request, desk: Writer) -> Response:
+    editing = _editing(desk)
+    sent = await _submission(request, desk, editing, None)
+    if isinstance(sent, Response):
+        return sent
+    try:
+        event_id = await editing.create(sent.params, _texts(editing, sent.values), sent.image)
+    except ApiError as error:
+        return await _refused_form(desk, editing, sent.values, None, error)
+    return _saved(desk, event_id)
+
+
+@router.get("/events/{event_id}/edit")
+async def edit_event(event_id: int, desk: Reader) -> Response:
+    editing = _editing(desk)
+    try:
+        record = await editing.editable(event_id)
+    except ApiError as error:
+        return _refused(desk, error)
+    values = await _record_values(editing, record)
+    return await _page(desk, editing, values, record=record)
+
+
+@router.post("/events/{event_id}/edit")
+async def update_event(event_id: int, request: Request, desk: Writer) -> Response:
+    editing = _editing(desk)
+    try:
+        record = await editing.editable(event_id)
+    except ApiError as error:
+        return _refused(desk, error)
+    sent = await _submission(request, desk, editing, record)
+    if isinstance(sent, Response):
+        return sent
+    shown, _ = event_params(await _record_values(editing, record))
+    params = changed_params(sent.params, shown)
+    scope = str(sent.values.get("scope", ""))
+    if record.recurrence and scope in SCOPES:
+        params["scope"] = scope
+    texts = _texts(editing, sent.values)
+    version = str(sent.values.get("version", ""))
+    try:
+        saved = await editing.update(record, params, texts, sent.image, version=version)
+    except ApiError as error:
+        if error.status == 412:
+            return await _conflict(desk, editing, sent.values, event_id, error)
+        return await _refused_form(desk, editing, sent.values, record, error)
+    return _saved(desk, saved)
+
+
+@router.post("/events/preview")
+async def preview(request: Request, desk: Writer) -> Response:
+    """The next dates, as a fragment the editor's script puts in place."""
+    values = _form_values(await request.form())
+    params, errors = event_params(values)
+    dates, problem = _dates(desk, values, params, errors)
+    return desk.render(
+        "desk/editor_preview.html",
+        status=400 if problem else 200,
+        preview=dates,
+        problem=problem,
+    )
+
+
+# ---- pieces -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A form sent to be saved: its values, the API's parameters and a chosen file."""
+
+    values: FormValues
+    params: dict[str, Any]
+    image: NewImage | None
+
+
+async def _submission(
+    request: Request, desk: DeskContext, editing: Editing, record: EventRecord | None
+) -> Submission | Response:
+    """The form to save, or the page to answer instead: the dates previewed ("Preview
+    dates" without scripts), or the fields the form could not even read."""
+    form = await request.form()
+    values = _form_values(form)
+    params, errors = event_params(values)
+    if values.get("action") == "preview":
+        return await _preview_page(desk, editing, values, params, record)
+    if errors:
+        return await _page(desk, editing, values, record=record, field_errors=errors, status=400)
+    image = await new_image(form.get("image_file"), str(values.get("image_alt", "")))
+    return Submission(values, params, image)
+
+
+def _saved(desk: DeskContext, event_id: int) -> Response:
+    return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, "Saved."))
+
+
+async def _refused_form(
+    desk: DeskContext,
+    editing: Editing,
+    values: FormValues,
+    record: EventRecord | None,
+    error: ApiError,
+) -> Response:
+    """The form again, with the service's refusal and the values sent (nothing written)."""
+    problem = refusal(error, desk.language)
+    return await _page(desk, editing, values, record=record, problem=problem, status=error.status)
+
+
+async def _record_values(editing: Editing, record: EventRecord) -> FormValues:
+    values = record_form(record)
+    for language in editing.translations:
+        translated = await editing.in_language(record.id, language)
+        values.update(translation_form(translated, language, record))
+    values["version"] = editing.version(record)
+    return values
+
+
+def _dates(
+    desk: DeskContext, values: FormValues, params: dict[str, Any], errors: dict[str, str]
+) -> tuple[list[datetime], Refusal | None]:
+    if errors:
+        return [], Refusal(400, "", dict.fromkeys(errors, ""))
+    lines = to_lines(from_fields(values, {}))
+    values = {**values, "site_timezone": desk.settings.site_timezone}
+    try:
+        return preview_dates(values, lines, params), None
+    except ApiError as error:
+        return [], refusal(error, desk.language)
+    except (ValueError, ZoneError):
+        return [], Refusal(400, "", {"start_day": ""})
+
+
+async def _preview_page(
+    desk: DeskContext,
+    editing: Editing,
+    values: FormValues,
+    params: dict[str, Any],
+    record: EventRecord | None,
+) -> Response:
+    dates, problem = _dates(desk, values, params, {})
+    return await _page(
+        desk,
+        editing,
+        values,
+        record=record,
+        problem=problem,
+        preview=dates,
+        status=400 if problem else 200,
+    )
+
+
+async def _conflict(
+    desk: DeskContext, editing: Editing, values: FormValues, event_id: int, error: ApiError
+) -> Response:
+    """Someone saved the event after this form was opened: their version beside the
+    user's (kept in the form), and the form now carries their version, so that saving
+    again writes the user's text over theirs deliberately."""
+    record = await editing.editable(event_id)
+    theirs = await _record_values(editing, record)
+    values = {**values, "version": theirs["version"]}
+    problem = refusal(error, desk.language)
+    return await _page(
+        desk, editing, values, record=record, problem=problem, theirs=theirs, status=error.status
+    )
+
+
+def _refused(desk: DeskContext, error: ApiError) -> Response:
+    problem = refusal(error, desk.language)
+    return desk.render("desk/editor_refused.html", status=error.status, problem=problem)
