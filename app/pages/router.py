@@ -20,7 +20,7 @@ from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
 from app.pages.discovery import discovery_router
 from app.pages.i18n import Environments, describe_series, first_weekday
-from app.pages.links import PageLinks
+from app.pages.links import SITE_VIEWS, PageLinks
 from app.pages.paths import READS, is_page_path, page_path, path_language
 
 router = APIRouter(include_in_schema=False)
@@ -184,10 +184,16 @@ async def _month(
     return page.render("month.html", view=view, base=base, **extra)
 
 
-async def _day(page: PageRequest, day: date | None) -> Response:
+async def _day(
+    page: PageRequest,
+    day: date | None,
+    scope: dict[str, Any] | None = None,
+    base: str = SITE_VIEWS,
+    **extra: Any,
+) -> Response:
     day = day or page.search.day or views.today(page.settings)
-    view = await views.day_view(page.content, page.settings, day, page.search, {})
-    return page.render("day.html", view=view, base="/events")
+    view = await views.day_view(page.content, page.settings, day, page.search, scope or {})
+    return page.render("day.html", view=view, base=base, **extra)
 
 
 @router.api_route("/events", methods=READS)
@@ -258,6 +264,8 @@ async def _term_page(
         base = f"/events/{taxonomy}/{term['slug']}"
         if view == "month":
             return await _month(page, _month_of(arg) if arg else None, scope, base, term=term)
+        if view == "day":
+            return await _day(page, _day_of(arg or ""), scope, base, term=term)
         number = int(arg) if arg else 1
         if number < 1:
             raise NotShown
@@ -293,6 +301,15 @@ async def term_month_page_of(
     request: Request, taxonomy: str, slug: str, month: str, maker: MakerDep
 ) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "month", month)
+
+
+@router.api_route("/events/{taxonomy}/{slug}/day/{day}", methods=READS)
+async def term_day_page(
+    request: Request, taxonomy: str, slug: str, day: str, maker: MakerDep
+) -> Response:
+    """A category's or tag's day: the day view of its events (the month grid's days link
+    here from the term's month view)."""
+    return await _term_page(request, maker, taxonomy, slug, "day", day)
 
 
 # ---- single records -------------------------------------------------------------------

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from app.core.infra.settings import Settings
 from app.pages.calendar import add_months, by_day, month_bounds, month_grid
-from app.pages.content import Body, Content, utc_text
+from app.pages.content import MAX_EVENTS_PER_VIEW, Body, Content, utc_text
 from app.pages.links import PageLinks
 
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
@@ -87,13 +87,14 @@ async def month_view(
         **scope,
         **search.filters(),
     }
-    events, total = await content.events(filters)
+    # One more than the grid shows: whether the grid has more events than it read.
+    events = await content.summaries(filters, MAX_EVENTS_PER_VIEW + 1)
+    complete = len(events) <= MAX_EVENTS_PER_VIEW
+    events = events[:MAX_EVENTS_PER_VIEW]
     weekdays = [(first_weekday + n) % 7 for n in range(7)]
     return {
         "month": month,
-        "weeks": month_grid(
-            month, first_weekday, events, today(settings), complete=len(events) >= total
-        ),
+        "weeks": month_grid(month, first_weekday, events, today(settings), complete=complete),
         "weekdays": weekdays,
         "previous": add_months(month, -1),
         "next": add_months(month, 1),
