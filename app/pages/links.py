@@ -9,7 +9,6 @@ from typing import Any
 from app.core.edge.urls import Urls, encode_query
 from app.core.infra.settings import LANGUAGES
 
-
 SITE_VIEWS = "/events"  # the base of the site-wide views (a term's: /events/category/<slug>)
 
 
