@@ -388,6 +388,32 @@ async def test_a_terms_month_links_its_days_to_the_terms_day_view(
         assert (await client.get(path)).status_code == 404, path
 
 
+async def test_a_long_event_that_began_weeks_ago_is_still_upcoming(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """The list of events not yet ended starts its walk at the longest duration before now:
+    the longest event is the one that bound is made of."""
+    await event(
+        client,
+        editor,
+        "Summer exhibition",
+        start_date=f"{day(-15)} 10:00:00",
+        end_date=f"{day(5)} 18:00:00",
+    )
+    await event(
+        client,
+        editor,
+        "Morning talk of yesterday",
+        start_date=f"{day(-1)} 10:00:00",
+        end_date=f"{day(-1)} 11:00:00",
+    )
+    upcoming = (await client.get("/events/list/")).text
+    assert "Summer exhibition" in upcoming
+    assert "Morning talk of yesterday" not in upcoming
+    grid = (await client.get(f"/events/month/{day(2)[:7]}/")).text
+    assert "Summer exhibition" in grid
+
+
 async def test_list_pages(client: AsyncClient, editor: AuthFor) -> None:
     for n in range(13):
         await event(

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
+    DateTime,
     Integer,
     Select,
     and_,
@@ -22,6 +23,7 @@ from sqlalchemy import (
     true,
     tuple_,
 )
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import aliased
 
@@ -194,6 +196,8 @@ class EventListQuery:
                 where.append(limit(columns[side], bindparam(f"{name}_local")))
             else:
                 where.append(compare(columns[side], bindparam(name)))
+        if f.ends_after is not None:
+            where.append(self._started_by_end(o))
         if f.include is not None:
             where.append(o.id.in_(bindparam("include", expanding=True)))
         if f.search is not None:
@@ -217,6 +221,18 @@ class EventListQuery:
             of_series = and_(o.series_id == parent, e.recurrence.is_not(None))
             where.append(or_(e.parent_id == parent, of_series))
         return where
+
+    def _started_by_end(self, o: Any) -> Any:
+        """Events that end after a moment started no earlier than the moment minus the
+        longest duration of any date: a bound on the start, so that the list walks the
+        start-time index from there rather than from the first event ever (one read of the
+        duration index's last entry, once per statement)."""
+        longest = aliased(Occurrence, name="longest")
+        duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
+        # Local mode: the bound itself; UTC mode: the local time it implies (parameters()).
+        name = "ends_after_local" if self.filters.utc else "ends_after"
+        moment: Any = cast(Any, sql_cast(bindparam(name, type_=DateTime()), DateTime()))
+        return o.start_local >= moment - func.coalesce(duration, literal_column("interval '0'"))
 
     def _public(self) -> bool:
         """Anonymous visibility: published and listed, which occurrences carry themselves
