@@ -122,18 +122,18 @@ async def day_view(
 
 
 async def neighbours(content: Content, event: Body) -> tuple[Body | None, Body | None]:
-    """The listed events just before and after this one (by start)."""
+    """The listed events just before and after this one (by start): their summaries."""
     start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
     moment = f"{start:%Y-%m-%d %H:%M:%S}"
-    before, _ = await content.events(
-        {"strict_dates": "1", "starts_before": moment, "order": "desc"}, 1, 1
+    before = await content.summaries(
+        {"strict_dates": "1", "starts_before": moment, "order": "desc"}, 1
     )
-    after, _ = await content.events({"strict_dates": "1", "starts_after": moment}, 1, 1)
+    after = await content.summaries({"strict_dates": "1", "starts_after": moment}, 1)
     return (before[0] if before else None), (after[0] if after else None)
 
 
 async def series_dates(content: Content, event: Body, settings: Settings) -> list[Body]:
-    """The next dates of the event's series (after this one)."""
+    """The next dates of the event's series (after this one): their summaries."""
     if "series_id" not in event:
         return []
     start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
@@ -142,8 +142,7 @@ async def series_dates(content: Content, event: Body, settings: Settings) -> lis
         "post_parent": event["series_id"],
         "starts_after": f"{start:%Y-%m-%d %H:%M:%S}",
     }
-    dates, _ = await content.events(filters, 1, SERIES_DATES)
-    return dates
+    return await content.summaries(filters, SERIES_DATES)
 
 
 def google_calendar_link(event: Body, text: str) -> str:
