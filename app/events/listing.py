@@ -248,6 +248,18 @@ async def list_events(
     return render_events(records, view, False), total, listing.ordered_echo(), page
 
 
+async def list_bodies(
+    ctx: RequestContext, totals: CountCache, offset: int, limit: int
+) -> list[dict[str, Any]]:
+    """The same list as `list_events` from `offset`, without the total: a view that needs
+    only to know whether there is more asks for one more. (The total of a list bounded by
+    the current second is a new count on every request.)"""
+    query, params, _ = await _list_query(ctx)
+    records = await query.records(offset, limit, totals)
+    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
+    return render_events(records, view, False)
+
+
 async def list_summaries(
     ctx: RequestContext, totals: CountCache, page: Page
 ) -> list[dict[str, Any]]:

@@ -169,8 +169,6 @@ async def _list(
 ) -> Response:
     past = page.search.display == "past"
     view = await views.list_view(page.content, page.settings, page.search, number, past, scope)
-    if number > view["pages"]:
-        raise NotShown
     return page.render("list.html", view=view, base=base, **extra)
 
 
@@ -356,8 +354,8 @@ async def event_date_page(request: Request, slug: str, day: str, maker: MakerDep
 async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         venue = await page.content.venue(slug)
-        events, _ = await page.content.events(
-            {"venue": [venue["id"]], **_upcoming()}, 1, views.RELATED_EVENTS
+        events = await page.content.events(
+            {"venue": [venue["id"]], **_upcoming()}, 0, views.RELATED_EVENTS
         )
         return page.render("venue.html", venue=venue, events=events)
 
@@ -368,8 +366,8 @@ async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
 async def organizer_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         organizer = await page.content.organizer(slug)
-        events, _ = await page.content.events(
-            {"organizer": [organizer["id"]], **_upcoming()}, 1, views.RELATED_EVENTS
+        events = await page.content.events(
+            {"organizer": [organizer["id"]], **_upcoming()}, 0, views.RELATED_EVENTS
         )
         return page.render("organizer.html", organizer=organizer, events=events)
 

@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from app.core.infra.settings import Settings
 from app.pages.calendar import add_months, by_day, month_bounds, month_grid
-from app.pages.content import MAX_EVENTS_PER_VIEW, Body, Content, utc_text
+from app.pages.content import MAX_EVENTS_PER_VIEW, Body, Content, NotShown, utc_text
 from app.pages.links import PageLinks
 
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
@@ -63,12 +63,17 @@ async def list_view(
         filters.update(ends_before=utc_text(since), order="desc")
     else:
         filters["ends_after"] = utc_text(since)
-    events, total = await content.events(filters, number, LIST_PAGE_SIZE)
-    pages = max(1, -(-total // LIST_PAGE_SIZE))
+    # One more than a page shows: whether a next page exists (no count of them all).
+    offset = (number - 1) * LIST_PAGE_SIZE
+    events = await content.events(filters, offset, LIST_PAGE_SIZE + 1)
+    more = len(events) > LIST_PAGE_SIZE
+    events = events[:LIST_PAGE_SIZE]
+    if number > 1 and not events:
+        raise NotShown  # past the last page
     groups = by_day(events, None if past else since.date())
     if past:
         groups.reverse()
-    return {"groups": groups, "total": total, "number": number, "pages": pages, "past": past}
+    return {"groups": groups, "number": number, "more": more, "past": past}
 
 
 async def month_view(
@@ -112,7 +117,7 @@ async def day_view(
         **scope,
         **search.filters(),
     }
-    events, _ = await content.events(filters)
+    events = await content.events(filters)
     return {
         "day": day,
         "events": events,
