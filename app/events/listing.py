@@ -18,7 +18,7 @@ from app.events.params import EventFilterParams, EventListParams
 from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListFilters, EventListQuery
 from app.events.search import search_query
-from app.events.serializer import render_events
+from app.events.serializer import render_events, summary_body
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import check, parse
@@ -225,22 +225,49 @@ async def list_request(
     return listing
 
 
+async def _list_query(ctx: RequestContext) -> tuple[EventListQuery, EventListParams, ListRequest]:
+    """The list query of the request's parameters (every one checked), the parameters and
+    the filter with its echo."""
+    problems = Problems()
+    params = parse(EventListParams, ctx.raw, problems)
+    listing = await list_request(params, ctx, problems=problems)
+    repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
+    return EventListQuery(repo, listing.filters), params, listing
+
+
 async def list_events(
     ctx: RequestContext, totals: CountCache, page: Page | None = None
 ) -> tuple[list[dict[str, Any]], int, dict[str, Any], Page]:
     """(bodies of the page, total, the effective filters to echo in links, the page). The
     query is parsed once, paging included, unless the caller chooses the `page` (the
     public pages do)."""
-    problems = Problems()
-    params = parse(EventListParams, ctx.raw, problems)
-    listing = await list_request(params, ctx, problems=problems)
+    query, params, listing = await _list_query(ctx)
     page = page or Page(number=params.page, size=params.per_page)
-    repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
-    records, total = await EventListQuery(repo, listing.filters).page(
-        page.offset, page.size, totals
-    )
+    records, total = await query.page(page.offset, page.size, totals)
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
     return render_events(records, view, False), total, listing.ordered_echo(), page
+
+
+async def list_bodies(
+    ctx: RequestContext, totals: CountCache, offset: int, limit: int
+) -> list[dict[str, Any]]:
+    """The same list as `list_events` from `offset`, without the total: a view that needs
+    only to know whether there is more asks for one more. (The total of a list bounded by
+    the current second is a new count on every request.)"""
+    query, params, _ = await _list_query(ctx)
+    records = await query.records(offset, limit, totals)
+    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
+    return render_events(records, view, False)
+
+
+async def list_summaries(
+    ctx: RequestContext, totals: CountCache, page: Page
+) -> list[dict[str, Any]]:
+    """The same list as `list_events` (parameters, visibility, order), each event as what a
+    calendar grid shows of it (`summary_body`), without the total."""
+    query, _, _ = await _list_query(ctx)
+    summaries = await query.summaries(page.offset, page.size, totals)
+    return [summary_body(summary, ctx.urls) for summary in summaries]
 
 
 def feed_link(ctx: RequestContext, echo: dict[str, Any]) -> str:

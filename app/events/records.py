@@ -63,3 +63,16 @@ class EventRecord(PostCore, Schedule):
     image: ImageRecord | None = None
     categories: list[TermRecord] = field(default_factory=list)
     tags: list[TermRecord] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class EventSummary:
+    """What a calendar grid shows of an event (or one date of a series): no texts but the
+    title, no relations. Read by the same list query as `EventRecord`, with fewer columns."""
+
+    id: int
+    slug: str
+    title: str
+    start_local: datetime
+    end_local: datetime
+    recurrence: list[str] | None = None

@@ -4,9 +4,10 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from app.core.edge.urls import Urls
 from app.core.rules.dates import details_of, format_datetime, parse_zone
 from app.core.rules.permissions import may
-from app.events.records import EventRecord
+from app.events.records import EventRecord, EventSummary
 from app.organizers.serializer import organizer_body
 from app.posts.images import image_body
 from app.posts.records import PostRecord
@@ -30,6 +31,25 @@ def _shown(view: View, record: PostRecord) -> bool:
     return may(view.user, "read", record.author_id, record.status)
 
 
+def public_url(event: EventRecord | EventSummary, urls: Urls) -> str:
+    """The event's page; a date of a series has its own: the series' page and the day."""
+    day = f"{event.start_local.date().isoformat()}/" if event.recurrence is not None else ""
+    return urls.public(f"/event/{event.slug}/{day}")
+
+
+def summary_body(event: EventSummary, urls: Urls) -> dict[str, Any]:
+    """What a calendar grid shows of an event: the fields of the same names in its full
+    body (`event_body`). None of them is redacted for a protected event."""
+    return {
+        "id": event.id,
+        "url": public_url(event, urls),
+        "title": event.title,
+        "slug": event.slug,
+        "start_date": format_datetime(event.start_local),
+        "end_date": format_datetime(event.end_local),
+    }
+
+
 def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict[str, Any]:
     """The event with its venue and organizers (those the caller may see); redacted when
     the view hides it (a protected event without its password)."""
@@ -40,9 +60,7 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
     organizers = [o for o in event.organizers if _shown(view, o)]
     global_id = urls.global_id(event.id)
     recurring = event.recurrence is not None
-    # A date of a series has a page of its own: the series' page and the local day.
-    day = f"{event.start_local.date().isoformat()}/" if recurring else ""
-    url = urls.public(f"/event/{event.slug}/{day}")
+    url = public_url(event, urls)
     body: dict[str, Any] = {
         "id": event.id,
         "global_id": global_id,

@@ -149,6 +149,9 @@ class Occurrence(Base):
         ),
         Index("occurrences_series_idx", "series_id", "original_start", unique=True),
         Index("occurrences_content_idx", "content_id"),
+        # The longest duration, read from the index's last entry: a lower bound on the
+        # start of the events that end after a moment (app/events/repository/list_query.py).
+        Index("occurrences_duration_idx", text("(end_local - start_local)")),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)

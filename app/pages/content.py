@@ -15,7 +15,7 @@ from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
 from app.core.infra.database import SessionMaker
 from app.core.infra.settings import Settings
-from app.events.listing import list_events
+from app.events.listing import list_bodies, list_summaries
 from app.events.service import EventService
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -70,19 +70,26 @@ class Content:
         return dataclasses.replace(self.ctx, raw=raw)
 
     async def events(
-        self, filters: dict[str, Any], number: int = 1, size: int = MAX_EVENTS_PER_VIEW
-    ) -> tuple[list[Body], int]:
-        """A page of the event list under `filters` (the API's parameters)."""
+        self, filters: dict[str, Any], offset: int = 0, limit: int = MAX_EVENTS_PER_VIEW
+    ) -> list[Body]:
+        """Events of the list under `filters` (the API's parameters), without the total."""
         try:
-            bodies, total, _, _ = await list_events(
-                self._with(filters), self.totals, Page(number, size)
-            )
+            return await list_bodies(self._with(filters), self.totals, offset, limit)
         except ApiError as exc:
-            # An unknown term or venue of an old link (400), a page past the last (404).
+            # An unknown term or venue of an old link (400).
             if exc.status in (400, 404):
                 raise NotShown from exc
             raise
-        return bodies, total
+
+    async def summaries(self, filters: dict[str, Any], limit: int) -> list[Body]:
+        """Up to `limit` events of the list under `filters`, as a calendar grid shows them:
+        title, link and dates (`summary_body`), the same events the list would show."""
+        try:
+            return await list_summaries(self._with(filters), self.totals, Page(1, limit))
+        except ApiError as exc:
+            if exc.status in (400, 404):
+                raise NotShown from exc
+            raise
 
     async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
         raw = {"password": password} if password else {}

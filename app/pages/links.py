@@ -3,10 +3,13 @@ or `/sk` for the others), page paths, and the API's public `url` fields moved in
 language."""
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from app.core.edge.urls import Urls, encode_query
 from app.core.infra.settings import LANGUAGES
+
+SITE_VIEWS = "/events"  # the base of the site-wide views (a term's: /events/category/<slug>)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,13 @@ class PageLinks:
         """The absolute URL of a page, in this page's language."""
         url = f"{self.urls.site}{self.prefix}{path}"
         return f"{url}?{encode_query(query)}" if query else url
+
+    def day(self, base: str, day: date) -> str:
+        """A day view: the site's (`/events/YYYY-MM-DD/`) or, under a category's or tag's
+        `base`, theirs (`<base>/day/YYYY-MM-DD/`, the reference's path)."""
+        if base == SITE_VIEWS:
+            return self.page(f"{base}/{day.isoformat()}/")
+        return self.page(f"{base}/day/{day.isoformat()}/")
 
     def in_language(self, language: str, path: str) -> str:
         """The same page in another language (hreflang alternates, the language menu)."""

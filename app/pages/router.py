@@ -20,7 +20,7 @@ from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
 from app.pages.discovery import discovery_router
 from app.pages.i18n import Environments, describe_series, first_weekday
-from app.pages.links import PageLinks
+from app.pages.links import SITE_VIEWS, PageLinks
 from app.pages.paths import READS, is_page_path, page_path, path_language
 
 router = APIRouter(include_in_schema=False)
@@ -169,8 +169,6 @@ async def _list(
 ) -> Response:
     past = page.search.display == "past"
     view = await views.list_view(page.content, page.settings, page.search, number, past, scope)
-    if number > view["pages"]:
-        raise NotShown
     return page.render("list.html", view=view, base=base, **extra)
 
 
@@ -184,10 +182,16 @@ async def _month(
     return page.render("month.html", view=view, base=base, **extra)
 
 
-async def _day(page: PageRequest, day: date | None) -> Response:
+async def _day(
+    page: PageRequest,
+    day: date | None,
+    scope: dict[str, Any] | None = None,
+    base: str = SITE_VIEWS,
+    **extra: Any,
+) -> Response:
     day = day or page.search.day or views.today(page.settings)
-    view = await views.day_view(page.content, page.settings, day, page.search, {})
-    return page.render("day.html", view=view, base="/events")
+    view = await views.day_view(page.content, page.settings, day, page.search, scope or {})
+    return page.render("day.html", view=view, base=base, **extra)
 
 
 @router.api_route("/events", methods=READS)
@@ -258,6 +262,8 @@ async def _term_page(
         base = f"/events/{taxonomy}/{term['slug']}"
         if view == "month":
             return await _month(page, _month_of(arg) if arg else None, scope, base, term=term)
+        if view == "day":
+            return await _day(page, _day_of(arg or ""), scope, base, term=term)
         number = int(arg) if arg else 1
         if number < 1:
             raise NotShown
@@ -293,6 +299,15 @@ async def term_month_page_of(
     request: Request, taxonomy: str, slug: str, month: str, maker: MakerDep
 ) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "month", month)
+
+
+@router.api_route("/events/{taxonomy}/{slug}/day/{day}", methods=READS)
+async def term_day_page(
+    request: Request, taxonomy: str, slug: str, day: str, maker: MakerDep
+) -> Response:
+    """A category's or tag's day: the day view of its events (the month grid's days link
+    here from the term's month view)."""
+    return await _term_page(request, maker, taxonomy, slug, "day", day)
 
 
 # ---- single records -------------------------------------------------------------------
@@ -339,8 +354,8 @@ async def event_date_page(request: Request, slug: str, day: str, maker: MakerDep
 async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         venue = await page.content.venue(slug)
-        events, _ = await page.content.events(
-            {"venue": [venue["id"]], **_upcoming()}, 1, views.RELATED_EVENTS
+        events = await page.content.events(
+            {"venue": [venue["id"]], **_upcoming()}, 0, views.RELATED_EVENTS
         )
         return page.render("venue.html", venue=venue, events=events)
 
@@ -351,8 +366,8 @@ async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
 async def organizer_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         organizer = await page.content.organizer(slug)
-        events, _ = await page.content.events(
-            {"organizer": [organizer["id"]], **_upcoming()}, 1, views.RELATED_EVENTS
+        events = await page.content.events(
+            {"organizer": [organizer["id"]], **_upcoming()}, 0, views.RELATED_EVENTS
         )
         return page.render("organizer.html", organizer=organizer, events=events)
 

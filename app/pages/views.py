@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 from app.core.infra.settings import Settings
 from app.pages.calendar import add_months, by_day, month_bounds, month_grid
-from app.pages.content import Body, Content, utc_text
+from app.pages.content import MAX_EVENTS_PER_VIEW, Body, Content, NotShown, utc_text
 from app.pages.links import PageLinks
 
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
@@ -63,12 +63,17 @@ async def list_view(
         filters.update(ends_before=utc_text(since), order="desc")
     else:
         filters["ends_after"] = utc_text(since)
-    events, total = await content.events(filters, number, LIST_PAGE_SIZE)
-    pages = max(1, -(-total // LIST_PAGE_SIZE))
+    # One more than a page shows: whether a next page exists (no count of them all).
+    offset = (number - 1) * LIST_PAGE_SIZE
+    events = await content.events(filters, offset, LIST_PAGE_SIZE + 1)
+    more = len(events) > LIST_PAGE_SIZE
+    events = events[:LIST_PAGE_SIZE]
+    if number > 1 and not events:
+        raise NotShown  # past the last page
     groups = by_day(events, None if past else since.date())
     if past:
         groups.reverse()
-    return {"groups": groups, "total": total, "number": number, "pages": pages, "past": past}
+    return {"groups": groups, "number": number, "more": more, "past": past}
 
 
 async def month_view(
@@ -87,13 +92,14 @@ async def month_view(
         **scope,
         **search.filters(),
     }
-    events, total = await content.events(filters)
+    # One more than the grid shows: whether the grid has more events than it read.
+    events = await content.summaries(filters, MAX_EVENTS_PER_VIEW + 1)
+    complete = len(events) <= MAX_EVENTS_PER_VIEW
+    events = events[:MAX_EVENTS_PER_VIEW]
     weekdays = [(first_weekday + n) % 7 for n in range(7)]
     return {
         "month": month,
-        "weeks": month_grid(
-            month, first_weekday, events, today(settings), complete=len(events) >= total
-        ),
+        "weeks": month_grid(month, first_weekday, events, today(settings), complete=complete),
         "weekdays": weekdays,
         "previous": add_months(month, -1),
         "next": add_months(month, 1),
@@ -111,7 +117,7 @@ async def day_view(
         **scope,
         **search.filters(),
     }
-    events, _ = await content.events(filters)
+    events = await content.events(filters)
     return {
         "day": day,
         "events": events,
@@ -121,18 +127,18 @@ async def day_view(
 
 
 async def neighbours(content: Content, event: Body) -> tuple[Body | None, Body | None]:
-    """The listed events just before and after this one (by start)."""
+    """The listed events just before and after this one (by start): their summaries."""
     start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
     moment = f"{start:%Y-%m-%d %H:%M:%S}"
-    before, _ = await content.events(
-        {"strict_dates": "1", "starts_before": moment, "order": "desc"}, 1, 1
+    before = await content.summaries(
+        {"strict_dates": "1", "starts_before": moment, "order": "desc"}, 1
     )
-    after, _ = await content.events({"strict_dates": "1", "starts_after": moment}, 1, 1)
+    after = await content.summaries({"strict_dates": "1", "starts_after": moment}, 1)
     return (before[0] if before else None), (after[0] if after else None)
 
 
 async def series_dates(content: Content, event: Body, settings: Settings) -> list[Body]:
-    """The next dates of the event's series (after this one)."""
+    """The next dates of the event's series (after this one): their summaries."""
     if "series_id" not in event:
         return []
     start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
@@ -141,8 +147,7 @@ async def series_dates(content: Content, event: Body, settings: Settings) -> lis
         "post_parent": event["series_id"],
         "starts_after": f"{start:%Y-%m-%d %H:%M:%S}",
     }
-    dates, _ = await content.events(filters, 1, SERIES_DATES)
-    return dates
+    return await content.summaries(filters, SERIES_DATES)
 
 
 def google_calendar_link(event: Body, text: str) -> str:

@@ -2,6 +2,7 @@
 plan on a large table (the plan is printed: run pytest with -s to read it)."""
 
 import asyncio
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -110,6 +111,18 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
     # dates with `listed` as a filter: the planner's costs are close).
     assert "occurrences_listing_idx" in plan or "occurrences_start_idx" in plan
     assert "Seq Scan" not in plan
+    # Events not yet ended by a moment (the public pages' upcoming list and month grid): the
+    # walk starts at the moment minus the longest duration, not at the first event ever.
+    upcoming = await list_request(
+        EventListParams(ends_after="2026-06-01 00:00:00", strict_dates="1"), anonymous
+    )
+    query = EventListQuery(EventRepository(db, "en", "en"), upcoming.filters)
+    compiled = query.page_statement(0, 9).compile(
+        dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
+    )
+    plan = "\n".join(row[0] for row in await db.execute(text(f"EXPLAIN {compiled}")))
+    assert re.search(r"Index Cond: \(.*start_local >= ", plan), plan
+    assert "occurrences_duration_idx" in plan
 
 
 async def test_totals_are_cached_until_the_data_changes(

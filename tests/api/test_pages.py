@@ -332,6 +332,88 @@ async def test_month_grid_spans_days_and_overflows_into_more(
     assert f'href="http://testserver/events/month/{previous}/"' in html
 
 
+async def test_the_month_grid_links_what_the_list_shows(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """The grid reads a few columns of each event, through the list's own query: the same
+    events, titles and URLs as the list's bodies (a series' dates, protected events)."""
+    target = TODAY.replace(day=10) + timedelta(days=40)
+    month, at = target.strftime("%Y-%m"), target.isoformat()
+    when = {"start_date": f"{at} 09:00:00", "end_date": f"{at} 10:00:00"}
+    series = await event(
+        client, editor, "Weekly choir", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"], **when
+    )
+    await event(client, editor, "Members evening", password="s3cret", **when)
+    await event(client, editor, "Private rehearsal", status="private", **when)
+    listed = await client.get(
+        f"{API}/events",
+        params={"start_date": f"{month}-01", "end_date": f"{at} 23:59:59", "per_page": 50},
+    )
+    bodies = {body["title"]: body for body in listed.json()["events"]}
+    assert set(bodies) == {"Weekly choir", "Members evening"}
+    html = (await client.get(f"/events/month/{month}/")).text
+    for title, body in bodies.items():
+        assert f'<a href="{body["url"]}">{title}</a>' in html
+    assert f"/event/{series['slug']}/{at}/" in bodies["Weekly choir"]["url"]
+    assert "Private rehearsal" not in html
+
+
+async def test_a_terms_month_links_its_days_to_the_terms_day_view(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    at = day(3)
+    when = {"start_date": f"{at} 18:00:00", "end_date": f"{at} 20:00:00"}
+    await event(client, editor, "Silent film", categories=["Cinema"], **when)
+    await event(client, editor, "Street market", **when)
+    for prefix in ("", "/de"):
+        grid = (await client.get(f"{prefix}/events/category/cinema/month/{at[:7]}/")).text
+        term_day = f"http://testserver{prefix}/events/category/cinema/day/{at}/"
+        assert f'href="{term_day}"' in grid
+        assert f'href="http://testserver{prefix}/events/{at}/"' not in grid
+        page = await client.get(term_day)
+        assert page.status_code == 200
+        assert "Silent film" in page.text
+        assert "Street market" not in page.text
+        previous = (TODAY + timedelta(days=2)).isoformat()
+        assert f'href="http://testserver{prefix}/events/category/cinema/day/{previous}/"' in (
+            page.text
+        )
+    site_day = (await client.get(f"/events/{at}/")).text
+    assert "Silent film" in site_day
+    assert "Street market" in site_day
+    for path in (
+        f"/events/category/no-such-category/day/{at}/",
+        "/events/category/cinema/day/2026-13-45/",
+    ):
+        assert (await client.get(path)).status_code == 404, path
+
+
+async def test_a_long_event_that_began_weeks_ago_is_still_upcoming(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """The list of events not yet ended starts its walk at the longest duration before now:
+    the longest event is the one that bound is made of."""
+    await event(
+        client,
+        editor,
+        "Summer exhibition",
+        start_date=f"{day(-15)} 10:00:00",
+        end_date=f"{day(5)} 18:00:00",
+    )
+    await event(
+        client,
+        editor,
+        "Morning talk of yesterday",
+        start_date=f"{day(-1)} 10:00:00",
+        end_date=f"{day(-1)} 11:00:00",
+    )
+    upcoming = (await client.get("/events/list/")).text
+    assert "Summer exhibition" in upcoming
+    assert "Morning talk of yesterday" not in upcoming
+    grid = (await client.get(f"/events/month/{day(2)[:7]}/")).text
+    assert "Summer exhibition" in grid
+
+
 async def test_list_pages(client: AsyncClient, editor: AuthFor) -> None:
     for n in range(13):
         await event(

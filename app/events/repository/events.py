@@ -137,16 +137,24 @@ class EventRepository:
         language, falling back to the default. The event is an outer join, which the
         planner drops from a count that does not look at it (an index-only count)."""
         columns = _ROW_COLUMNS if rows else _OCCURRENCE_COLUMNS
+        texts = (self._text("title"), self._text("description"), self._text("excerpt"))
+        return self._joined(select(*columns, *texts), rows=rows)
+
+    def select_summaries(self) -> Select[Any]:
+        """Occurrences as `EventSummary` columns: what a calendar grid shows, read under
+        the same joins (and so the same filters) as `select_records`."""
+        slug = _OWN_COLUMNS[2]  # a series' slug for its overrides, as in select_records
+        columns = (Occurrence.id, slug, self._text("title"), Occurrence.start_local)
+        return self._joined(select(*columns, Occurrence.end_local, Event.recurrence))
+
+    def _text(self, name: str) -> Any:
+        """A text column in the request language, falling back to the default's."""
+        own = getattr(Event, name)
         if not self.translated:
-            texts: tuple[Any, ...] = (Event.title, Event.description, Event.excerpt)
-        else:
-            tr = EventTranslation
-            texts = (
-                func.coalesce(tr.title, Event.title).label("title"),
-                func.coalesce(tr.description, Event.description).label("description"),
-                func.coalesce(tr.excerpt, Event.excerpt).label("excerpt"),
-            )
-        stmt = select(*columns, *texts)
+            return own
+        return func.coalesce(getattr(EventTranslation, name), own).label(name)
+
+    def _joined(self, stmt: Select[Any], *, rows: bool = False) -> Select[Any]:
         if not rows:
             stmt = stmt.select_from(Occurrence).outerjoin(Event, Event.id == Occurrence.content_id)
         if self.translated:

@@ -9,6 +9,7 @@ from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
+    DateTime,
     Integer,
     Select,
     and_,
@@ -22,12 +23,13 @@ from sqlalchemy import (
     true,
     tuple_,
 )
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import aliased
 
 from app.core.edge.caching import CountCache
 from app.core.infra.database import read_version, replay_column, version_column
-from app.events.records import EventRecord
+from app.events.records import EventRecord, EventSummary
 from app.events.repository.events import DAY, EventRepository
 from app.models import (
     Event,
@@ -194,6 +196,8 @@ class EventListQuery:
                 where.append(limit(columns[side], bindparam(f"{name}_local")))
             else:
                 where.append(compare(columns[side], bindparam(name)))
+        if f.ends_after is not None:
+            where.append(self._started_by_end(o))
         if f.include is not None:
             where.append(o.id.in_(bindparam("include", expanding=True)))
         if f.search is not None:
@@ -217,6 +221,18 @@ class EventListQuery:
             of_series = and_(o.series_id == parent, e.recurrence.is_not(None))
             where.append(or_(e.parent_id == parent, of_series))
         return where
+
+    def _started_by_end(self, o: Any) -> Any:
+        """Events that end after a moment started no earlier than the moment minus the
+        longest duration of any date: a bound on the start, so that the list walks the
+        start-time index from there rather than from the first event ever (one read of the
+        duration index's last entry, once per statement)."""
+        longest = aliased(Occurrence, name="longest")
+        duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
+        # Local mode: the bound itself; UTC mode: the local time it implies (parameters()).
+        name = "ends_after_local" if self.filters.utc else "ends_after"
+        moment: Any = cast(Any, sql_cast(bindparam(name, type_=DateTime()), DateTime()))
+        return o.start_local >= moment - func.coalesce(duration, literal_column("interval '0'"))
 
     def _public(self) -> bool:
         """Anonymous visibility: published and listed, which occurrences carry themselves
@@ -250,9 +266,10 @@ class EventListQuery:
         keys = [column, Occurrence.published_at, Occurrence.id]
         return [key.desc() if f.descending else key.asc() for key in keys]
 
-    def statement(self) -> Select[Any]:
-        """The filtered statement (unordered, unpaged): the base of the page and the count."""
-        stmt = self.repo.select_records()
+    def statement(self, *, summaries: bool = False) -> Select[Any]:
+        """The filtered statement (unordered, unpaged): the base of the page and the count;
+        with `summaries`, of a calendar grid's columns alone (`EventSummary`)."""
+        stmt = self.repo.select_summaries() if summaries else self.repo.select_records()
         stmt = stmt.where(*self.conditions())
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
@@ -275,8 +292,8 @@ class EventListQuery:
         )
         return or_(Event.recurrence.is_(None), ~earlier.exists())
 
-    def _page(self) -> Select[Any]:
-        stmt = self.statement()
+    def _page(self, *, summaries: bool = False) -> Select[Any]:
+        stmt = self.statement(summaries=summaries)
         page = stmt.order_by(*self.order(stmt)).offset(bindparam("offset", type_=BigInteger))
         return page.limit(bindparam("limit", type_=Integer))
 
@@ -294,6 +311,16 @@ class EventListQuery:
             if len(_LIST_STATEMENTS) >= MAX_CACHED_SHAPES:
                 _LIST_STATEMENTS.clear()
             _LIST_STATEMENTS[key] = built
+        return built
+
+    def _summary_statement(self) -> Select[Any]:
+        """The page of summaries of this shape: no relations, no data version (no count)."""
+        key = self.shape()
+        built = _SUMMARY_STATEMENTS.get(key)
+        if built is None:
+            if len(_SUMMARY_STATEMENTS) >= MAX_CACHED_SHAPES:
+                _SUMMARY_STATEMENTS.clear()
+            built = _SUMMARY_STATEMENTS[key] = self._page(summaries=True)
         return built
 
     def page_statement(self, offset: int, limit: int) -> Select[Any]:
@@ -314,6 +341,19 @@ class EventListQuery:
         page_stmt, _ = self._statements()
         paged = {**values, "offset": offset, "limit": limit}
         return await self.repo.fetch(page_stmt, paged, dict.fromkeys(LABELS))
+
+    async def summaries(
+        self, offset: int, limit: int, totals: CountCache | None = None
+    ) -> list[EventSummary]:
+        """What a calendar grid shows of the list's events (the same filters, order and
+        paging): a few columns of each, no relations, no total. A grid of a month reads
+        hundreds of events and shows a title and a link of each."""
+        values = self.parameters()
+        await self._choose_plan(values, totals)
+        paged = {**values, "offset": offset, "limit": limit}
+        connection = await self.repo.session.connection()
+        result = await connection.execute(self._summary_statement(), paged)
+        return [EventSummary(*row) for row in result]
 
     async def _choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
         """The planner cannot tell how many events a search word matches (a word prefix);
@@ -388,3 +428,4 @@ SPARSE_MATCHES = 2000
 MAX_CACHED_SHAPES = 512
 LABELS = ("data_version", "replay_position")  # the page's columns that are not event fields
 _LIST_STATEMENTS: dict[tuple[Any, ...], tuple[Select[Any], Select[Any]]] = {}
+_SUMMARY_STATEMENTS: dict[tuple[Any, ...], Select[Any]] = {}
