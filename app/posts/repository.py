@@ -375,3 +375,19 @@ async def is_post(session: AsyncSession, record_id: int) -> bool:
         ).limit(1)
     )
     return found is not None
+
+
+async def existing_ids(
+    session: AsyncSession, wanted: dict[str, tuple[type[PostModel], Sequence[int]]]
+) -> dict[str, set[int]]:
+    """Those of the IDs that exist, by name (each name: its kind's model and the IDs asked
+    for); one statement for every kind, as a write's venue and organizers are checked."""
+    names = list(wanted)
+    parts = [
+        select(literal(index).label("kind"), model.id).where(model.id.in_(ids))
+        for index, (model, ids) in enumerate(wanted.values())
+    ]
+    found: dict[str, set[int]] = {name: set() for name in names}
+    for index, record_id in await session.execute(union_all(*parts)):
+        found[names[index]].add(record_id)
+    return found
