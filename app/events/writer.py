@@ -17,7 +17,8 @@ from app.events.occurrences import series_store
 from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
 from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
-from app.events.repository.events import EventLinks, EventRepository
+from app.events.repository.events import EventRepository
+from app.events.repository.links import EventLinks
 from app.events.schedule import schedule, valid_website
 from app.http.coercion import decimal
 from app.http.context import RequestContext

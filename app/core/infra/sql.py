@@ -10,11 +10,11 @@ from sqlalchemy import (
     FromClause,
     Select,
     String,
+    bindparam,
     case,
     cast,
     exists,
     func,
-    literal,
     literal_column,
     or_,
     select,
@@ -126,25 +126,23 @@ async def add_trashed_suffix(
         await rename_to_unique_slug(session, model, record_id, trashed_slug(slug), constraint)
 
 
-def free_slug(table: FromClause, base: str) -> ColumnElement[str]:
+def free_slug(table: FromClause) -> ColumnElement[str]:
     """The first of `base`, `base-2`, `base-3`... that no row of `table` holds (the rule of
     `candidates`), as an expression to insert: the read of the slugs in use and the write
-    are one statement. A concurrent writer may still take it first: insert with ON CONFLICT
-    DO NOTHING on the slug and try again when no row came back."""
+    are one statement. Its parameters: `slug_base`, `slug_prefix` (`base-`) and
+    `slug_pattern` (`base-%`, escaped for LIKE). A concurrent writer may still take the slug
+    first: insert with ON CONFLICT DO NOTHING on the slug and try again when no row came
+    back."""
     taken = table.alias("taken")
-    numbers = (
-        func.generate_series(
-            2,
-            select(func.count())
-            .select_from(taken)
-            .where(taken.c.slug.like(escape_like(base) + "-%"))
-            .scalar_subquery()
-            + 2,
-        )
-        .table_valued("n")
-        .render_derived()
-    )
-    candidate = literal(f"{base}-", String) + cast(numbers.c.n, String)
+    base = bindparam("slug_base", type_=String)
+    pattern = bindparam("slug_pattern", type_=String)
+    numbers = func.generate_series(
+        2,
+        select(func.count()).select_from(taken).where(taken.c.slug.like(pattern)).scalar_subquery()
+        + 2,
+    ).table_valued("n")
+    numbers = numbers.render_derived()
+    candidate = bindparam("slug_prefix", type_=String) + cast(numbers.c.n, String)
     numbered = (
         select(candidate)
         .select_from(numbers)
@@ -153,8 +151,7 @@ def free_slug(table: FromClause, base: str) -> ColumnElement[str]:
         .limit(1)
         .scalar_subquery()
     )
-    base_taken = exists().where(taken.c.slug == literal(base, String))
-    return case((~base_taken, literal(base, String)), else_=numbered)
+    return case((~exists().where(taken.c.slug == base), base), else_=numbered)
 
 
 def with_defaults(table: FromClause, values: dict[str, Any]) -> dict[str, Any]:

@@ -2,43 +2,42 @@
 their writes."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import (
     JSON,
-    BigInteger,
     Select,
     and_,
     bindparam,
     delete,
     func,
-    literal,
     select,
     text,
-    true,
     type_coerce,
     update,
 )
-from sqlalchemy.dialects.postgresql import ARRAY, aggregate_order_by
-from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.core.infra.sql import (
     MAX_SLUG_ATTEMPTS,
     add_trashed_suffix,
-    free_slug,
     json_object,
     lock_row,
     rename_to_unique_slug,
     upsert_translation,
-    with_defaults,
 )
 from app.core.rules.constants import TRASH
 from app.core.rules.slugs import make_slug
 from app.events.records import EventRecord
+from app.events.repository.links import (
+    EventLinks,
+    insert_statement,
+    insert_values,
+    link_statement,
+)
 from app.events.search import cached_lexemes, remember_lexemes
 from app.models import (
     CATEGORY,
@@ -50,7 +49,6 @@ from app.models import (
     Term,
     Venue,
     event_organizers,
-    event_terms,
 )
 from app.models.base import utcnow
 from app.organizers.repository import OrganizerRepository
@@ -125,16 +123,6 @@ _ROW_COLUMNS = (
     Event.id.label("content_id"),
     Event.start_at.label("original_start"),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class EventLinks:
-    """What a write links: the terms (`term_ids`) replacing those of `taxonomies`, and the
-    organizers in order (None: not sent, unchanged)."""
-
-    taxonomies: list[str] = field(default_factory=list)
-    term_ids: list[int] = field(default_factory=list)
-    organizer_ids: list[int] | None = None
 
 
 _RELATION_COLUMNS: dict[tuple[str, str], tuple[Any, ...]] = {}
@@ -352,22 +340,12 @@ class EventRepository:
         triggers fire with it). Texts in the request language become the default-language
         texts too, so that no event is ever empty."""
         base = make_slug(slug)
+        columns = {**texts, **columns}
+        names, values = insert_values(columns, base, links)
+        stmt = insert_statement(names, links)
+        connection = await self.session.connection()
         for _ in range(MAX_SLUG_ATTEMPTS):
-            new = (
-                pg_insert(Event.__table__)
-                .values(
-                    **with_defaults(Event.__table__, {**texts, **columns}),
-                    slug=free_slug(Event.__table__, base),
-                )
-                .on_conflict_do_nothing(index_elements=["slug"])
-                .returning(Event.__table__.c.id)
-                .cte("new_event")
-            )
-            stmt = select(new.c.id)
-            for linked in _link_rows(new.c.id, links, new):
-                stmt = stmt.add_cte(linked)
-            connection = await self.session.connection()
-            event_id = (await connection.execute(stmt)).scalar()
+            event_id = (await connection.execute(stmt, values)).scalar()
             if event_id is not None:
                 break  # else a concurrent writer took that slug: choose again
         else:
@@ -398,17 +376,10 @@ class EventRepository:
     async def link(self, event_id: int, links: EventLinks, *, replace: bool) -> None:
         """Link the terms and organizers of `links`; with `replace`, those of the taxonomies
         sent (and the organizers, when sent) that are not in `links` go. One statement."""
-        target = literal(event_id, BigInteger)
-        parts = _link_rows(target, links)
-        if replace:
-            parts += _unlink_rows(event_id, links)
-        if not parts:
-            return
-        stmt = select(literal(1))
-        for part in parts:
-            stmt = stmt.add_cte(part)
-        connection = await self.session.connection()
-        await connection.execute(stmt)
+        stmt = link_statement(links, replace=replace)
+        if stmt is not None:
+            connection = await self.session.connection()
+            await connection.execute(stmt, {**links.values(), "event_id": event_id})
 
     async def lock(self, event_id: int) -> bool:
         """Lock the event for this transaction (see core.sql.lock_row); False if missing.
@@ -435,76 +406,6 @@ class EventRepository:
 
     async def delete(self, event_id: int) -> None:
         await self.session.execute(delete(Event).where(Event.id == event_id))
-
-
-def _link_rows(event_id: Any, links: EventLinks, new: Any = None) -> list[Any]:
-    """INSERTs (as CTEs) of the links of the event `event_id` (a literal, or the ID column of
-    `new`, the CTE inserting the event) to terms and organizers; an existing link stays,
-    with its new position."""
-    parts: list[Any] = []
-
-    def each(values: Any) -> Any:  # a row per value, joined to the new event's if any
-        return values if new is None else new.join(values, true())
-
-    if links.term_ids:
-        terms = (
-            func.unnest(literal(links.term_ids, ARRAY(BigInteger)))
-            .table_valued("term_id")
-            .render_derived()
-        )
-        rows = select(event_id, terms.c.term_id).select_from(each(terms))
-        parts.append(
-            pg_insert(event_terms)
-            .from_select(["event_id", "term_id"], rows)
-            .on_conflict_do_nothing()
-            .cte("linked_terms")
-        )
-    if links.organizer_ids:
-        organizers = (
-            func.unnest(literal(links.organizer_ids, ARRAY(BigInteger)))
-            .table_valued("organizer_id", with_ordinality="position")
-            .render_derived()
-        )
-        rows = select(event_id, organizers.c.organizer_id, organizers.c.position - 1)
-        linked = pg_insert(event_organizers).from_select(
-            ["event_id", "organizer_id", "position"], rows.select_from(each(organizers))
-        )
-        parts.append(
-            linked.on_conflict_do_update(
-                index_elements=["event_id", "organizer_id"],
-                set_={"position": linked.excluded.position},
-                where=event_organizers.c.position != linked.excluded.position,
-            ).cte("linked_organizers")
-        )
-    return parts
-
-
-def _unlink_rows(event_id: int, links: EventLinks) -> list[Any]:
-    """DELETEs (as CTEs) of the event's links that `links` replaces and does not keep."""
-    parts: list[Any] = []
-    if links.taxonomies:
-        terms = event_terms.c
-        of_taxonomies = select(Term.id).where(Term.taxonomy.in_(links.taxonomies))
-        parts.append(
-            delete(event_terms)
-            .where(
-                terms.event_id == event_id,
-                terms.term_id.in_(of_taxonomies),
-                terms.term_id.not_in(links.term_ids),
-            )
-            .cte("unlinked_terms")
-        )
-    if links.organizer_ids is not None:
-        organizers = event_organizers.c
-        parts.append(
-            delete(event_organizers)
-            .where(
-                organizers.event_id == event_id,
-                organizers.organizer_id.not_in(links.organizer_ids),
-            )
-            .cte("unlinked_organizers")
-        )
-    return parts
 
 
 # Single reads, per language.
