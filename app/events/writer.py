@@ -18,7 +18,7 @@ from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
 from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
 from app.events.repository.events import EventRepository
-from app.events.repository.links import EventLinks
+from app.events.repository.links import LinkRows
 from app.events.schedule import schedule, valid_website
 from app.http.coercion import decimal
 from app.http.context import RequestContext
@@ -220,14 +220,14 @@ class EventWriter:
         return list(dict.fromkeys(found))
 
 
-def _event_links(links: dict[str, list[int]]) -> EventLinks:
+def _event_links(links: dict[str, list[int]]) -> LinkRows:
     """The links a write sends, by what the repository replaces: the terms of the taxonomies
     sent, and the organizers when sent."""
     taxonomies = [
         taxonomy for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)) if name in links
     ]
     terms = [term_id for name in ("categories", "tags") for term_id in links.get(name, [])]
-    return EventLinks(
+    return LinkRows(
         taxonomies=taxonomies,
         term_ids=list(dict.fromkeys(terms)),
         organizer_ids=links.get("organizer"),

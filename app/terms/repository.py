@@ -1,6 +1,6 @@
 """Categories and tags (one table, told apart by taxonomy)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -198,7 +198,7 @@ class TermRepository:
         assert self.taxonomy is not None
         return (await self.resolve_each({self.taxonomy: refs}))[self.taxonomy]
 
-    async def resolve_each(self, refs: dict[str, Sequence[int | str]]) -> dict[str, Resolved]:
+    async def resolve_each(self, refs: Mapping[str, Sequence[int | str]]) -> dict[str, Resolved]:
         """`resolve` for several taxonomies (`refs` by taxonomy) in one statement: an event's
         categories and tags are looked up together."""
         ids = {ref for wanted in refs.values() for ref in wanted if isinstance(ref, int)}

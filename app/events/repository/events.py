@@ -33,7 +33,7 @@ from app.core.rules.constants import TRASH
 from app.core.rules.slugs import make_slug
 from app.events.records import EventRecord
 from app.events.repository.links import (
-    EventLinks,
+    LinkRows,
     insert_statement,
     insert_values,
     link_statement,
@@ -333,7 +333,7 @@ class EventRepository:
     # ---- writes ---------------------------------------------------------------------
 
     async def insert(
-        self, columns: dict[str, Any], texts: dict[str, str], slug: str, links: EventLinks
+        self, columns: dict[str, Any], texts: dict[str, str], slug: str, links: LinkRows
     ) -> int:
         """A new event under the first free slug of `slug`, with its links, in one statement
         (the slug's choice, the row, its terms and organizers; the change log and the other
@@ -373,7 +373,7 @@ class EventRepository:
         key = {"event_id": event_id, "language": self.language}
         await upsert_translation(self.session, EventTranslation, key, texts)
 
-    async def link(self, event_id: int, links: EventLinks, *, replace: bool) -> None:
+    async def link(self, event_id: int, links: LinkRows, *, replace: bool) -> None:
         """Link the terms and organizers of `links`; with `replace`, those of the taxonomies
         sent (and the organizers, when sent) that are not in `links` go. One statement."""
         stmt = link_statement(links, replace=replace)

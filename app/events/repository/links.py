@@ -4,9 +4,9 @@ event's links. Each is built once per shape (the columns given, the kinds of lin
 every value a bound parameter: building and compiling them cost more than running them."""
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import BigInteger, Select, String, all_, bindparam, delete, select, true
+from sqlalchemy import BigInteger, Select, String, Table, all_, bindparam, delete, select, true
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.sql import func
@@ -14,12 +14,12 @@ from sqlalchemy.sql import func
 from app.core.infra.sql import escape_like, free_slug, with_defaults
 from app.models import Event, Term, event_organizers, event_terms
 
-EVENTS = Event.__table__
+EVENTS = cast(Table, Event.__table__)
 IDS = ARRAY(BigInteger)
 
 
 @dataclass(frozen=True, slots=True)
-class EventLinks:
+class LinkRows:
     """What a write links: the terms (`term_ids`) replacing those of `taxonomies`, and the
     organizers in order (None: not sent, unchanged)."""
 
@@ -28,15 +28,16 @@ class EventLinks:
     organizer_ids: list[int] | None = None
 
     def values(self) -> dict[str, Any]:
+        # Each once: an organizer named twice would be upserted twice by one statement.
         return {
-            "term_ids": self.term_ids,
-            "organizer_ids": self.organizer_ids or [],
+            "term_ids": list(dict.fromkeys(self.term_ids)),
+            "organizer_ids": list(dict.fromkeys(self.organizer_ids or [])),
             "taxonomies": self.taxonomies,
         }
 
 
 def insert_values(
-    columns: dict[str, Any], slug: str, links: EventLinks
+    columns: dict[str, Any], slug: str, links: LinkRows
 ) -> tuple[frozenset[str], dict[str, Any]]:
     """The columns to insert (defaults filled in) and the parameters of `insert_statement`."""
     values = with_defaults(EVENTS, columns)
@@ -49,7 +50,7 @@ def insert_values(
     }
 
 
-def insert_statement(names: frozenset[str], links: EventLinks) -> Select[Any]:
+def insert_statement(names: frozenset[str], links: LinkRows) -> Select[Any]:
     """INSERT of a new event (the columns `names`, then the free slug) with its links,
     answering its ID; no row when the slug was taken meanwhile (ON CONFLICT DO NOTHING)."""
     key = (names, bool(links.term_ids), bool(links.organizer_ids))
@@ -70,7 +71,7 @@ def insert_statement(names: frozenset[str], links: EventLinks) -> Select[Any]:
     return stmt
 
 
-def link_statement(links: EventLinks, *, replace: bool) -> Select[Any] | None:
+def link_statement(links: LinkRows, *, replace: bool) -> Select[Any] | None:
     """The event's (`event_id`) links of `links`; with `replace`, those of the taxonomies
     sent (and the organizers, when sent) that `links` does not keep go. None: nothing to do."""
     key = (bool(links.term_ids), links.organizer_ids is not None, bool(links.taxonomies), replace)
@@ -89,7 +90,7 @@ def link_statement(links: EventLinks, *, replace: bool) -> Select[Any] | None:
     return stmt
 
 
-def _link_rows(event_id: Any, links: EventLinks, new: Any = None) -> list[Any]:
+def _link_rows(event_id: Any, links: LinkRows, new: Any = None) -> list[Any]:
     """INSERTs (as CTEs) of the links to terms and organizers of the event `event_id` (a
     parameter, or the ID column of `new`, the CTE inserting the event); an existing link
     stays, with its new position."""
@@ -127,7 +128,7 @@ def _link_rows(event_id: Any, links: EventLinks, new: Any = None) -> list[Any]:
     return parts
 
 
-def _unlink_rows(event_id: Any, links: EventLinks) -> list[Any]:
+def _unlink_rows(event_id: Any, links: LinkRows) -> list[Any]:
     """DELETEs (as CTEs) of the event's links that `links` replaces and does not keep."""
     parts: list[Any] = []
     if links.taxonomies:
