@@ -113,6 +113,22 @@ async def test_a_linked_update_keeps_the_order_and_replaces_the_links(
     assert body["venue"] == []
 
 
+async def test_links_cleared_then_given_again(client: AsyncClient, editor: AuthFor) -> None:
+    # Each shape of link replacement has its statement: clearing must not stand in for giving.
+    payload = await _linked(client, editor)
+    created = await client.post(
+        f"{API}/events", json={"title": "Again", **payload}, headers=editor.basic
+    )
+    assert created.status_code == 201, created.text
+    url = f"{API}/events/{created.json()['id']}"
+    for organizers in ([], payload["organizer"], []):
+        response = await client.post(url, json={"organizer": organizers}, headers=editor.basic)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert [o["id"] for o in body["organizer"]] == organizers
+        assert [c["id"] for c in body["categories"]] == payload["categories"]
+
+
 async def test_unknown_links_are_one_400_and_nothing_is_written(
     client: AsyncClient, editor: AuthFor, db: AsyncSession
 ) -> None:

@@ -74,7 +74,14 @@ def insert_statement(names: frozenset[str], links: LinkRows) -> Select[Any]:
 def link_statement(links: LinkRows, *, replace: bool) -> Select[Any] | None:
     """The event's (`event_id`) links of `links`; with `replace`, those of the taxonomies
     sent (and the organizers, when sent) that `links` does not keep go. None: nothing to do."""
-    key = (bool(links.term_ids), links.organizer_ids is not None, bool(links.taxonomies), replace)
+    organizers = links.organizer_ids
+    key = (
+        bool(links.term_ids),
+        bool(organizers),
+        organizers is not None,
+        bool(links.taxonomies),
+        replace,
+    )
     if key in _LINKS:
         return _LINKS[key]
     event_id = bindparam("event_id", type_=BigInteger)
@@ -157,4 +164,4 @@ def _unlink_rows(event_id: Any, links: LinkRows) -> list[Any]:
 
 
 _INSERTS: dict[tuple[frozenset[str], bool, bool], Select[Any]] = {}
-_LINKS: dict[tuple[bool, bool, bool, bool], Select[Any] | None] = {}
+_LINKS: dict[tuple[bool, ...], Select[Any] | None] = {}
