@@ -18,6 +18,7 @@ from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
 from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
 from app.events.repository.events import EventRepository
+from app.events.repository.links import LinkRows
 from app.events.schedule import schedule, valid_website
 from app.http.coercion import decimal
 from app.http.context import RequestContext
@@ -25,7 +26,7 @@ from app.http.params import check, parse
 from app.http.raw_params import RawParams
 from app.models import CATEGORY, TAG
 from app.posts.writer import common_columns
-from app.terms.repository import DuplicateName, TermRepository
+from app.terms.repository import DuplicateName, Resolved, TermRepository
 
 FLAGS = ("show_map", "show_map_link", "hide_from_listings", "sticky", "featured")
 TEXTS = ("title", "description", "excerpt")
@@ -41,6 +42,7 @@ class EventWriter:
         self.repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
         self.markup = Markup(can_post_unfiltered_html(user))
         self.series = series_store(ctx)
+        self.linked = LinkedPosts(ctx, user)
 
     async def create(self, raw: RawParams) -> int:
         problems = Problems()
@@ -52,12 +54,15 @@ class EventWriter:
         ]
         if missing:
             raise MissingParams(missing)
+        await self.linked.look_up(
+            params.model_fields_set, venue=params.venue, organizer=params.organizer
+        )
         columns = await self._columns(params, problems, current=None)
         texts = self._texts(params, problems, creating=True)
         links = await self._resolve_links(params, problems)
         problems.raise_any()  # every invalid parameter in one 400, before anything is written
-        event_id = await self.repo.insert(columns, texts, slug=params.slug or texts["title"])
-        await self._link(event_id, links, replace=False)
+        slug = params.slug or texts["title"]
+        event_id = await self.repo.insert(columns, texts, slug=slug, links=_event_links(links))
         if columns.get("recurrence"):
             await self.series.materialise(event_id)
         return event_id
@@ -65,6 +70,9 @@ class EventWriter:
     async def update(self, current: EventRecord, raw: RawParams) -> None:
         problems = Problems()
         params = parse(EventWriteParams, raw, problems)
+        await self.linked.look_up(
+            params.model_fields_set, venue=params.venue, organizer=params.organizer
+        )
         columns = await self._columns(params, problems, current=current)
         texts = self._texts(params, problems, creating=False)
         links = await self._resolve_links(params, problems)
@@ -143,7 +151,7 @@ class EventWriter:
                 columns.update(cost_columns(self._cost(params.cost), currency))
         with problems.gather():
             if "venue" in sent:
-                columns["venue_id"] = await LinkedPosts(self.ctx, self.user).venue(params.venue)
+                columns["venue_id"] = await self.linked.venue(params.venue)
         return columns
 
     def _cost(self, raw: Any) -> Any:
@@ -157,40 +165,44 @@ class EventWriter:
     async def _resolve_links(
         self, params: EventWriteParams, problems: Problems
     ) -> dict[str, list[int]]:
-        """Term and organizer IDs to link, by field (those sent); new terms are created."""
+        """Term and organizer IDs to link, by field (those sent); new terms are created.
+        The terms of both taxonomies are looked up in one statement."""
         sent = params.model_fields_set
-        links: dict[str, list[int]] = {}
+        refs: dict[str, list[int | str]] = {}
         for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
             if name in sent:
                 with problems.gather():
-                    links[name] = await self._term_ids(name, taxonomy, getattr(params, name))
+                    refs[taxonomy] = _term_refs(name, getattr(params, name))
+        links: dict[str, list[int]] = {}
+        repo = TermRepository(
+            self.ctx.session, None, self.ctx.language, self.ctx.settings.default_language
+        )
+        resolved = await repo.resolve_each(refs) if refs else {}
+        for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
+            if taxonomy in resolved:
+                with problems.gather():
+                    links[name] = await self._term_ids(name, taxonomy, resolved[taxonomy])
         if "organizer" in sent:
             with problems.gather():
-                linked = LinkedPosts(self.ctx, self.user)
-                links["organizer"] = await linked.organizers(params.organizer)
+                links["organizer"] = await self.linked.organizers(params.organizer)
         return links
 
     async def _link(self, event_id: int, links: dict[str, list[int]], *, replace: bool) -> None:
-        for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
-            if name in links:
-                await self.repo.link_terms(event_id, taxonomy, links[name], replace=replace)
-        if "organizer" in links:
-            await self.repo.link_organizers(event_id, links["organizer"], replace=replace)
+        await self.repo.link(event_id, _event_links(links), replace=replace)
 
-    async def _term_ids(self, name: str, taxonomy: str, raw: Any) -> list[int]:
-        """IDs, slugs or names (a list or a comma-separated string); "" or [] clear. Unknown
+    async def _term_ids(self, name: str, taxonomy: str, resolved: Resolved) -> list[int]:
+        """The IDs of the terms named (IDs, slugs or names, resolved), in order. Unknown
         names become new terms when the caller may manage that taxonomy."""
-        refs = _term_refs(name, raw)
-        repo = TermRepository(
-            self.ctx.session, taxonomy, self.ctx.language, self.ctx.settings.default_language
-        )
-        found, unknown, unknown_names = await repo.resolve(refs)
+        found, unknown, unknown_names = resolved
         if unknown:
             raise invalid(name, unknown_ids(name, TERM_KINDS[taxonomy], unknown))
         action: TermAction = "manage_categories" if taxonomy == CATEGORY else "manage_tags"
         if unknown_names and not can_manage_terms(self.user, action):
             refs_text = ", ".join(unknown_names)
             raise invalid(name, note("cannot_create_terms", name=name, refs=refs_text))
+        repo = TermRepository(
+            self.ctx.session, taxonomy, self.ctx.language, self.ctx.settings.default_language
+        )
         for new_name in unknown_names:
             if len(new_name) > MAX_TERM_NAME:
                 raise InvalidParams({name: ("too_long", {"name": name, "max": MAX_TERM_NAME})})
@@ -206,6 +218,20 @@ class EventWriter:
                 term_id = exc.term_id
             found.append(term_id)
         return list(dict.fromkeys(found))
+
+
+def _event_links(links: dict[str, list[int]]) -> LinkRows:
+    """The links a write sends, by what the repository replaces: the terms of the taxonomies
+    sent, and the organizers when sent."""
+    taxonomies = [
+        taxonomy for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)) if name in links
+    ]
+    terms = [term_id for name in ("categories", "tags") for term_id in links.get(name, [])]
+    return LinkRows(
+        taxonomies=taxonomies,
+        term_ids=list(dict.fromkeys(terms)),
+        organizer_ids=links.get("organizer"),
+    )
 
 
 def _term_refs(name: str, raw: Any) -> list[int | str]:

@@ -18,6 +18,7 @@ from app.core.rules.permissions import Principal, can_post_unfiltered_html
 from app.core.rules.slugs import make_slug
 from app.events.params import EventWriteParams
 from app.events.repository.events import EventRepository
+from app.events.repository.links import LinkRows
 from app.events.schedule import schedule
 from app.http.params import check, parse
 from app.importer.repository import ImportRepository
@@ -151,13 +152,17 @@ class RecordWriter:
         texts = self._texts(event, name_field="title", name=event.title)
         repo = EventRepository(self.session, self.language, self.language)
         replace = local_id is not None
+        linked = LinkRows(
+            taxonomies=[CATEGORY, TAG],
+            term_ids=[*links.categories, *links.tags],
+            organizer_ids=links.organizers,
+        )
         if local_id is None:
-            local_id = await repo.insert(columns, texts, slug=event.slug or texts["title"])
+            slug = event.slug or texts["title"]
+            local_id = await repo.insert(columns, texts, slug=slug, links=linked)
         else:
             await repo.update(local_id, columns, texts, slug=None)
-        await repo.link_terms(local_id, CATEGORY, links.categories, replace=replace)
-        await repo.link_terms(local_id, TAG, links.tags, replace=replace)
-        await repo.link_organizers(local_id, links.organizers, replace=replace)
+            await repo.link(local_id, linked, replace=True)
         await self._keep_source_fields("event", local_id, event, created=not replace)
         return local_id
 

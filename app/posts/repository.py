@@ -8,7 +8,7 @@ updates partially, trashes and deletes. A kind supplies its model, its translati
 its own columns, how it is linked to events and what its search looks at.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -375,3 +375,19 @@ async def is_post(session: AsyncSession, record_id: int) -> bool:
         ).limit(1)
     )
     return found is not None
+
+
+async def existing_ids(
+    session: AsyncSession, wanted: Mapping[str, tuple[type[PostModel], Sequence[int]]]
+) -> dict[str, set[int]]:
+    """Those of the IDs that exist, by name (each name: its kind's model and the IDs asked
+    for); one statement for every kind, as a write's venue and organizers are checked."""
+    names = list(wanted)
+    parts = [
+        select(literal(index).label("kind"), model.id).where(model.id.in_(ids))
+        for index, (model, ids) in enumerate(wanted.values())
+    ]
+    found: dict[str, set[int]] = {name: set() for name in names}
+    for index, record_id in await session.execute(union_all(*parts)):
+        found[names[index]].add(record_id)
+    return found

@@ -95,13 +95,17 @@ class PostService(Generic[R]):
         return self.body(record, json_ld=True)
 
     async def visible_bodies(self, record_ids: Sequence[int]) -> dict[int, Body]:
-        """`visible_body` of each of `record_ids` that exists and that the caller may read."""
-        bodies = {}
+        """`visible_body` of each of `record_ids` that exists and that the caller may read:
+        one query, and the readable records rendered together (the changes feed's page)."""
+        readable = []
         for record in await self.store.get_many(record_ids):
-            body = self.visible_body(record)
-            if body is not None:
-                bodies[record.id] = body
-        return bodies
+            try:
+                self._check_readable(record, None)
+            except ApiError:
+                continue
+            readable.append(record)
+        bodies = self.kind.render(readable, self.view, True)
+        return {record.id: body for record, body in zip(readable, bodies, strict=True)}
 
     def read_etag(self, record: R) -> str | None:
         """The ETag of a GET of `record` by this caller (app.core.edge.etags: the body's digest)."""
@@ -117,7 +121,8 @@ class PostService(Generic[R]):
             raise ApiError(403, f"{name}-no-longer-available")  # to everybody
         if not may(user, "read", record.author_id, record.status):
             raise ApiError(403, f"{name}-not-accessible")
-        hidden = dataclasses.replace(self.view, password=password).hides(record)
+        view = dataclasses.replace(self.view, password=password) if password else self.view
+        hidden = view.hides(record)
         if self.kind.refuses_protected and hidden:
             raise ApiError(403, f"{name}-password-protected")
 

@@ -1,6 +1,6 @@
 """Categories and tags (one table, told apart by taxonomy)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -60,6 +60,10 @@ class TermFilters:
     hide_empty: bool = True
     orderby: OrderBy = "name"
     descending: bool = False
+
+
+# (found IDs in order, unknown IDs, unknown names) of term references.
+Resolved = tuple[list[int], list[int], list[str]]
 
 
 class DuplicateName(Exception):
@@ -189,38 +193,34 @@ class TermRepository:
         tie = Term.id.desc() if filters.descending else Term.id.asc()
         return [key.desc() if filters.descending else key.asc(), tie]
 
-    async def resolve(self, refs: Sequence[int | str]) -> tuple[list[int], list[int], list[str]]:
+    async def resolve(self, refs: Sequence[int | str]) -> Resolved:
         """Term references (IDs, slugs or names) → (found IDs in order, unknown IDs, unknown names)."""
-        ids = [ref for ref in refs if isinstance(ref, int)]
-        texts = [ref.strip() for ref in refs if isinstance(ref, str) and ref.strip()]
-        known_ids = set(ids) - set(await self.missing_ids(ids)) if ids else set()
-        by_text: dict[str, int] = {}
-        if texts:
-            lowered = [text.lower() for text in texts]
-            rows = await self.session.execute(
-                select(Term.id, Term.slug, Term.name)
-                .where(
-                    Term.taxonomy == self.taxonomy,
-                    or_(Term.slug.in_(texts), func.lower(Term.name).in_(lowered)),
+        assert self.taxonomy is not None
+        return (await self.resolve_each({self.taxonomy: refs}))[self.taxonomy]
+
+    async def resolve_each(self, refs: Mapping[str, Sequence[int | str]]) -> dict[str, Resolved]:
+        """`resolve` for several taxonomies (`refs` by taxonomy) in one statement: an event's
+        categories and tags are looked up together."""
+        ids = {ref for wanted in refs.values() for ref in wanted if isinstance(ref, int)}
+        texts = {ref.strip() for wanted in refs.values() for ref in wanted if isinstance(ref, str)}
+        texts.discard("")
+        rows = []
+        if ids or texts:
+            matches = [Term.id.in_(sorted(ids))] if ids else []
+            if texts:
+                lowered = sorted({text.lower() for text in texts})
+                matches += [Term.slug.in_(sorted(texts)), func.lower(Term.name).in_(lowered)]
+            rows = list(
+                await self.session.execute(
+                    select(Term.id, Term.taxonomy, Term.slug, Term.name)
+                    .where(Term.taxonomy.in_(sorted(refs)), or_(*matches))
+                    .order_by(Term.id)
                 )
-                .order_by(Term.id)
             )
-            for row_id, slug, name in rows:
-                by_text.setdefault(slug, row_id)
-                by_text.setdefault(name.lower(), row_id)
-        found: list[int] = []
-        unknown_ids: list[int] = []
-        unknown_names: list[str] = []
-        for ref in refs:
-            if isinstance(ref, int):
-                (found if ref in known_ids else unknown_ids).append(ref)
-            elif ref.strip():
-                match = by_text.get(ref.strip()) or by_text.get(ref.strip().lower())
-                if match is None:
-                    unknown_names.append(ref.strip())
-                else:
-                    found.append(match)
-        return list(dict.fromkeys(found)), unknown_ids, list(dict.fromkeys(unknown_names))
+        return {
+            taxonomy: _resolved(wanted, [row for row in rows if row.taxonomy == taxonomy])
+            for taxonomy, wanted in refs.items()
+        }
 
     async def with_descendants(
         self, refs: Sequence[int | str]
@@ -334,3 +334,26 @@ class TermRepository:
             update(Term).where(Term.parent_id == term.id).values(parent_id=term.parent_id)
         )
         await self.session.execute(delete(Term).where(Term.id == term.id))
+
+
+def _resolved(refs: Sequence[int | str], rows: Sequence[Any]) -> Resolved:
+    """`refs` matched against the rows (id, taxonomy, slug, name) of their taxonomy: an ID
+    by itself, a text by slug, else by name (case-insensitive); the lowest ID wins."""
+    known_ids = {row.id for row in rows}
+    by_text: dict[str, int] = {}
+    for row in rows:
+        by_text.setdefault(row.slug, row.id)
+        by_text.setdefault(row.name.lower(), row.id)
+    found: list[int] = []
+    unknown_ids: list[int] = []
+    unknown_names: list[str] = []
+    for ref in refs:
+        if isinstance(ref, int):
+            (found if ref in known_ids else unknown_ids).append(ref)
+        elif ref.strip():
+            match = by_text.get(ref.strip()) or by_text.get(ref.strip().lower())
+            if match is None:
+                unknown_names.append(ref.strip())
+            else:
+                found.append(match)
+    return list(dict.fromkeys(found)), unknown_ids, list(dict.fromkeys(unknown_names))

@@ -1,6 +1,7 @@
 """Every absolute URL the service emits is built here, from the public origin of the request
 (scheme and host as the trusted proxy forwarded them, plus the root path)."""
 
+import functools
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
@@ -55,9 +56,15 @@ class Urls:
         return f"{self.media_base}/{name}"
 
     def global_id(self, record_id: int) -> str:
-        # The reference's `<host><path>?id=<id>`, host without port.
-        parts = urlsplit(self.site)
-        return f"{parts.hostname or ''}{parts.path.rstrip('/')}?id={record_id}"
+        return f"{_global_id_base(self.site)}?id={record_id}"
+
+
+@functools.lru_cache(maxsize=64)
+def _global_id_base(site: str) -> str:
+    """The reference's global IDs are `<host><path>?id=<id>`, host without port; parsed once
+    per site (every record of a page, and each of its venues and organizers, has one)."""
+    parts = urlsplit(site)
+    return f"{parts.hostname or ''}{parts.path.rstrip('/')}"
 
 
 def _origin(scope: Scope) -> str:

@@ -4,7 +4,23 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, func, literal_column, or_, select, text, update
+from sqlalchemy import (
+    ColumnDefault,
+    ColumnElement,
+    FromClause,
+    Select,
+    String,
+    bindparam,
+    case,
+    cast,
+    exists,
+    func,
+    literal_column,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -108,6 +124,49 @@ async def add_trashed_suffix(
     slug = await session.scalar(select(model.slug).where(model.id == record_id))
     if slug is not None and not is_trashed_slug(slug):
         await rename_to_unique_slug(session, model, record_id, trashed_slug(slug), constraint)
+
+
+def free_slug(table: FromClause) -> ColumnElement[str]:
+    """The first of `base`, `base-2`, `base-3`... that no row of `table` holds (the rule of
+    `candidates`), as an expression to insert: the read of the slugs in use and the write
+    are one statement. Its parameters: `slug_base`, `slug_prefix` (`base-`) and
+    `slug_pattern` (`base-%`, escaped for LIKE). A concurrent writer may still take the slug
+    first: insert with ON CONFLICT DO NOTHING on the slug and try again when no row came
+    back."""
+    taken = table.alias("taken")
+    base = bindparam("slug_base", type_=String)
+    pattern = bindparam("slug_pattern", type_=String)
+    numbers = func.generate_series(
+        2,
+        select(func.count()).select_from(taken).where(taken.c.slug.like(pattern)).scalar_subquery()
+        + 2,
+    ).table_valued("n")
+    numbers = numbers.render_derived()
+    candidate = bindparam("slug_prefix", type_=String) + cast(numbers.c.n, String)
+    numbered = (
+        select(candidate)
+        .select_from(numbers)
+        .where(~exists().where(taken.c.slug == candidate))
+        .order_by(numbers.c.n)
+        .limit(1)
+        .scalar_subquery()
+    )
+    return case((~exists().where(taken.c.slug == base), base), else_=numbered)
+
+
+def with_defaults(table: FromClause, values: dict[str, Any]) -> dict[str, Any]:
+    """`values` and the Python-side defaults of the columns they leave out: SQLAlchemy leaves
+    those defaults unset in an INSERT that is a CTE (a write of several tables at once)."""
+    filled = dict(values)
+    for column in table.c:
+        default = column.default
+        if column.key in filled or not isinstance(default, ColumnDefault):
+            continue
+        if default.is_scalar:
+            filled[column.key] = default.arg
+        elif default.is_callable:
+            filled[column.key] = default.arg(None)  # a callable default takes a context
+    return filled
 
 
 def escape_like(text: str) -> str:

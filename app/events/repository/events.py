@@ -12,7 +12,6 @@ from sqlalchemy import (
     bindparam,
     delete,
     func,
-    insert,
     select,
     text,
     type_coerce,
@@ -23,17 +22,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.core.infra.sql import (
+    MAX_SLUG_ATTEMPTS,
     add_trashed_suffix,
-    insert_with_unique_slug,
     json_object,
     lock_row,
     rename_to_unique_slug,
-    taken_slugs,
     upsert_translation,
 )
 from app.core.rules.constants import TRASH
 from app.core.rules.slugs import make_slug
 from app.events.records import EventRecord
+from app.events.repository.links import (
+    LinkRows,
+    insert_statement,
+    insert_values,
+    link_statement,
+)
 from app.events.search import cached_lexemes, remember_lexemes
 from app.models import (
     CATEGORY,
@@ -45,7 +49,6 @@ from app.models import (
     Term,
     Venue,
     event_organizers,
-    event_terms,
 )
 from app.models.base import utcnow
 from app.organizers.repository import OrganizerRepository
@@ -337,19 +340,27 @@ class EventRepository:
 
     # ---- writes ---------------------------------------------------------------------
 
-    async def insert(self, columns: dict[str, Any], texts: dict[str, str], slug: str) -> int:
-        """A new event under the first free slug of `slug`; texts in the request language
-        become the default-language texts too, so that no event is ever empty."""
+    async def insert(
+        self, columns: dict[str, Any], texts: dict[str, str], slug: str, links: LinkRows
+    ) -> int:
+        """A new event under the first free slug of `slug`, with its links, in one statement
+        (the slug's choice, the row, its terms and organizers; the change log and the other
+        triggers fire with it). Texts in the request language become the default-language
+        texts too, so that no event is ever empty."""
         base = make_slug(slug)
-        taken = await taken_slugs(self.session, Event.slug, base)
-
-        def build(candidate: str) -> Event:
-            return Event(slug=candidate, **texts, **columns)
-
-        event = await insert_with_unique_slug(self.session, build, base, taken, SLUG_CONSTRAINT)
+        columns = {**texts, **columns}
+        names, values = insert_values(columns, base, links)
+        stmt = insert_statement(names, links)
+        connection = await self.session.connection()
+        for _ in range(MAX_SLUG_ATTEMPTS):
+            event_id = (await connection.execute(stmt, values)).scalar()
+            if event_id is not None:
+                break  # else a concurrent writer took that slug: choose again
+        else:
+            raise RuntimeError(f"no free slug for {base!r} after {MAX_SLUG_ATTEMPTS} attempts")
         if self.translated:
-            await self._save_translation(event.id, texts)
-        return event.id
+            await self._save_translation(event_id, texts)
+        return int(event_id)
 
     async def update(
         self, event_id: int, columns: dict[str, Any], texts: dict[str, str], slug: str | None
@@ -370,33 +381,13 @@ class EventRepository:
         key = {"event_id": event_id, "language": self.language}
         await upsert_translation(self.session, EventTranslation, key, texts)
 
-    async def link_terms(
-        self, event_id: int, taxonomy: str, term_ids: list[int], *, replace: bool
-    ) -> None:
-        if replace:
-            await self.session.execute(
-                delete(event_terms).where(
-                    event_terms.c.event_id == event_id,
-                    event_terms.c.term_id.in_(select(Term.id).where(Term.taxonomy == taxonomy)),
-                )
-            )
-        if term_ids:
-            rows = [{"event_id": event_id, "term_id": term_id} for term_id in term_ids]
-            await self.session.execute(insert(event_terms), rows)
-
-    async def link_organizers(
-        self, event_id: int, organizer_ids: list[int], *, replace: bool
-    ) -> None:
-        """Link organizers in this order (their position)."""
-        links = event_organizers
-        if replace:
-            await self.session.execute(delete(links).where(links.c.event_id == event_id))
-        if organizer_ids:
-            rows = [
-                {"event_id": event_id, "organizer_id": organizer_id, "position": position}
-                for position, organizer_id in enumerate(organizer_ids)
-            ]
-            await self.session.execute(insert(links), rows)
+    async def link(self, event_id: int, links: LinkRows, *, replace: bool) -> None:
+        """Link the terms and organizers of `links`; with `replace`, those of the taxonomies
+        sent (and the organizers, when sent) that are not in `links` go. One statement."""
+        stmt = link_statement(links, replace=replace)
+        if stmt is not None:
+            connection = await self.session.connection()
+            await connection.execute(stmt, {**links.values(), "event_id": event_id})
 
     async def lock(self, event_id: int) -> bool:
         """Lock the event for this transaction (see core.sql.lock_row); False if missing.
