@@ -57,6 +57,7 @@ class PhaseRun:
 
     rate: float
     p50_ms: float
+    alone_p50_ms: float  # p50 of writes sent one at a time (the machine not saturated)
     server_ms: float  # CPU of `almanac serve` (requests and webhook tasks) per write
     database_ms: float  # CPU of the PostgreSQL processes per write (0: not measurable)
     receiver_ms: float  # CPU of the receiver per write
@@ -95,6 +96,15 @@ class WebhookNumbers:
         ]
         return 100.0 * _median(ratios)
 
+    def latency(self, phase: str) -> float:
+        """How much longer a write alone takes than without subscriptions, in per cent."""
+        ratios = [
+            other.alone_p50_ms / base.alone_p50_ms - 1
+            for base, other in zip(self.phases["none"], self.phases[phase], strict=False)
+            if base.alone_p50_ms
+        ]
+        return 100.0 * _median(ratios)
+
     @property
     def rate(self) -> float:
         return self.deliveries / self.seconds if self.seconds else 0.0
@@ -109,14 +119,16 @@ class WebhookNumbers:
             f"of the server",
             f"  webhooks: POST /events in {rounds} interleaved rounds (medians; CPU and rows "
             "per write, the receiver niced to 19):",
-            "  | Subscriptions | req/s | p50 ms | SQL/request | server CPU ms | PostgreSQL CPU ms "
-            "| receiver CPU ms | rows written | backlog at the end |",
-            "  |---|---:|---:|---:|---:|---:|---:|---:|---:|",
+            "  | Subscriptions | req/s | p50 ms | p50 ms, one at a time | SQL/request "
+            "| server CPU ms | PostgreSQL CPU ms | receiver CPU ms | rows written "
+            "| backlog at the end |",
+            "  |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for phase in PHASES:
             lines.append(
                 f"  | {PHASE_LABELS[phase]} | {self.median(phase, 'rate'):,.0f} "
-                f"| {self.median(phase, 'p50_ms'):.1f} | {self.statements.get(phase, 0)} "
+                f"| {self.median(phase, 'p50_ms'):.1f} | {self.median(phase, 'alone_p50_ms'):.1f} "
+                f"| {self.statements.get(phase, 0)} "
                 f"| {self.median(phase, 'server_ms'):.2f} "
                 f"| {self.median(phase, 'database_ms'):.2f} "
                 f"| {self.median(phase, 'receiver_ms'):.2f} | {self.median(phase, 'rows'):.1f} "
@@ -125,7 +137,8 @@ class WebhookNumbers:
         lines.append(
             f"  webhooks: POST /events with {SUBSCRIPTIONS} subscriptions: "
             f"{self.slowdown('delivering'):+.1f}% slower while delivered to, "
-            f"{self.slowdown('paused'):+.1f}% with the fan-out alone"
+            f"{self.slowdown('paused'):+.1f}% with the fan-out alone; one at a time, p50 "
+            f"{self.latency('delivering'):+.1f}% while delivered to"
         )
         return lines
 
@@ -343,7 +356,7 @@ def _process_cpu_seconds(pid: int) -> float:
 
 
 def _phase(
-    write: Callable[[], LoadResult],
+    write: Callable[[int], LoadResult],
     database: Database,
     server_group: int,
     receiver_pid: int,
@@ -354,7 +367,7 @@ def _phase(
         database.cpu_seconds(),
         _process_cpu_seconds(receiver_pid),
     )
-    result = write()
+    result = write(0)
     backlog = database.pending()
     writes = max(result.requests, 1)
     server = group_cpu_seconds(server_group) - server
@@ -369,6 +382,7 @@ def _phase(
         receiver_ms=1000 * hook / writes,
         rows=rows / writes,
         backlog=backlog,
+        alone_p50_ms=write(1).p50_ms,
     )
 
 
@@ -378,14 +392,15 @@ def measure(
     server: str,
     admin: tuple[str, str],
     receiver: Receiver,
-    write: Callable[[], LoadResult],
+    write: Callable[[int], LoadResult],
     count_statements: Callable[[], int],
     changes: int,
     rounds: int,
     step: Callable[[str], None],
     server_group: int,
 ) -> WebhookNumbers:
-    """`write()` runs the write load once; `count_statements()` counts the statements of
+    """`write(concurrency)` runs the write load once (0: the run's concurrency, which
+    saturates the machine; 1: one write at a time); `count_statements()` counts the statements of
     one write in process (the webhook tasks do not run there: the request's own)."""
     auth = base64.b64encode(f"{admin[0]}:{admin[1]}".encode()).decode()
     db = Database(database)
@@ -417,6 +432,8 @@ def measure(
     step(f"webhooks: changing {changes} events while the subscriptions are paused")
     asyncio.run(_change_events(database, changes))
     pending = asyncio.run(_fanned_out(database))
+    if not pending:
+        step("webhooks: warning: no deliveries were queued for the changed events")
     before = _count(receiver.base)["received"]
     started, cpu = time.monotonic(), group_cpu_seconds(server_group)
     subscriptions.set_active(True)

@@ -24,7 +24,7 @@ from app.core.infra.metrics import Metrics
 from app.core.infra.settings import Settings
 from app.webhooks.fanout import fan_out
 from app.webhooks.repository import Claimed, Recorded, WebhookRepository, looking
-from app.webhooks.sender import Attempt, Sender, message_id
+from app.webhooks.sender import Attempt, Outgoing, Sender, message_id
 
 log = logging.getLogger(__name__)
 
@@ -159,11 +159,11 @@ class WebhookWorker:
             mine = {c.subscription_id for c in claimed} - self._in_flight
             self._in_flight |= mine
             try:
-                attempts = await asyncio.gather(
-                    *(
-                        sender.send(c.url, message_id(c.message_id), c.body, _secrets(c))
+                attempts = await sender.send_all(
+                    [
+                        Outgoing(c.url, message_id(c.message_id), c.body, _secrets(c))
                         for c in claimed
-                    )
+                    ]
                 )
             finally:
                 self._in_flight -= mine
