@@ -63,6 +63,9 @@ class WebhookWorker:
         # Set when there is more to send than one lane's batch: the fan-out of this process
         # stored deliveries, or a claim came back full. The other lanes sleep until then.
         self._work = asyncio.Event()
+        # The polling lane has been sending for longer than a poll interval (a slow
+        # receiver): meanwhile the other lanes poll, so that the rest is not held up.
+        self._watcher_held = False
 
     def start(self, maker: SessionMaker) -> None:
         """The fan-out loop and LANES delivery loops. Only the first delivery loop looks for
@@ -96,14 +99,20 @@ class WebhookWorker:
             self._sender = None
 
     async def _poll(self) -> None:
-        """Wait the poll interval, or less when there is work."""
+        """Wait the poll interval, or less when there is work. The signal is for those who
+        wait when it comes (setting it resolves their waits): cleared before waiting, a
+        signal already taken cannot turn this wait into a spin (a claim that finds only rows
+        other lanes hold would otherwise poll again at once)."""
+        self._work.clear()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._work.wait(), self.settings.webhooks_poll_interval)
 
     async def _until_work(self) -> None:
-        """Wait until there is work (a lane that found none says so for all of them)."""
+        """Wait until there is work (or, while the polling lane is held, a poll interval)."""
         self._work.clear()
-        await self._work.wait()
+        timeout = self.settings.webhooks_poll_interval if self._watcher_held else None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._work.wait(), timeout)
 
     async def _repeat(self, name: str, step: Step, idle: Idle, maker: SessionMaker) -> None:
         """Run `step` again and again: at once while it had work, after `idle` when it had
@@ -141,7 +150,19 @@ class WebhookWorker:
         async with looking(maker) as session:
             if not await WebhookRepository(session).any_due():
                 return False
-        return await self.deliver(maker)
+        sending = asyncio.create_task(self.deliver(maker))
+        try:
+            done, _ = await asyncio.wait({sending}, timeout=self.settings.webhooks_poll_interval)
+            if not done:  # a slow receiver: the other lanes take over the polling
+                self._watcher_held = True
+                self._work.set()
+            return await sending
+        finally:
+            self._watcher_held = False
+            if not sending.done():  # this loop is being stopped: the send with it
+                sending.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sending
 
     async def deliver(self, maker: SessionMaker) -> bool:
         """Claim due deliveries, send them, record the outcomes; False if none was due."""
