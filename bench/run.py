@@ -496,9 +496,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default=2000,
         help="events changed at once for the webhook delivery rate (2000; 0: no webhook part)",
     )
+    parser.add_argument(
+        "--webhook-rounds",
+        type=int,
+        default=3,
+        help="interleaved rounds of POST /events without, with paused and with delivered "
+        "webhook subscriptions (3)",
+    )
     args = parser.parse_args(argv)
     if args.concurrency < 1 or args.workers < 1 or args.duration <= 0 or args.events < 1:
         parser.error("--events, --concurrency and --workers must be >= 1, --duration > 0")
+    if args.webhook_rounds < 1:
+        parser.error("--webhook-rounds must be >= 1")
     return args
 
 
@@ -545,22 +554,35 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
             if args.webhook_changes > 0:
                 writes = route_specs(targets, "bench-editor", password)["POST /events"]
 
-                def write() -> float:
-                    rate = client.run(server.base, writes, args.concurrency, args.duration).rate
-                    step(f"POST /events: {rate:,.0f} req/s")
-                    return rate
+                def write(concurrency: int) -> Result:
+                    concurrency = concurrency or args.concurrency
+                    # One at a time: half the duration (a latency, not a rate, is wanted).
+                    duration = args.duration if concurrency > 1 else args.duration / 2
+                    result = client.run(server.base, writes, concurrency, duration)
+                    step(
+                        f"POST /events, {concurrency} at a time: {result.rate:,.0f} req/s, "
+                        f"p50 {result.p50_ms:.1f} ms"
+                    )
+                    return result
+
+                def write_statements() -> int:
+                    return count_statements(url, {"POST /events": writes})[
+                        "POST /events"
+                    ].statements
 
                 with (
                     (workdir / "receiver.log").open("wb") as log,
-                    receiver(free_port(), log) as receiver_base,
+                    receiver(free_port(), log) as local_receiver,
                 ):
                     hooks = measure(
                         database=libpq_url(url),
                         server=server.base,
                         admin=("bench-admin", admin),
-                        receiver_base=receiver_base,
+                        receiver=local_receiver,
                         write=write,
+                        count_statements=write_statements,
                         changes=args.webhook_changes,
+                        rounds=args.webhook_rounds,
                         step=step,
                         server_group=server.group,
                     )

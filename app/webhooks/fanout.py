@@ -9,7 +9,7 @@ per subscription whose `types` want it, in the order of the changes, in the tran
 that moves the position: a crash leaves both as they were."""
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -20,7 +20,13 @@ from app.core.edge.urls import Urls
 from app.core.infra.database import Session, SessionMaker
 from app.core.infra.settings import Settings
 from app.http.context import RequestContext
-from app.webhooks.repository import FanoutTarget, NewMessage, Target, WebhookRepository
+from app.webhooks.repository import (
+    FanoutTarget,
+    NewMessage,
+    Target,
+    WebhookRepository,
+    looking,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +55,9 @@ def anonymous(session: Session, settings: Settings, api_base: str) -> RequestCon
 async def _nothing_new(session: Session) -> bool:
     """True when the change log has nothing past the fan-out's position, looked at without a
     lock: a row lock writes to the log (WAL), so an idle server that locked on every poll
-    would keep writing, and a streaming replica would never catch up with it."""
+    would keep writing, and a streaming replica would never catch up with it. Without a
+    transaction, too (each read its own snapshot: a look that misses a change sees it at the
+    next poll, and one that sees a change too early only leads to the locked step)."""
     repo = WebhookRepository(session)
     position = await repo.read_feed()
     if position is None:
@@ -61,9 +69,12 @@ async def _nothing_new(session: Session) -> bool:
     return scan is not None and not scan.changes and scan.next.cursor == position.cursor
 
 
-async def fan_out(maker: SessionMaker, settings: Settings) -> bool:
-    """One step; True when there may be more to read at once."""
-    async with maker() as session, session.begin():
+async def fan_out(
+    maker: SessionMaker, settings: Settings, added: Callable[[], None] | None = None
+) -> bool:
+    """One step; True when there may be more to read at once. `added` is called once
+    deliveries were stored (committed)."""
+    async with looking(maker) as session:
         if await _nothing_new(session):
             return False
     async with maker() as session, session.begin():
@@ -72,7 +83,11 @@ async def fan_out(maker: SessionMaker, settings: Settings) -> bool:
         if position is None:
             return False
         changes = ChangeRepository(session)
-        subscriptions = await repo.fanout_targets()
+        # Locked (FOR KEY SHARE) until the deliveries are stored: a subscription deleted
+        # meanwhile would make their insert fail, and the fan-out wait out a backoff; a
+        # deletion waits for this transaction instead (measured by `make bench`, which
+        # deletes subscriptions while the fan-out runs).
+        subscriptions = await repo.fanout_targets(lock=True)
         if not subscriptions:
             # Nobody to tell: move on, so that a new subscription starts from now.
             now = await changes.start()
@@ -84,12 +99,16 @@ async def fan_out(maker: SessionMaker, settings: Settings) -> bool:
             log.warning("webhooks: the change log was pruned past the fan-out; starting anew")
             await repo.save_feed(await changes.start())
             return False
+        stored = False
         if scan.changes:
             messages, targets = await _deliveries(session, settings, scan.changes, subscriptions)
             await repo.add_deliveries(messages, targets)
+            stored = bool(targets)
         if scan.changes or scan.next.cursor != position.cursor:
             await repo.save_feed(scan.next)
-        return scan.has_more
+    if stored and added is not None:
+        added()
+    return scan.has_more
 
 
 async def _deliveries(

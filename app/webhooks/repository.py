@@ -1,13 +1,14 @@
 """Every query of webhooks (app/models/webhooks.py): subscriptions, the fan-out from the
 change log, claiming due deliveries and recording their attempts, the delivery log."""
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Row, text
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.changes.repository import Token
 
@@ -48,7 +49,9 @@ FEED_SQL = "SELECT cursor, snapshot FROM webhook_feed WHERE id = 1"
 FEED_READ_SQL = text(FEED_SQL)
 FEED_LOCK_SQL = text(f"{FEED_SQL} FOR UPDATE SKIP LOCKED")
 FEED_SAVE_SQL = text("UPDATE webhook_feed SET cursor = :cursor, snapshot = :snapshot WHERE id = 1")
-FANOUT_TARGETS_SQL = text("SELECT id, types, api_base FROM webhook_subscriptions ORDER BY id")
+FANOUT_TARGETS = "SELECT id, types, api_base FROM webhook_subscriptions ORDER BY id"
+FANOUT_TARGETS_SQL = text(FANOUT_TARGETS)
+FANOUT_TARGETS_LOCK_SQL = text(f"{FANOUT_TARGETS} FOR KEY SHARE")
 MESSAGE_IDS_SQL = text(
     "SELECT nextval('webhook_messages_id_seq') AS id FROM generate_series(1, :count)"
 )
@@ -192,6 +195,16 @@ BACKLOG_SQL = text(
     GROUP BY s.id
     """
 )
+# What a claim would find, without locking anything (the idle look of a delivery loop).
+ANY_DUE_SQL = text(
+    """
+    SELECT EXISTS (
+        SELECT 1 FROM webhook_deliveries AS d
+        JOIN webhook_subscriptions AS s ON s.id = d.subscription_id
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (s.active OR d.type = 'ping')
+    )
+    """
+)
 ANY_SUBSCRIPTION_SQL = text("SELECT EXISTS (SELECT 1 FROM webhook_subscriptions)")
 
 
@@ -254,6 +267,17 @@ class Backlog:
     subscription_id: int
     disabled: bool
     oldest_seconds: float  # 0 without a pending delivery
+
+
+@asynccontextmanager
+async def looking(maker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    """A session without a transaction (autocommit), for the background task's looks for
+    work: no BEGIN and COMMIT round trips around a read that mostly finds nothing. (A maker
+    bound to a connection rather than an engine reads in that connection's transaction.)"""
+    async with maker() as session:
+        if isinstance(session.bind, AsyncEngine):
+            await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        yield session
 
 
 class WebhookRepository:
@@ -326,8 +350,11 @@ class WebhookRepository:
         values = {"cursor": token.cursor, "snapshot": token.snapshot}
         await self.session.execute(FEED_SAVE_SQL, values)
 
-    async def fanout_targets(self) -> list[FanoutTarget]:
-        rows = (await self.session.execute(FANOUT_TARGETS_SQL)).all()
+    async def fanout_targets(self, lock: bool = False) -> list[FanoutTarget]:
+        """Every subscription (paused ones queue up too); `lock`: none can be deleted
+        before this transaction ends (a look without it writes nothing)."""
+        statement = FANOUT_TARGETS_LOCK_SQL if lock else FANOUT_TARGETS_SQL
+        rows = (await self.session.execute(statement)).all()
         return [FanoutTarget(row.id, list(row.types), row.api_base) for row in rows]
 
     async def add_deliveries(self, messages: list[NewMessage], targets: list[Target]) -> None:
@@ -360,6 +387,9 @@ class WebhookRepository:
         return int((await self.session.execute(PING_SQL, values)).scalar_one())
 
     # ---- sending ---------------------------------------------------------------------
+
+    async def any_due(self) -> bool:
+        return bool(await self.session.scalar(ANY_DUE_SQL))
 
     async def claim(self, limit: int, busy: list[int]) -> list[Claimed]:
         """Up to `limit` due deliveries, none to the `busy` subscriptions."""

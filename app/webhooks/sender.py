@@ -7,15 +7,17 @@ redirects are not followed (a 3xx is a failure like any other non-2xx), the whol
 has a deadline, and no more than RESPONSE_LIMIT bytes of the answer are read (uncompressed:
 a small compressed answer cannot grow into a large one)."""
 
+import asyncio
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import aiohttp
 from standardwebhooks import Webhook
 from yarl import URL
 
-from app.webhooks.addresses import Refused, parse_url, resolve
+from app.webhooks.addresses import Refused, Target, parse_url, resolve
 
 RESPONSE_LIMIT = 1024  # bytes of an answer kept in the delivery log
 CONNECT_TIMEOUT = 5.0
@@ -33,6 +35,30 @@ class Attempt:
     @property
     def ok(self) -> bool:
         return self.status is not None and 200 <= self.status < 300
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    url: str
+    msg_id: str
+    body: str
+    secrets: list[str]
+
+
+@dataclass(slots=True)
+class Lookups:
+    """The hosts of one batch, each resolved and checked once (a batch goes to a handful of
+    receivers, mostly one: a lookup per delivery would put every message through the
+    resolver's thread pool). Still at delivery time, after resolution, as the check
+    requires; a batch is sent within WEBHOOKS_TIMEOUT."""
+
+    found: dict[tuple[str, int], "asyncio.Future[str]"] = field(default_factory=dict)
+
+    async def address(self, target: Target, allow_private: bool) -> str:
+        key = (target.host, target.port)
+        if key not in self.found:
+            self.found[key] = asyncio.ensure_future(resolve(target, allow_private))
+        return await self.found[key]
 
 
 def message_id(number: int) -> str:
@@ -71,14 +97,32 @@ class Sender:
             await self._session.close()
             self._session = None
 
-    async def send(self, url: str, msg_id: str, body: str, secrets: list[str]) -> Attempt:
+    async def send_all(self, batch: Sequence[Outgoing]) -> list[Attempt]:
+        """Send `batch` concurrently; the attempts in its order."""
+        lookups = Lookups()
+        return list(
+            await asyncio.gather(
+                *(self.send(o.url, o.msg_id, o.body, o.secrets, lookups) for o in batch)
+            )
+        )
+
+    async def send(
+        self,
+        url: str,
+        msg_id: str,
+        body: str,
+        secrets: list[str],
+        lookups: Lookups | None = None,
+    ) -> Attempt:
         attempted_at = datetime.now(UTC)
         started = time.monotonic()
         status: int | None = None
         response: str | None = None
         error: str | None = None
         try:
-            status, response = await self._post(url, msg_id, body, secrets, attempted_at)
+            status, response = await self._post(
+                url, msg_id, body, secrets, attempted_at, lookups or Lookups()
+            )
         except Refused as exc:
             error = f"refused: {exc}"
         except TimeoutError:
@@ -91,10 +135,16 @@ class Sender:
         return Attempt(attempted_at, status, error, response, duration)
 
     async def _post(
-        self, url: str, msg_id: str, body: str, secrets: list[str], moment: datetime
+        self,
+        url: str,
+        msg_id: str,
+        body: str,
+        secrets: list[str],
+        moment: datetime,
+        lookups: Lookups,
     ) -> tuple[int, str]:
         target = parse_url(url)
-        address = await resolve(target, self.allow_private)
+        address = await lookups.address(target, self.allow_private)
         headers = {
             "content-type": "application/json",
             "user-agent": USER_AGENT,

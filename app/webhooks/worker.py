@@ -23,18 +23,19 @@ from app.core.infra.database import SessionMaker
 from app.core.infra.metrics import Metrics
 from app.core.infra.settings import Settings
 from app.webhooks.fanout import fan_out
-from app.webhooks.repository import Claimed, Recorded, WebhookRepository
-from app.webhooks.sender import Attempt, Sender, message_id
+from app.webhooks.repository import Claimed, Recorded, WebhookRepository, looking
+from app.webhooks.sender import Attempt, Outgoing, Sender, message_id
 
 log = logging.getLogger(__name__)
 
 Step = Callable[[SessionMaker], Awaitable[bool]]
+Idle = Callable[[], Awaitable[None]]
 
 BATCH = 100  # deliveries claimed (and sent concurrently) at a time
 JITTER = 0.2  # each wait of the schedule is stretched or shrunk by up to 20%
 HOUSEKEEPING_SECONDS = 5.0  # metrics refresh; the log is pruned every PRUNE_EVERY of them
 PRUNE_EVERY = 12
-LANES = 4  # delivery loops per process, each with a batch of its own in flight
+LANES = 4  # delivery loops per process, each with a batch of its own in flight (at most)
 MAX_BACKOFF_SECONDS = 30.0  # longest wait between two rounds after failures
 GONE = "gone"
 EXHAUSTED = "retries_exhausted"
@@ -59,15 +60,31 @@ class WebhookWorker:
         self._housekeeping_at = 0.0
         self._rounds = 0
         self._sender: Sender | None = None
+        # Set when there is more to send than one lane's batch: the fan-out of this process
+        # stored deliveries, or a claim came back full. The other lanes sleep until then.
+        self._work = asyncio.Event()
+        # The polling lane has been sending for longer than a poll interval (a slow
+        # receiver): meanwhile the other lanes poll, so that the rest is not held up.
+        self._watcher_held = False
 
     def start(self, maker: SessionMaker) -> None:
+        """The fan-out loop and LANES delivery loops. Only the first delivery loop looks for
+        due deliveries every poll interval; the others wait for work (`_work`), so an idle
+        process asks the database twice per interval, not once per lane, and a busy one
+        sends full batches rather than a lane per trickle of changes."""
         if self._tasks or not self.settings.webhooks_enabled:
             return
         self._sender = Sender(self.settings.webhooks_timeout, self.settings.webhooks_allow_private)
-        steps = [("fan-out", self._fan_out_step)] + [("delivery", self.deliver)] * LANES
+        loops: list[tuple[str, Step, Idle]] = [
+            ("fan-out", self._fan_out_step, self._poll),
+            ("delivery", self._watch, self._poll),
+        ]
+        loops += [("delivery", self.deliver, self._until_work)] * (LANES - 1)
         self._tasks = [
-            asyncio.create_task(self._repeat(name, step, maker), name=f"almanac-webhooks-{name}")
-            for name, step in steps
+            asyncio.create_task(
+                self._repeat(name, step, idle, maker), name=f"almanac-webhooks-{name}"
+            )
+            for name, step, idle in loops
         ]
 
     async def stop(self) -> None:
@@ -81,9 +98,25 @@ class WebhookWorker:
             await self._sender.close()
             self._sender = None
 
-    async def _repeat(self, name: str, step: Step, maker: SessionMaker) -> None:
-        """Run `step` again and again: at once while it had work, after the poll interval
-        when it had none, with growing waits while it fails."""
+    async def _poll(self) -> None:
+        """Wait the poll interval, or less when there is work. The signal is for those who
+        wait when it comes (setting it resolves their waits): cleared before waiting, a
+        signal already taken cannot turn this wait into a spin (a claim that finds only rows
+        other lanes hold would otherwise poll again at once)."""
+        self._work.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._work.wait(), self.settings.webhooks_poll_interval)
+
+    async def _until_work(self) -> None:
+        """Wait until there is work (or, while the polling lane is held, a poll interval)."""
+        self._work.clear()
+        timeout = self.settings.webhooks_poll_interval if self._watcher_held else None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._work.wait(), timeout)
+
+    async def _repeat(self, name: str, step: Step, idle: Idle, maker: SessionMaker) -> None:
+        """Run `step` again and again: at once while it had work, after `idle` when it had
+        none, with growing waits while it fails."""
         failures = 0
         poll = self.settings.webhooks_poll_interval
         while True:
@@ -100,16 +133,36 @@ class WebhookWorker:
             if failures:
                 await asyncio.sleep(min(poll * 2 ** min(failures, 16), MAX_BACKOFF_SECONDS))
             elif not busy:
-                await asyncio.sleep(poll)
+                await idle()
 
     async def _fan_out_step(self, maker: SessionMaker) -> bool:
-        busy = await fan_out(maker, self.settings)
+        busy = await fan_out(maker, self.settings, added=self._work.set)
         loop = asyncio.get_running_loop()
         if loop.time() >= self._housekeeping_at:
             self._housekeeping_at = loop.time() + HOUSEKEEPING_SECONDS
             await self.housekeeping(maker, prune=self._rounds % PRUNE_EVERY == 0)
             self._rounds += 1
         return busy
+
+    async def _watch(self, maker: SessionMaker) -> bool:
+        """The polling lane's step: a look (one statement, no transaction, no lock), and
+        a claim only when it found something due."""
+        async with looking(maker) as session:
+            if not await WebhookRepository(session).any_due():
+                return False
+        sending = asyncio.create_task(self.deliver(maker))
+        try:
+            done, _ = await asyncio.wait({sending}, timeout=self.settings.webhooks_poll_interval)
+            if not done:  # a slow receiver: the other lanes take over the polling
+                self._watcher_held = True
+                self._work.set()
+            return await sending
+        finally:
+            self._watcher_held = False
+            if not sending.done():  # this loop is being stopped: the send with it
+                sending.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await sending
 
     async def deliver(self, maker: SessionMaker) -> bool:
         """Claim due deliveries, send them, record the outcomes; False if none was due."""
@@ -122,14 +175,16 @@ class WebhookWorker:
             claimed = await repo.claim(BATCH, sorted(self._in_flight))
             if not claimed:
                 return False
+            if len(claimed) == BATCH:  # there may be more: the waiting lanes can help
+                self._work.set()
             mine = {c.subscription_id for c in claimed} - self._in_flight
             self._in_flight |= mine
             try:
-                attempts = await asyncio.gather(
-                    *(
-                        sender.send(c.url, message_id(c.message_id), c.body, _secrets(c))
+                attempts = await sender.send_all(
+                    [
+                        Outgoing(c.url, message_id(c.message_id), c.body, _secrets(c))
                         for c in claimed
-                    )
+                    ]
                 )
             finally:
                 self._in_flight -= mine

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_asyn
 
 from app.core.infra.migrate import alembic_config, upgrade
 from app.webhooks.fanout import fan_out
-from app.webhooks.sender import Sender
+from app.webhooks.sender import Outgoing, Sender
 from app.webhooks.worker import WebhookWorker
 from tests.factories import API, Auth, AuthFor
 from tests.live import fresh_database
@@ -194,6 +194,29 @@ async def test_a_delivery_to_a_private_address_is_refused_after_resolution() -> 
     assert attempt.status is None
     assert attempt.error is not None
     assert attempt.error.startswith("refused:")
+    assert receiver.received == []
+
+
+async def test_a_batch_refuses_each_delivery_to_a_private_host_in_its_place() -> None:
+    """A batch shares one lookup per host: a refusal reaches each of its deliveries, and
+    each keeps its own place in the answer."""
+    receiver = Receiver()
+    sender = Sender(timeout=2, allow_private=False)
+    secret = ["whsec_" + "A" * 43]
+    try:
+        async with receiving(receiver):
+            batch = [
+                Outgoing(f"http://localhost:{receiver.port}/{n}", f"msg_{n}", "{}", secret)
+                for n in range(3)
+            ]
+            batch.append(Outgoing("ftp://localhost/x", "msg_ftp", "{}", secret))
+            attempts = await sender.send_all(batch)
+    finally:
+        await sender.close()
+    assert [a.status for a in attempts] == [None] * 4
+    errors = [a.error or "" for a in attempts]
+    assert all("has a loopback, private" in error for error in errors[:3]), errors
+    assert "only http and https" in errors[3]
     assert receiver.received == []
 
 

@@ -59,7 +59,7 @@ async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None
         bench,
         *("--events", "50", "--duration", "0.3", "--warmup", "0"),
         *("--concurrency", "2", "--workers", "1", "--client", "python"),
-        *("--webhook-changes", "20"),
+        *("--webhook-changes", "20", "--webhook-rounds", "1"),
         env={"BENCH_DATABASE_URL": server_url},
     )
     assert result.returncode == 0, result.stdout + result.stderr
@@ -84,7 +84,23 @@ async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None
         r"deliveries per CPU-second of the server",
         result.stdout,
     )
-    assert re.search(r"webhooks: POST /events [\d,]+ req/s without subscriptions", result.stdout)
+    # The write path in interleaved rounds: a row per phase, the same statements per write
+    # (the webhooks add none to the request), and the slowdown.
+    phases = {
+        match.group(1): match.groups()[1:]
+        for match in re.finditer(
+            r"\| (no subscriptions|5 paused \(fan-out only\)|5 delivered to) \| ([\d,]+) "
+            r"\| [\d.]+ \| [\d.]+ \| (\d+) \|",
+            result.stdout,
+        )
+    }
+    assert set(phases) == {"no subscriptions", "5 paused (fan-out only)", "5 delivered to"}
+    assert all(float(rate.replace(",", "")) > 0 for rate, _ in phases.values())
+    assert len({statements for _, statements in phases.values()}) == 1, phases
+    assert re.search(
+        r"webhooks: POST /events with 5 subscriptions: [+-][\d.]+% slower while delivered to",
+        result.stdout,
+    )
 
     # Nothing is left behind: the server is gone and so is the database.
     served = re.search(r"serving on http://127\.0\.0\.1:(\d+)", result.stdout)
