@@ -8,7 +8,7 @@ after T minus the longest duration. An index on the duration answers that maximu
 last entry.
 
 Revision ID: 28a0c1d2e3f4
-Revises: f31a0b1c2d3e
+Revises: 30a0b1c2d3e4
 Create Date: 2026-11-24 23:00:00
 """
 
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "28a0c1d2e3f4"
-down_revision: str | None = "f31a0b1c2d3e"
+down_revision: str | None = "30a0b1c2d3e4"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
