@@ -231,7 +231,7 @@ class EventListQuery:
         duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
         # Local mode: the bound itself; UTC mode: the local time it implies (parameters()).
         name = "ends_after_local" if self.filters.utc else "ends_after"
-        moment: Any = cast(Any, sql_cast(bindparam(name, type_=DateTime()), DateTime()))
+        moment: Any = sql_cast(bindparam(name, type_=DateTime()), DateTime())
         return o.start_local >= moment - func.coalesce(duration, literal_column("interval '0'"))
 
     def _public(self) -> bool:
