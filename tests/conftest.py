@@ -15,11 +15,12 @@ import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -189,3 +190,17 @@ def desk_user(db: AsyncSession) -> DeskUserFactory:
     """`await desk_user("editor")`: a user of that role with an account password (the desk's;
     tests/desk_support.py signs in with it)."""
     return lambda role: make_desk_user(db, role)
+
+
+@pytest.fixture
+def statements(engine: AsyncEngine) -> Iterator[list[str]]:
+    """The SQL of every statement the test's requests run, in order (the test's SAVEPOINTs
+    included: they stand in for the request's transaction)."""
+    seen: list[str] = []
+
+    def record(*args: Any) -> None:
+        seen.append(args[2])
+
+    event.listen(engine.sync_engine, "before_cursor_execute", record)
+    yield seen
+    event.remove(engine.sync_engine, "before_cursor_execute", record)

@@ -2,28 +2,11 @@
 design, but never the count cache: its key is the normalised filter, which has no field for
 `_` (docs/performance.md#the-1m-search-with-_). A busted search counts its matches once."""
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-import pytest
 from httpx import AsyncClient
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from tests.factories import API, AuthFor
-
-
-@pytest.fixture
-def statements(engine: AsyncEngine) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def record(*args: Any) -> None:
-        seen.append(args[2])
-
-    event.listen(engine.sync_engine, "before_cursor_execute", record)
-    yield seen
-    event.remove(engine.sync_engine, "before_cursor_execute", record)
 
 
 async def test_busted_searches_count_once(

@@ -2,31 +2,17 @@
 tags is a fixed, small number of statements (docs/performance.md#the-linked-write), and
 still writes every link, the change log and the slug rule."""
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from httpx import AsyncClient
-from sqlalchemy import event, text
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.factories import API, AuthFor, create_post
 
 # The caller, the venue and organizers, the terms, the insert with its links, the read back,
 # the data version's draw.
 MAX_STATEMENTS = 6
-
-
-@pytest.fixture
-def statements(engine: AsyncEngine) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def record(*args: Any) -> None:
-        seen.append(args[2])
-
-    event.listen(engine.sync_engine, "before_cursor_execute", record)
-    yield seen
-    event.remove(engine.sync_engine, "before_cursor_execute", record)
 
 
 async def _linked(client: AsyncClient, editor: AuthFor) -> dict[str, Any]:
