@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from httpx import AsyncClient, Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.settings import get_settings
-from app.users.service import Accounts
+from app.users.passwords import hash_account_password
+from app.users.repository import UserRepository
 from tests.factories import AuthFor, make_auth
 
 ACCOUNT_PASSWORD = "correct horse battery staple"
@@ -32,10 +32,16 @@ class DeskUser(AuthFor):
 DeskUserFactory = Callable[[str], Awaitable[DeskUser]]
 
 
+_hashed: list[str] = []
+
+
 async def make_desk_user(db: AsyncSession, role: str) -> DeskUser:
+    """A new user of `role` with ACCOUNT_PASSWORD (hashed once per test process: argon2 is
+    slow by design, and the sign-in still verifies it for real)."""
     made = await make_auth(db, role)
-    accounts = Accounts(db, get_settings().app_password_pepper)
-    await accounts.set_account_password(made.login, ACCOUNT_PASSWORD)
+    if not _hashed:
+        _hashed.append(await hash_account_password(ACCOUNT_PASSWORD))
+    await UserRepository(db).set_account_password(made.id, _hashed[0])
     await db.commit()
     return DeskUser(id=made.id, login=made.login, password=made.password)
 

@@ -41,6 +41,7 @@ from app.users.sessions import COOKIE
 FLASH_COOKIE = "almanac_desk_flash"
 FLASH_LENGTH = 500
 CSRF_FIELD = "csrf_token"
+CSRF_HEADER = "x-csrf-token"
 DISCARD_STATE_KEY = "desk_discard"
 # The screens of the nav, in its order: (path under /desk/, label); who sees which is `Can`.
 NAV = (
@@ -333,6 +334,7 @@ async def _signed_in(request: Request, db: Session) -> DeskContext:
             query = request.url.query
             next_path = request.url.path + (f"?{query}" if query else "")
         raise SignInNeeded(language, next_path, ended=COOKIE in request.cookies)
+    request.state.user = found.principal  # the access log's user id
     return DeskContext(
         principal=found.principal,
         language=language,
@@ -350,10 +352,23 @@ async def desk_reader(request: Request, db: DeskDatabase) -> DeskContext:
     return await _signed_in(request, db)
 
 
+DEFAULT_PORTS = {"http": ":80", "https": ":443"}
+
+
+def _normal_origin(scheme: str, host: str) -> str:
+    """`scheme://host[:port]`, lower case, without the scheme's default port (a browser's
+    Origin leaves it out; a Host header may not)."""
+    scheme, host = scheme.lower(), host.lower()
+    default = DEFAULT_PORTS.get(scheme)
+    if default and host.endswith(default):
+        host = host[: -len(default)]
+    return f"{scheme}://{host}"
+
+
 def _origin(request: Request) -> str:
     """This site's origin as the browser sees it (the trusted proxy's scheme and host)."""
     host = Headers(scope=request.scope).get("host") or ""
-    return f"{request.url.scheme}://{host}".lower()
+    return _normal_origin(request.url.scheme, host)
 
 
 def refuse_cross_site(request: Request, language: str) -> None:
@@ -365,13 +380,17 @@ def refuse_cross_site(request: Request, language: str) -> None:
     if fetch_site is not None and fetch_site.lower() not in ("same-origin", "none"):
         raise DeskRefused(403, N_("This form was sent from another site."), language)
     origin = request.headers.get("origin")
-    if origin is not None and origin.lower() != _origin(request):
+    scheme, _, host = (origin or "").partition("://")
+    if origin is not None and _normal_origin(scheme, host) != _origin(request):
         raise DeskRefused(403, N_("This form was sent from another site."), language)
 
 
 async def check_csrf(request: Request, expected: str, language: str) -> None:
-    form = await request.form()
-    sent = form.get(CSRF_FIELD)
+    """The form's `csrf_token` field, or (a screen's script posting) the `X-CSRF-Token`
+    header, must be the session's token."""
+    sent: object = request.headers.get(CSRF_HEADER)
+    if sent is None:
+        sent = (await request.form()).get(CSRF_FIELD)
     if not isinstance(sent, str) or not hmac.compare_digest(sent.encode(), expected.encode()):
         raise DeskRefused(
             403, N_("The form has expired. Go back, reload the page and try again."), language

@@ -6,6 +6,7 @@ Hashing takes tens of milliseconds of CPU by design: it runs in a thread, so the
 keeps serving other requests meanwhile."""
 
 import asyncio
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -14,9 +15,14 @@ MIN_LENGTH = 8
 MAX_LENGTH = 1024  # a bound on the work one sign-in can ask for
 
 _hasher = PasswordHasher()
-# Verified when the login has no account password, so that the answer takes as long as
-# for a wrong password: the timing does not tell which logins can sign in.
-_DECOY = _hasher.hash("almanac decoy password")
+
+
+@cache
+def _decoy() -> str:
+    """Verified when the login has no account password, so that the answer takes as long
+    as for a wrong password: the timing does not tell which logins can sign in. Made on
+    first use, not at import (a hash costs a worker's start-up time)."""
+    return _hasher.hash("almanac decoy password")
 
 
 class WeakPassword(ValueError):
@@ -37,7 +43,7 @@ async def hash_account_password(password: str) -> str:
 
 def _verify(stored: str | None, password: str) -> bool:
     try:
-        return _hasher.verify(stored or _DECOY, password) and stored is not None
+        return _hasher.verify(stored or _decoy(), password) and stored is not None
     except (VerificationError, InvalidHashError):
         return False
 

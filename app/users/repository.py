@@ -179,11 +179,10 @@ class DeskSessionRepository:
         result = await self.session.execute(query)
         return int(getattr(result, "rowcount", 0) or 0)
 
-    async def remove_expired(self, user_id: int, idle_minutes: int, lifetime_hours: int) -> None:
+    async def remove_expired(self, idle_minutes: int, lifetime_hours: int) -> None:
+        """Delete every session that has ended by itself (idle, or too old)."""
         live = _live(idle_minutes, lifetime_hours)
-        await self.session.execute(
-            delete(DeskSession).where(DeskSession.user_id == user_id, ~(live[0] & live[1]))
-        )
+        await self.session.execute(delete(DeskSession).where(~(live[0] & live[1])))
 
     async def count_live(self, idle_minutes: int, lifetime_hours: int) -> dict[int, int]:
         rows = await self.session.execute(

@@ -227,6 +227,9 @@ async def test_forms_need_the_sessions_token_and_this_origin(
         "same-site": await client.post(
             end, data={"csrf_token": token}, headers={"Sec-Fetch-Site": "same-site"}
         ),
+        "a script's wrong header": await client.post(
+            end, data={"csrf_token": token}, headers={"X-CSRF-Token": other_token}
+        ),
     }
     for name, answer in refusals.items():
         assert answer.status_code == 403, name
@@ -243,6 +246,11 @@ async def test_forms_need_the_sessions_token_and_this_origin(
     shown = await client.get(same.headers["location"])
     assert "Sessions ended: 1." in shown.text
     assert "Sessions ended" not in (await client.get("/desk/sessions/")).text  # shown once
+    # A screen's script sends the token as a header; the default port may be spelled out.
+    scripted = await client.post(
+        end, headers={"X-CSRF-Token": token, "Origin": "http://testserver:80"}
+    )
+    assert scripted.status_code == 303
 
 
 async def test_a_cross_site_sign_in_is_refused(
@@ -311,6 +319,8 @@ async def test_an_expired_session_is_signed_out(
     assert "Max-Age=0" in _cookie(answer) or "expires=" in _cookie(answer).lower()
     page = await client.get(answer.headers["location"])
     assert "Your session has ended. Please sign in again." in page.text
+    await desk_login(client, user)  # a sign-in clears out sessions that ended by themselves
+    assert await _session_rows(db, user) == 1
 
 
 async def test_a_request_keeps_a_session_alive(
