@@ -19,7 +19,7 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,10 +27,12 @@ from typing import Any
 import pytest
 from axe_selenium_python import Axe
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
@@ -149,6 +151,24 @@ def desk_browser() -> Iterator[WebDriver]:
 
 def wait(driver: WebDriver, seconds: float = WAIT) -> WebDriverWait[WebDriver]:
     return WebDriverWait(driver, seconds)
+
+
+def page_replaced(old: WebElement) -> Callable[[WebDriver], bool]:
+    """A wait condition: the page `old` belonged to has been replaced by the next one.
+
+    Selenium's `staleness_of` only counts StaleElementReferenceException; while the next page
+    is being swapped in, chromedriver sometimes answers "Node with given id does not belong to
+    the document" instead, a plain WebDriverException that would end the wait with an error.
+    Both mean the same here."""
+
+    def replaced(_: WebDriver) -> bool:
+        try:
+            old.is_enabled()
+        except WebDriverException:  # StaleElementReferenceException included
+            return True
+        return False
+
+    return replaced
 
 
 def sign_in(driver: WebDriver, site: DeskSite, role: str, next_path: str = "") -> None:

@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select
 
 from tests.factories import API
@@ -21,6 +20,7 @@ from tests.live.desk_harness import (
     DeskSite,
     assert_accessible,
     browser_errors,
+    page_replaced,
     screenshot,
     sign_in,
     sign_out,
@@ -62,7 +62,7 @@ def _save(driver: WebDriver, action: str) -> None:
     """Press the button with this `action` and wait for the next page."""
     old = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.CSS_SELECTOR, f"button[name=action][value={action}]").click()
-    wait(driver).until(expected_conditions.staleness_of(old))
+    wait(driver).until(page_replaced(old))
 
 
 def _create_weekly_event(
