@@ -69,11 +69,8 @@ test-fast: install
 	$(BIN)/pytest tests/unit tests/api
 
 # The tests against real servers, commands and tools (tests/live), once the tools are there.
-# Three workers on two cores: these tests mostly wait (for a server to start, a browser, a
-# subprocess), so a third one fills that time.
-LIVE_WORKERS ?= 3
 test-live: install system-deps node-tools
-	$(BIN)/pytest tests/live -n $(LIVE_WORKERS)
+	$(BIN)/pytest tests/live
 
 # Every test, the fast ones first (a failure there stops before the servers start).
 pytest: test-fast
