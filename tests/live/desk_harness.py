@@ -39,7 +39,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from app.core.infra.settings import get_settings
 from app.core.rules.permissions import Role
 from app.users.service import Accounts
-from tests.live import almanac, almanac_server, fresh_database
+from tests.live import almanac_server, fresh_database
 
 WAIT = 60
 ROLES = ("administrator", "editor", "author", "contributor", "subscriber")
@@ -115,8 +115,7 @@ async def _add_people(url: str) -> dict[str, DeskPerson]:
 async def desk_site(database_url: str, request: pytest.FixtureRequest) -> AsyncIterator[DeskSite]:
     """`almanac serve` on a fresh database named after the test module, with its people."""
     module = request.module.__name__.rsplit(".", 1)[-1][:40]
-    async with fresh_database(database_url, f"almanac_{module}") as url:
-        await almanac(url, "migrate")
+    async with fresh_database(database_url, f"almanac_{module}", migrated=True) as url:
         site = DeskSite(base="", database_url=url, people=await _add_people(url))
         async with almanac_server(url, SITE_NAME="Riverside Calendar") as base:
             site.base = base

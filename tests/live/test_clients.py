@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from tests.factories import API
-from tests.live import almanac, almanac_server, fresh_database
+from tests.live import add_user, almanac_server, fresh_database
 
 NODE_TOOLS = Path(__file__).resolve().parents[1] / "clients"
 # The warnings Redocly's recommended rules still give, each with its reason
@@ -43,11 +43,10 @@ class Site:
 
 @pytest.fixture(scope="module")
 async def site(database_url: str) -> AsyncIterator[Site]:
-    async with fresh_database(database_url, "almanac_clients_test") as url:
-        await almanac(url, "migrate")
-        added = await almanac(url, "users", "add", "client", "--role", "editor")
+    async with fresh_database(database_url, "almanac_clients_test", migrated=True) as url:
+        _, password = await add_user(url, "client", "editor")
         async with almanac_server(url) as root:
-            yield Site(root, "client", added.splitlines()[-1])
+            yield Site(root, "client", password)
 
 
 @pytest.fixture(scope="module")

@@ -29,7 +29,7 @@ WAIT = 60  # seconds a page may take to get somewhere (two busy cores, a cold br
 @pytest.fixture
 async def served(database_url: str) -> AsyncIterator[str]:
     async with (
-        fresh_database(database_url, "almanac_docs_page") as url,
+        fresh_database(database_url, "almanac_docs_page", migrated=True) as url,
         almanac_server(url) as base,
     ):
         yield base

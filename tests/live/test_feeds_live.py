@@ -11,15 +11,13 @@ import httpx
 import pytest
 
 from tests.factories import API
-from tests.live import almanac, free_port, fresh_database, wait_until_serving
+from tests.live import add_user, free_port, fresh_database, wait_until_serving
 
 
 @pytest.fixture
 async def server(database_url: str) -> AsyncIterator[tuple[str, tuple[str, str]]]:
-    async with fresh_database(database_url, "almanac_feeds_live_test") as url:
-        await almanac(url, "migrate")
-        out = await almanac(url, "users", "add", "feeder", "--role", "editor")
-        password = out.splitlines()[-1]
+    async with fresh_database(database_url, "almanac_feeds_live_test", migrated=True) as url:
+        _, password = await add_user(url, "feeder", "editor")
         port = free_port()
         process = await asyncio.create_subprocess_exec(
             *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),

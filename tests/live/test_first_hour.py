@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.factories import API
-from tests.live import almanac, free_port, fresh_database, wait_until_serving
+from tests.live import add_user, almanac, free_port, fresh_database, wait_until_serving
 
 HEAD_LINE = "migrations: at head "
 
@@ -156,8 +156,7 @@ async def test_a_busy_port_is_one_line_and_exit_code_1(database_url: str) -> Non
 
 
 async def test_users_add_says_the_role_and_list_has_a_header(database_url: str) -> None:
-    async with fresh_database(database_url, "almanac_users_cli") as url:
-        await almanac(url, "migrate")
+    async with fresh_database(database_url, "almanac_users_cli", migrated=True) as url:
         bob = await almanac(url, "users", "add", "bob")
         assert "role subscriber" in bob
         assert "no --role given: bob is a subscriber" in bob
@@ -220,9 +219,8 @@ async def test_seed_demo(database_url: str) -> None:
 
 @pytest.fixture
 async def served(database_url: str) -> AsyncIterator[tuple[str, tuple[str, str]]]:
-    async with fresh_database(database_url, "almanac_cache_languages") as url:
-        await almanac(url, "migrate")
-        password = (await almanac(url, "users", "add", "ed", "--role", "editor")).split()[-1]
+    async with fresh_database(database_url, "almanac_cache_languages", migrated=True) as url:
+        _, password = await add_user(url, "ed", "editor")
         port = free_port()
         process = await _serve({**os.environ, "DATABASE_URL": url}, port)
         base = f"http://127.0.0.1:{port}"

@@ -113,7 +113,7 @@ async def test_the_apps_task_extends_at_start(
 
 
 async def test_almanac_maintain(database_url: str) -> None:
-    async with fresh_database(database_url, "almanac_maintain") as url:
+    async with fresh_database(database_url, "almanac_maintain", migrated=True) as url:
         # 2,000 events: about 200 series, a few of them endless (what maintain extends).
         seeding = ("--events", "2000", "--venues", "3", "--organizers", "3", "--random-seed", "1")
         await almanac(url, "seed", *seeding)

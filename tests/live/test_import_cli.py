@@ -57,7 +57,7 @@ async def test_import_command(database_url: str) -> None:
     )
     tec.add_event("Drafted", datetime(2027, 1, 6, 18, 0), status="draft")
     async with (
-        fresh_database(database_url, "almanac_import_cli") as url,
+        fresh_database(database_url, "almanac_import_cli", migrated=True) as url,
         served(tec) as site,
     ):
         no_owner = await asyncio.to_thread(almanac, url, "import", site)

@@ -25,7 +25,7 @@ import pytest
 
 from tests.api.test_operations import samples
 from tests.factories import API, basic
-from tests.live import POLL, almanac, free_port, fresh_database, wait_until_serving
+from tests.live import POLL, add_user, free_port, fresh_database, wait_until_serving
 from tests.live.test_proxy_nginx import running_nginx, shipped_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,10 +96,10 @@ async def serving(url: str, workers: int, **extra: str) -> AsyncIterator[Instanc
 @pytest.fixture(scope="module")
 async def cluster(database_url: str) -> AsyncIterator[Cluster]:
     async with AsyncExitStack() as stack:
-        url = await stack.enter_async_context(fresh_database(database_url, "almanac_instances"))
-        await almanac(url, "migrate")
-        added = await almanac(url, "users", "add", "twin", "--role", "editor")
-        editor_id = int(re.search(r"\(id (\d+)", added).group(1))  # type: ignore[union-attr]
+        url = await stack.enter_async_context(
+            fresh_database(database_url, "almanac_instances", migrated=True)
+        )
+        editor_id, password = await add_user(url, "twin", "editor")
         a, b = await asyncio.gather(
             stack.enter_async_context(serving(url, workers=2)),
             stack.enter_async_context(serving(url, workers=1)),
@@ -113,7 +113,7 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
             a=a,
             b=b,
             proxy=f"http://127.0.0.1:{port}",
-            editor=("twin", added.splitlines()[-1]),
+            editor=("twin", password),
             editor_id=editor_id,
         )
 
@@ -296,7 +296,7 @@ async def test_a_named_metrics_directory_starts_empty(database_url: str, tmp_pat
     counts of an earlier run are not added to this one's."""
     directory = tmp_path / "metrics"
     route = (("method", "GET"), ("route", "/healthz"), ("status", "200"))
-    async with fresh_database(database_url, "almanac_metrics_dir") as url:
+    async with fresh_database(database_url, "almanac_metrics_dir", migrated=True) as url:
         for run in range(2):
             async with (
                 serving(url, 1, PROMETHEUS_MULTIPROC_DIR=str(directory)) as instance,

@@ -8,6 +8,7 @@ import re
 import signal
 import sys
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import httpx
@@ -16,6 +17,7 @@ import pytest
 from app.core.infra.replica import NOT_A_STANDBY
 from tests.factories import API
 from tests.live import (
+    add_user,
     almanac,
     almanac_server,
     free_port,
@@ -35,13 +37,10 @@ class Server:
     url: str
 
 
-@pytest.fixture
-async def server(database_url: str) -> AsyncIterator[Server]:
-    async with fresh_database(database_url, "almanac_live_test") as url:
-        await almanac(url, "migrate")
-        password = (await almanac(url, "users", "add", "closer", "--role", "editor")).splitlines()[
-            -1
-        ]
+@asynccontextmanager
+async def _serving(database_url: str, name: str) -> AsyncIterator[Server]:
+    async with fresh_database(database_url, name, migrated=True) as url:
+        _, password = await add_user(url, "closer", "editor")
         port = free_port()
         process = await asyncio.create_subprocess_exec(
             *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),
@@ -57,6 +56,25 @@ async def server(database_url: str) -> AsyncIterator[Server]:
             if process.returncode is None:
                 process.kill()
                 await process.wait()
+
+
+@pytest.fixture
+async def server(database_url: str) -> AsyncIterator[Server]:
+    """A server of the test's own, for a test that stops it or reads its whole output."""
+    async with _serving(database_url, "almanac_live_test") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+async def shared(database_url: str) -> AsyncIterator[Server]:
+    """One server for the tests that leave it running (each in dates of its own): a server
+    started is seconds of the suite's time."""
+    async with _serving(database_url, "almanac_live_shared") as server:
+        # Its output is not read: drained, so that a full pipe never blocks its logging.
+        assert server.process.stdout is not None
+        drain = asyncio.create_task(server.process.stdout.read())
+        yield server
+    drain.cancel()
 
 
 async def test_in_flight_request_finishes_on_sigterm(server: Server) -> None:
@@ -126,12 +144,12 @@ async def test_logs_hold_no_passwords(server: Server) -> None:
         assert secret not in output
 
 
-async def test_oversized_body_gets_a_clean_413(server: Server) -> None:
+async def test_oversized_body_gets_a_clean_413(shared: Server) -> None:
     big = b'{"name": "' + b"x" * (3 * 1024 * 1024) + b'"}'
-    async with httpx.AsyncClient(auth=(server.login, server.password)) as client:
+    async with httpx.AsyncClient(auth=(shared.login, shared.password)) as client:
         for _ in range(3):
             response = await client.post(
-                f"{server.base}{API}/tags",
+                f"{shared.base}{API}/tags",
                 content=big,
                 headers={"Content-Type": "application/json"},
             )
@@ -139,11 +157,11 @@ async def test_oversized_body_gets_a_clean_413(server: Server) -> None:
             assert response.json()["code"] == "rest_payload_too_large"
 
 
-async def test_cached_responses_follow_every_change(server: Server) -> None:
-    editor = (server.login, server.password)
-    events = f"{server.base}{API}/events"
+async def test_cached_responses_follow_every_change(shared: Server) -> None:
+    editor = (shared.login, shared.password)
+    events = f"{shared.base}{API}/events"
     async with httpx.AsyncClient() as anonymous, httpx.AsyncClient(auth=editor) as writer:
-        venue = (await writer.post(f"{server.base}{API}/venues", json={"venue": "Old hall"})).json()
+        venue = (await writer.post(f"{shared.base}{API}/venues", json={"venue": "Old hall"})).json()
         created = await writer.post(
             events,
             json={"title": "Cached", "start_date": "2030-01-01 10:00", "end_date": "2030-01-01 11:00",
@@ -160,7 +178,7 @@ async def test_cached_responses_follow_every_change(server: Server) -> None:
         assert (await anonymous.get(event_url)).headers["x-almanac-cache"] == "miss"
         assert (await anonymous.get(event_url)).headers["x-almanac-cache"] == "hit"
         # A change to an embedded venue is a change to the event.
-        await writer.post(f"{server.base}{API}/venues/{venue['id']}", json={"venue": "New hall"})
+        await writer.post(f"{shared.base}{API}/venues/{venue['id']}", json={"venue": "New hall"})
         fresh = await anonymous.get(event_url)
         assert fresh.headers["x-almanac-cache"] == "miss"
         assert fresh.json()["venue"]["venue"] == "New hall"
@@ -186,7 +204,7 @@ async def test_cached_responses_follow_every_change(server: Server) -> None:
         busted = await anonymous.get(events, params={**params, "_": "1700000000000"})
         assert "x-almanac-cache" not in busted.headers  # unique by design: never stored
         assert busted.json()["total"] == 1
-        german = await anonymous.get(f"{server.base}/de{API}/events", params=params)
+        german = await anonymous.get(f"{shared.base}/de{API}/events", params=params)
         assert german.headers["x-almanac-cache"] == "miss"
         assert german.headers["content-language"] == "de"
         other_host = await anonymous.get(events, params=params, headers={"Host": "public.example"})
@@ -194,10 +212,10 @@ async def test_cached_responses_follow_every_change(server: Server) -> None:
         assert other_host.json()["rest_url"].startswith("http://public.example/")
 
 
-async def test_identical_misses_are_computed_once(server: Server) -> None:
-    url = f"{server.base}{API}/events"
+async def test_identical_misses_are_computed_once(shared: Server) -> None:
+    url = f"{shared.base}{API}/events"
     params = {"start_date": "2031-01-01", "end_date": "2031-12-31"}
-    async with httpx.AsyncClient(auth=(server.login, server.password)) as writer:
+    async with httpx.AsyncClient(auth=(shared.login, shared.password)) as writer:
         for day in range(1, 4):
             response = await writer.post(
                 url,
@@ -217,14 +235,10 @@ async def test_a_read_url_that_is_no_standby_is_not_read_from(database_url: str)
     its reads safe, app/core/replica.py): another server is reported and never read from.
     The standby itself: tests/live/test_replica.py."""
     async with (
-        fresh_database(database_url, "almanac_primary_test") as primary,
-        fresh_database(database_url, "almanac_replica_test") as replica,
+        fresh_database(database_url, "almanac_primary_test", migrated=True) as primary,
+        fresh_database(database_url, "almanac_replica_test", migrated=True) as replica,
     ):
-        await almanac(replica, "migrate")
-        await almanac(primary, "migrate")
-        password = (
-            await almanac(primary, "users", "add", "writer", "--role", "editor")
-        ).splitlines()[-1]
+        _, password = await add_user(primary, "writer", "editor")
         async with (
             almanac_server(primary, DATABASE_READ_URL=replica) as base,
             httpx.AsyncClient(base_url=base) as client,
@@ -244,11 +258,11 @@ async def test_a_read_url_that_is_no_standby_is_not_read_from(database_url: str)
             assert [tag["name"] for tag in listed.json()["tags"]] == ["Written"]
 
 
-async def test_signed_in_callers_follow_user_changes_at_once(server: Server) -> None:
+async def test_signed_in_callers_follow_user_changes_at_once(shared: Server) -> None:
     """Signed-in callers are cached per data version: what they write they see at once, a
     removed user is refused at once, and their drafts never reach anybody else."""
-    events = f"{server.base}{API}/events"
-    added = await almanac(server.url, "users", "add", "cached", "--role", "author")
+    events = f"{shared.base}{API}/events"
+    added = await almanac(shared.url, "users", "add", "cached", "--role", "author")
     credentials = ("cached", added.splitlines()[-1])
     async with httpx.AsyncClient(auth=credentials) as author, httpx.AsyncClient() as anonymous:
         assert (await author.get(events)).status_code == 200
@@ -267,7 +281,7 @@ async def test_signed_in_callers_follow_user_changes_at_once(server: Server) -> 
         assert [event["id"] for event in mine.json()["events"]] == [draft.json()["id"]]
         assert draft.json()["id"] not in [e["id"] for e in (await anonymous.get(events)).json()["events"]]  # fmt: skip
         assert (await anonymous.get(f"{events}/{draft.json()['id']}")).status_code == 403
-        await almanac(server.url, "users", "remove", "cached")
+        await almanac(shared.url, "users", "remove", "cached")
         refused = await author.get(events)
         assert refused.status_code == 401
         assert refused.json()["code"] == "invalid_username"

@@ -25,7 +25,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.live import almanac, almanac_server, free_port, fresh_database
+from tests.live import add_user, almanac_server, free_port, fresh_database
 from tests.live.desk_harness import headless_chromium
 
 API = "/calendar/events/v1"
@@ -136,14 +136,11 @@ def embed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int
 @pytest.fixture(scope="module")
 async def site(database_url: str, embed_server: tuple[int, Path]) -> AsyncIterator[Site]:
     port, _ = embed_server
-    async with fresh_database(database_url, "almanac_pages_browser") as url:
-        await almanac(url, "migrate")
-        password = await almanac(url, "users", "add", "pages-editor", "--role", "editor")
+    async with fresh_database(database_url, "almanac_pages_browser", migrated=True) as url:
+        _, password = await add_user(url, "pages-editor", "editor")
         env = {"CORS_ORIGINS": f"http://127.0.0.1:{port}", "SITE_NAME": "Riverside Calendar"}
         async with almanac_server(url, **env) as base:
-            site = Site(
-                base, f"http://127.0.0.1:{port}", ("pages-editor", password.splitlines()[-1])
-            )
+            site = Site(base, f"http://127.0.0.1:{port}", ("pages-editor", password))
             await _seed(site)
             yield site
 

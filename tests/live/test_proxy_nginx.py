@@ -143,7 +143,7 @@ def media_volume() -> Iterator[Path]:
 @pytest.fixture(scope="module")
 async def app_server(database_url: str, media_volume: Path) -> AsyncIterator[App]:
     """`almanac serve` (2 workers) on a fresh database, trusting proxies on 127.0.0.1 only."""
-    async with fresh_database(database_url, "almanac_nginx_test") as url:
+    async with fresh_database(database_url, "almanac_nginx_test", migrated=True) as url:
         env = {k: v for k, v in os.environ.items() if k not in ("PUBLIC_SITE_URL", "ROOT_PATH")}
         env.update(DATABASE_URL=url, FORWARDED_ALLOW_IPS="127.0.0.1", LOG_LEVEL="warning")
         env.update(MEDIA_DIR=str(media_volume / "media"))

@@ -11,7 +11,7 @@ from tests.live import almanac_server, fresh_database
 @pytest.fixture
 async def served(database_url: str) -> AsyncIterator[str]:
     async with (
-        fresh_database(database_url, "almanac_serve_test") as url,
+        fresh_database(database_url, "almanac_serve_test", migrated=True) as url,
         almanac_server(url, workers=2) as base,
     ):
         yield base

@@ -7,6 +7,7 @@ import asyncio
 import random
 from collections import Counter
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.factories import API
-from tests.live import almanac, almanac_server, fresh_database
+from tests.live import add_user, almanac_server, fresh_database
 
 PLURAL = {"event": "events", "venue": "venues", "organizer": "organizers",
           "category": "categories", "tag": "tags"}  # fmt: skip
@@ -33,13 +34,28 @@ class Site:
         return f"{self.base}{API}{path}"
 
 
-@pytest.fixture
-async def site(database_url: str) -> AsyncIterator[Site]:
-    async with fresh_database(database_url, "almanac_sync_test") as url:
-        await almanac(url, "migrate")
-        added = await almanac(url, "users", "add", "syncer", "--role", "editor")
+@asynccontextmanager
+async def _site(database_url: str, name: str) -> AsyncIterator[Site]:
+    async with fresh_database(database_url, name, migrated=True) as url:
+        _, password = await add_user(url, "syncer", "editor")
         async with almanac_server(url) as base:
-            yield Site(base, url, ("syncer", added.splitlines()[-1]))
+            yield Site(base, url, ("syncer", password))
+
+
+@pytest.fixture(scope="module")
+async def site(database_url: str) -> AsyncIterator[Site]:
+    """One site for the tests that each follow the feed from a token of their own, over
+    records of their own (a server started is seconds of the suite's time)."""
+    async with _site(database_url, "almanac_sync_test") as site:
+        yield site
+
+
+@pytest.fixture
+async def own_site(database_url: str) -> AsyncIterator[Site]:
+    """A site of the test's own: the random writer's series and its mirrors' full
+    downloads touch everything."""
+    async with _site(database_url, "almanac_sync_own") as site:
+        yield site
 
 
 def comparable(kind: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -309,16 +325,18 @@ class Writer:
 
 
 @pytest.mark.parametrize("seed", [17])
-async def test_a_mirror_following_the_feed_ends_as_a_fresh_download(site: Site, seed: int) -> None:
+async def test_a_mirror_following_the_feed_ends_as_a_fresh_download(
+    own_site: Site, seed: int
+) -> None:
     rng = random.Random(seed)
-    async with httpx.AsyncClient(auth=site.editor) as editor, httpx.AsyncClient() as anonymous:
-        writer = Writer(editor, site, rng)
+    async with httpx.AsyncClient(auth=own_site.editor) as editor, httpx.AsyncClient() as anonymous:
+        writer = Writer(editor, own_site, rng)
         for _ in range(15):  # something to download first
             await writer.step()
-        mirrors = [Mirror(anonymous, site, per_page=3), Mirror(editor, site, per_page=7)]
+        mirrors = [Mirror(anonymous, own_site, per_page=3), Mirror(editor, own_site, per_page=7)]
         for mirror in mirrors:
             await mirror.start()  # the token first: nothing written meanwhile can be missed
-            mirror.records = await download(mirror.http, site, writer.known)
+            mirror.records = await download(mirror.http, own_site, writer.known)
         for _ in range(220):
             await writer.step()
             if rng.random() < 0.15:
@@ -331,7 +349,7 @@ async def test_a_mirror_following_the_feed_ends_as_a_fresh_download(site: Site, 
         assert set(writer.done) == labels, writer.done
         for mirror in mirrors:
             await mirror.sync()
-            truth = await download(mirror.http, site, writer.known)
+            truth = await download(mirror.http, own_site, writer.known)
             assert set(mirror.records) == set(truth)
             for key, body in truth.items():
                 assert mirror.records[key] == body, key
@@ -429,10 +447,8 @@ async def test_a_late_commit_is_not_skipped(site: Site) -> None:
 
 
 async def test_tokens_expire_with_the_kept_history(database_url: str) -> None:
-    async with fresh_database(database_url, "almanac_sync_expiry") as url:
-        await almanac(url, "migrate")
-        added = await almanac(url, "users", "add", "pruner", "--role", "editor")
-        auth = ("pruner", added.splitlines()[-1])
+    async with fresh_database(database_url, "almanac_sync_expiry", migrated=True) as url:
+        auth = ("pruner", (await add_user(url, "pruner", "editor"))[1])
         # No history kept: the first write prunes everything before it.
         async with (
             almanac_server(url, CHANGES_RETENTION_DAYS="0") as base,

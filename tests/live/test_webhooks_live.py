@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from tests.factories import API, basic
-from tests.live import almanac, free_port, fresh_database, wait_until_serving
+from tests.live import add_user, free_port, fresh_database, wait_until_serving
 from tests.webhook_receiver import Receiver, receiving, until
 
 SCHEDULE = [0.1, 0.2, 0.4, 0.8, 1.6]
@@ -90,9 +90,8 @@ class Cluster:
 
 @pytest.fixture(scope="module")
 async def cluster(database_url: str) -> AsyncIterator[Cluster]:
-    async with fresh_database(database_url, "almanac_webhooks_test") as url:
-        await almanac(url, "migrate")
-        added = await almanac(url, "users", "add", "boss", "--role", "administrator")
+    async with fresh_database(database_url, "almanac_webhooks_test", migrated=True) as url:
+        _, password = await add_user(url, "boss", "administrator")
         media = tempfile.mkdtemp(prefix="almanac-webhooks-media-")
         instances = [Instance(url, media), Instance(url, media)]
         await asyncio.gather(*(instance.start() for instance in instances))
@@ -101,7 +100,7 @@ async def cluster(database_url: str) -> AsyncIterator[Cluster]:
                 receiving(Receiver()) as receiver,
                 httpx.AsyncClient(timeout=30) as http,
             ):
-                admin = basic("boss", added.splitlines()[-1])
+                admin = basic("boss", password)
                 yield Cluster(instances, receiver, admin, http)
         finally:
             await asyncio.gather(*(instance.stop() for instance in instances))
