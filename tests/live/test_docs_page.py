@@ -26,7 +26,7 @@ DOC = f"{API}/doc"
 WAIT = 60  # seconds a page may take to get somewhere (two busy cores, a cold browser)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 async def served(database_url: str) -> AsyncIterator[str]:
     async with (
         fresh_database(database_url, "almanac_docs_page", migrated=True) as url,
