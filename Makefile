@@ -5,7 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install system-deps node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse clean
+.PHONY: install bytecode system-deps node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse clean
+
+# Some images set PYTHONDONTWRITEBYTECODE: then every Python process (each test worker, each
+# server and command a test starts) compiles the app again and pytest rewrites every test
+# module again. Here bytecode is kept (__pycache__/ is ignored by git).
+unexport PYTHONDONTWRITEBYTECODE
 
 # pip shows what it fetches and builds (the first install takes a minute or so).
 $(STAMP): pyproject.toml
@@ -16,6 +21,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)
+
+# Compiled once, on every core, before the tests' processes start (each would compile what
+# it imports; up to date files are only looked at).
+bytecode: install
+	$(BIN)/python -m compileall -q -j 0 app tests bench migrations
 
 # Tools the tests run for real (nginx with TLS in front of the app, `docker-compose config`, a
 # headless Chromium for the docs page and the public pages, PgBouncer in transaction mode, node
@@ -78,7 +88,7 @@ pytest: test-fast
 
 # The checks, the fast tests and the tools' installs (apt, npm: waiting on disk and network
 # more than on the CPU) side by side, each one's output in one piece; then the live tests.
-test: install
+test: install bytecode
 	$(MAKE) --no-print-directory -j 4 --output-sync=target lint typecheck test-fast node-tools
 	$(MAKE) --no-print-directory test-live
 
