@@ -26,14 +26,10 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.live import add_user, almanac_server, free_port, fresh_database
-from tests.live.desk_harness import headless_chromium
+from tests.live.desk_harness import AXE, WCAG_AA, headless_chromium
 
 API = "/calendar/events/v1"
 WAIT = 60
-AXE = Path(__file__).resolve().parents[1] / "browser" / "node_modules" / "axe-core" / "axe.min.js"
-WCAG_AA = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}
-}
 # (width, height, colour scheme): desktop and a 375 px phone, and the dark scheme's contrast.
 FORMS = {
     "desktop": (1280, 1000, "light"),
