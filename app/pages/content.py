@@ -5,7 +5,7 @@ rules), terms. The pages never decide on their own who may see what."""
 import dataclasses
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from fastapi import Request
@@ -15,7 +15,7 @@ from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
 from app.core.infra.database import SessionMaker
 from app.core.infra.settings import Settings
-from app.events.listing import list_bodies, list_summaries
+from app.events.listing import list_bodies, list_days, list_summaries
 from app.events.service import EventService
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -26,7 +26,7 @@ from app.users.auth import session_reader
 from app.venues.kind import VENUES
 
 Body = dict[str, Any]
-# More events than any month grid or day shows: one query reads them all.
+# More events than any day shows: one query reads them all.
 MAX_EVENTS_PER_VIEW = 1000
 PROTECTED = "event-password-protected"
 
@@ -86,6 +86,18 @@ class Content:
         title, link and dates (`summary_body`), the same events the list would show."""
         try:
             return await list_summaries(self._with(filters), self.totals, Page(1, limit))
+        except ApiError as exc:
+            if exc.status in (400, 404):
+                raise NotShown from exc
+            raise
+
+    async def days(
+        self, filters: dict[str, Any], first: date, last: date, per_day: int
+    ) -> list[tuple[date, int, list[Body]]]:
+        """The list under `filters` on each day from `first` to `last`: for each day with
+        events, how many and the first `per_day` of them as a calendar grid shows them."""
+        try:
+            return await list_days(self._with(filters), self.totals, first, last, per_day)
         except ApiError as exc:
             if exc.status in (400, 404):
                 raise NotShown from exc

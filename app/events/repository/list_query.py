@@ -227,12 +227,18 @@ class EventListQuery:
         longest duration of any date: a bound on the start, so that the list walks the
         start-time index from there rather than from the first event ever (one read of the
         duration index's last entry, once per statement)."""
-        longest = aliased(Occurrence, name="longest")
-        duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
         # Local mode: the bound itself; UTC mode: the local time it implies (parameters()).
         name = "ends_after_local" if self.filters.utc else "ends_after"
         moment: Any = sql_cast(bindparam(name, type_=DateTime()), DateTime())
-        return o.start_local >= moment - func.coalesce(duration, literal_column("interval '0'"))
+        return o.start_local >= moment - self.longest_duration()
+
+    @staticmethod
+    def longest_duration() -> Any:
+        """The longest duration of any date (zero without dates): the duration index's last
+        entry."""
+        longest = aliased(Occurrence, name="longest")
+        duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
+        return func.coalesce(duration, literal_column("interval '0'"))
 
     def _public(self) -> bool:
         """Anonymous visibility: published and listed, which occurrences carry themselves
@@ -273,6 +279,19 @@ class EventListQuery:
         stmt = stmt.where(*self.conditions())
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
+        return stmt
+
+    def occurrences(self, *columns: Any) -> Select[Any]:
+        """The filtered statement of occurrence `columns` alone (unordered, unpaged), the
+        event joined only when a filter reads it: the planner does not read a visitor's
+        window from the index alone (index-only) while the outer join is in the query, even
+        when it drops the join."""
+        stmt = select(*columns).where(*self.conditions())
+        if self.filters.first_of_series:
+            stmt = stmt.where(self._first_of_its_series())
+        if Event.__table__ in stmt.get_final_froms():
+            joined = Occurrence.__table__.outerjoin(Event, Event.id == Occurrence.content_id)
+            stmt = stmt.select_from(joined)
         return stmt
 
     def _first_of_its_series(self) -> Any:
@@ -337,7 +356,7 @@ class EventListQuery:
     ) -> list[EventRecord]:
         """Events of the list without their total (the calendar feeds have no pages)."""
         values = self.parameters()
-        await self._choose_plan(values, totals)
+        await self.choose_plan(values, totals)
         page_stmt, _ = self._statements()
         paged = {**values, "offset": offset, "limit": limit}
         return await self.repo.fetch(page_stmt, paged, dict.fromkeys(LABELS))
@@ -349,13 +368,13 @@ class EventListQuery:
         paging): a few columns of each, no relations, no total. A grid of a month reads
         hundreds of events and shows a title and a link of each."""
         values = self.parameters()
-        await self._choose_plan(values, totals)
+        await self.choose_plan(values, totals)
         paged = {**values, "offset": offset, "limit": limit}
         connection = await self.repo.session.connection()
         result = await connection.execute(self._summary_statement(), paged)
         return [EventSummary(*row) for row in result]
 
-    async def _choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
+    async def choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
         """The planner cannot tell how many events a search word matches (a word prefix);
         the count can, and a count of the same search seen before is a good guide."""
         if self.filters.search is None:
@@ -376,7 +395,7 @@ class EventListQuery:
         data version the page query saw (read in the same statement)."""
         key = self._cache_key()
         values = self.parameters()
-        await self._choose_plan(values, totals)
+        await self.choose_plan(values, totals)
         page_stmt, _ = self._statements()
         extras: dict[str, Any] = dict.fromkeys(LABELS)
         paged = {**values, "offset": offset, "limit": limit}

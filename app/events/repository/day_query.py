@@ -1,0 +1,123 @@
+"""The month grid's read: for each day of a range, the list's first few events on that day
+and how many there are, in one statement built on the list's own query (its conditions,
+visibility, filters and order: `EventListQuery`), so that a day shows its titles whatever
+the size of the month.
+
+A day's events are those whose local dates cover it (an event on each of its days; an end
+at midnight does not reach the next day, as `app/pages/calendar.py` lays them out). Each
+day's first events walk the list's start index from the day minus the longest duration of
+any date (the duration index, migration 28a0c1d2e3f4) and stop at the cap (`LATERAL ...
+LIMIT`); the counts read the grid's dates once, from the index alone for a visitor."""
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from typing import Any
+
+from sqlalchemy import DateTime, Integer, Select, and_, bindparam, func, or_, select, true
+from sqlalchemy import cast as sql_cast
+from sqlalchemy import literal_column as sql
+
+from app.core.edge.caching import CountCache
+from app.events.records import EventSummary
+from app.events.repository.list_query import MAX_CACHED_SHAPES, EventListQuery
+from app.models import Occurrence
+
+ONE_DAY = sql("interval '1 day'")
+MAX_DAYS = 42  # six weeks: the longest month grid
+# Just before the end: an end at midnight is on the day before (its last day).
+JUST_BEFORE = sql("interval '1 microsecond'")
+
+
+@dataclass(slots=True)
+class DayEvents:
+    """One day of the range: its first events (the list's order) and how many it has."""
+
+    day: date
+    total: int
+    events: list[EventSummary] = field(default_factory=list)
+
+
+def _statement(query: EventListQuery) -> Select[Any]:
+    # Wall times (no zone: a day is 24 hours), the number of days a constant for the
+    # planner (a series of unknown length counts as a thousand rows).
+    first: Any = sql_cast(bindparam("grid_first", type_=DateTime()), DateTime())
+    last: Any = sql_cast(bindparam("grid_last", type_=DateTime()), DateTime())
+    series = select(func.generate_series(first, last, ONE_DAY).label("day"))
+    days = series.limit(sql(str(MAX_DAYS), Integer)).cte("grid_days")
+    day = days.c.day
+    # The list's conditions (the grid's own bounds among them) and order.
+    order = query.order(query.statement())
+    start, end = Occurrence.start_local, Occurrence.end_local
+    covers = and_(
+        start < day + ONE_DAY,
+        # Nothing that started earlier than the longest date lasts reaches the day.
+        start >= day - query.longest_duration(),
+        or_(start >= day, end > day),
+    )
+    # For a visitor, a walk of the list's index alone per day (index-only).
+    firsts = (
+        query.occurrences(Occurrence.id)
+        .where(covers)
+        .order_by(*order)
+        .limit(bindparam("per_day", type_=Integer))
+        .lateral("firsts")
+    )
+    picks = select(day, firsts.c.id).select_from(days).join(firsts, true()).cte("picks")
+    first_day = func.date_trunc("day", start, type_=DateTime())
+    last_day = func.greatest(first_day, func.date_trunc("day", end - JUST_BEFORE))
+    covered = func.generate_series(func.greatest(first_day, first), func.least(last_day, last), ONE_DAY)
+    dated = query.occurrences(covered.label("day")).subquery()
+    counts = (
+        select(dated.c.day, func.count().label("total")).group_by(dated.c.day).cte("counts")
+    )
+    summaries = query.repo.select_summaries()
+    return (
+        summaries.add_columns(picks.c.day, counts.c.total)
+        .join(picks, picks.c.id == Occurrence.id)
+        .join(counts, counts.c.day == picks.c.day)
+        .order_by(picks.c.day, *query.order(summaries))
+    )
+
+
+class DayQuery:
+    """The first `per_day` events of each day from `first` to `last` under a list query,
+    and each day's total. Days without events are left out."""
+
+    def __init__(self, query: EventListQuery, first: date, last: date, per_day: int) -> None:
+        if (last - first).days >= MAX_DAYS:
+            raise ValueError(f"at most {MAX_DAYS} days")
+        self.query = query
+        self.values = {
+            "grid_first": datetime.combine(first, time.min),
+            "grid_last": datetime.combine(last, time.min),
+            "per_day": per_day,
+        }
+
+    def _built(self) -> Select[Any]:
+        key = self.query.shape()
+        built = _DAY_STATEMENTS.get(key)
+        if built is None:
+            if len(_DAY_STATEMENTS) >= MAX_CACHED_SHAPES:
+                _DAY_STATEMENTS.clear()
+            built = _DAY_STATEMENTS[key] = _statement(self.query)
+        return built
+
+    def statement(self) -> Select[Any]:
+        """The statement with its values (e.g. to EXPLAIN it)."""
+        return self._built().params(**self.query.parameters(), **self.values)
+
+    async def days(self, totals: CountCache | None = None) -> list[DayEvents]:
+        values = {**self.query.parameters(), **self.values}
+        await self.query.choose_plan(values, totals)
+        connection = await self.query.repo.session.connection()
+        result = await connection.execute(self._built(), values)
+        days: dict[date, DayEvents] = {}
+        for row in result:
+            *columns, day, total = row
+            moment = day.date()
+            entry = days.get(moment) or days.setdefault(moment, DayEvents(moment, int(total)))
+            entry.events.append(EventSummary(*columns))
+        return list(days.values())
+
+
+_DAY_STATEMENTS: dict[tuple[Any, ...], Select[Any]] = {}
