@@ -23,6 +23,7 @@ from app.events.repository.list_query import MAX_CACHED_SHAPES, EventListQuery
 from app.models import Occurrence
 
 ONE_DAY: Any = sql("interval '1 day'")
+DAY_UNIT: Any = sql("'day'")
 MAX_DAYS = 42  # six weeks: the longest month grid
 # Just before the end: an end at midnight is on the day before (its last day).
 JUST_BEFORE: Any = sql("interval '1 microsecond'")
@@ -63,8 +64,8 @@ def _statement(query: EventListQuery) -> Select[Any]:
         .lateral("firsts")
     )
     picks = select(day, firsts.c.id).select_from(days).join(firsts, true()).cte("picks")
-    first_day = func.date_trunc("day", start, type_=DateTime())
-    last_day = func.greatest(first_day, func.date_trunc("day", end - JUST_BEFORE))
+    first_day = func.date_trunc(DAY_UNIT, start, type_=DateTime())
+    last_day = func.greatest(first_day, func.date_trunc(DAY_UNIT, end - JUST_BEFORE))
     covered = func.generate_series(
         func.greatest(first_day, first), func.least(last_day, last), ONE_DAY
     )

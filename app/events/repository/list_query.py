@@ -364,9 +364,10 @@ class EventListQuery:
     async def summaries(
         self, offset: int, limit: int, totals: CountCache | None = None
     ) -> list[EventSummary]:
-        """What a calendar grid shows of the list's events (the same filters, order and
-        paging): a few columns of each, no relations, no total. A grid of a month reads
-        hundreds of events and shows a title and a link of each."""
+        """What a calendar view shows of the list's events (the same filters, order and
+        paging): a few columns of each, no relations, no total: an event page's neighbours
+        and its series' next dates show a title and a link of each (the month grid reads
+        per day: day_query.py)."""
         values = self.parameters()
         await self.choose_plan(values, totals)
         paged = {**values, "offset": offset, "limit": limit}
