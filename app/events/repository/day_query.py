@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Date, DateTime, Integer, Select, and_, bindparam, func, or_, select, true
 from sqlalchemy import cast as sql_cast
 from sqlalchemy import literal_column as sql
+from sqlalchemy.orm import aliased
 
 from app.core.edge.caching import CountCache
 from app.events.records import EventSummary
@@ -23,6 +24,7 @@ from app.events.repository.list_query import MAX_CACHED_SHAPES, EventListQuery
 from app.models import Occurrence
 
 ONE_DAY: Any = sql("interval '1 day'")
+UTC_TIME = DateTime(timezone=True)
 MAX_DAYS = 42  # six weeks: the longest month grid
 # Just before the end: an end at midnight is on the day before (its last day).
 JUST_BEFORE: Any = sql("interval '1 microsecond'")
@@ -45,20 +47,27 @@ def _statement(query: EventListQuery) -> Select[Any]:
     series = select(func.generate_series(first, last, ONE_DAY).label("day"))
     days = series.limit(sql(str(MAX_DAYS), Integer)).cte("grid_days")
     day = days.c.day
-    # The list's conditions (the grid's own bounds among them) and order.
-    order = query.order(query.statement())
-    start, end = Occurrence.start_local, Occurrence.end_local
-    covers = and_(
+    # Each day's walk: candidates in the list's order from an index alone (for a visitor,
+    # the listed dates' index holds the start and end), the dates that cover the day; only
+    # those are looked up by ID and checked against the list's conditions (the grid's own
+    # bounds among them: in UTC mode instants, which no such index holds).
+    candidate = aliased(Occurrence, name="candidate")
+    start, end = candidate.start_local, candidate.end_local
+    covers = [
         start < day + ONE_DAY,
         # Nothing that started earlier than the longest date lasts reaches the day.
         start >= day - query.longest_duration(),
         or_(start >= day, end > day),
-    )
-    # For a visitor, a walk of the list's index alone per day (index-only).
+    ]
+    if query.anonymous():
+        covers.append(candidate.listed == true())
+    # A subquery per candidate (an index probe), not a join: the planner would join the
+    # grid's dates by hash for every day.
+    listed = query.occurrences(true()).where(Occurrence.id == candidate.id).scalar_subquery()
     firsts = (
-        query.occurrences(Occurrence.id)
-        .where(covers)
-        .order_by(*order)
+        select(candidate.id)
+        .where(*covers, listed.is_(True))
+        .order_by(candidate.start_local, candidate.published_at, candidate.id)
         .limit(bindparam("per_day", type_=Integer))
         .lateral("firsts")
     )
@@ -67,13 +76,17 @@ def _statement(query: EventListQuery) -> Select[Any]:
     # groups; a cast per date, the cheapest), each group counted on the days between. Not a
     # row per date and day: a set function per date would make the planner expect a
     # thousand days of each (a parallel plan, JIT).
-    first_day = sql_cast(start, Date).label("first_day")
-    last_day = sql_cast(end - JUST_BEFORE, Date).label("last_day")
-    spans = (
-        query.occurrences(first_day, last_day, func.count().label("n"))
-        .group_by(first_day, last_day)
-        .subquery("spans")
-    )
+    first_day = sql_cast(Occurrence.start_local, Date).label("first_day")
+    last_day = sql_cast(Occurrence.end_local - JUST_BEFORE, Date).label("last_day")
+    dated = query.occurrences(first_day, last_day, func.count().label("n"))
+    if query.filters.utc and query.filters.ends_after is not None:
+        # In UTC mode, a bound on the start instant too (as the list's on the local start):
+        # the listed dates' UTC index holds every column the count reads. A date's length
+        # in instants is its wall-clock length give or take a daylight saving shift.
+        moment: Any = sql_cast(bindparam("ends_after", type_=UTC_TIME), UTC_TIME)
+        earliest = moment - query.longest_duration() - ONE_DAY
+        dated = dated.where(Occurrence.start_at >= earliest)
+    spans = dated.group_by(first_day, last_day).subquery("spans")
     on_days = and_(
         spans.c.first_day <= day,
         # An end at or before its start: on its first day alone.
@@ -102,7 +115,7 @@ class DayQuery:
     def __init__(self, query: EventListQuery, first: date, last: date, per_day: int) -> None:
         if (last - first).days >= MAX_DAYS:
             raise ValueError(f"at most {MAX_DAYS} days")
-        if query.filters.orderby != "start_date":
+        if query.filters.orderby != "start_date" or query.filters.descending:
             # Each day walks the start index: other orders read other tables.
             raise ValueError("days are read in start order")
         self.query = query

@@ -240,6 +240,10 @@ class EventListQuery:
         duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
         return func.coalesce(duration, literal_column("interval '0'"))
 
+    def anonymous(self) -> bool:
+        """Whether the list shows what a visitor sees (listed dates alone)."""
+        return self._public()
+
     def _public(self) -> bool:
         """Anonymous visibility: published and listed, which occurrences carry themselves
         (`listed`), so the window and its count are read from their partial indexes."""
