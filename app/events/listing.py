@@ -272,13 +272,13 @@ async def list_summaries(
 
 
 async def list_days(
-    ctx: RequestContext, totals: CountCache, first: date, last: date, per_day: int
+    ctx: RequestContext, first: date, last: date, per_day: int
 ) -> list[tuple[date, int, list[dict[str, Any]]]]:
     """The same list as `list_events` (parameters, visibility, order) laid on the days from
     `first` to `last` (local dates; an event on each day it covers): for each day with
     events, how many it has and the first `per_day` of them as `summary_body`."""
     query, _, _ = await _list_query(ctx)
-    days = await DayQuery(query, first, last, per_day).days(totals)
+    days = await DayQuery(query, first, last, per_day).days()
     return [
         (day.day, day.total, [summary_body(summary, ctx.urls) for summary in day.events])
         for day in days

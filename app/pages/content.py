@@ -99,7 +99,7 @@ class Content:
         """The list under `filters` on each day from `first` to `last`: for each day with
         events, how many and the first `per_day` of them as a calendar grid shows them."""
         with _refused_as_not_shown():
-            return await list_days(self._with(filters), self.totals, first, last, per_day)
+            return await list_days(self._with(filters), first, last, per_day)
 
     async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
         raw = {"password": password} if password else {}

@@ -6,8 +6,9 @@ the size of the month.
 A day's events are those whose local dates cover it (an event on each of its days; an end
 at midnight does not reach the next day, as `app/pages/calendar.py` lays them out). Each
 day's first events walk the list's start index from the day minus the longest duration of
-any date (the duration index, migration 28a0c1d2e3f4) and stop at the cap (`LATERAL ...
-LIMIT`); the counts read the grid's dates once, from the index alone for a visitor."""
+any date (the duration index, migration 28a0c1d2e3f4), check the dates that cover the day
+against the list's conditions and stop at the cap (`LATERAL ... LIMIT`); the counts read
+the grid's dates once, from an index alone for a visitor."""
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
@@ -18,7 +19,6 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy import literal_column as sql
 from sqlalchemy.orm import aliased
 
-from app.core.edge.caching import CountCache
 from app.events.records import EventSummary
 from app.events.repository.list_query import MAX_CACHED_SHAPES, EventListQuery
 from app.models import Occurrence
@@ -138,9 +138,9 @@ class DayQuery:
         """The statement with its values (e.g. to EXPLAIN it)."""
         return self._built().params(**self.query.parameters(), **self.values)
 
-    async def days(self, totals: CountCache | None = None) -> list[DayEvents]:
+    async def days(self) -> list[DayEvents]:
+        # No plan choice for a search (the list's `_choose_plan`): days walk in start order.
         values = {**self.query.parameters(), **self.values}
-        await self.query.choose_plan(values, totals)
         connection = await self.query.repo.session.connection()
         result = await connection.execute(self._built(), values)
         days: dict[date, DayEvents] = {}

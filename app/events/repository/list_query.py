@@ -360,7 +360,7 @@ class EventListQuery:
     ) -> list[EventRecord]:
         """Events of the list without their total (the calendar feeds have no pages)."""
         values = self.parameters()
-        await self.choose_plan(values, totals)
+        await self._choose_plan(values, totals)
         page_stmt, _ = self._statements()
         paged = {**values, "offset": offset, "limit": limit}
         return await self.repo.fetch(page_stmt, paged, dict.fromkeys(LABELS))
@@ -373,13 +373,13 @@ class EventListQuery:
         and its series' next dates show a title and a link of each (the month grid reads
         per day: day_query.py)."""
         values = self.parameters()
-        await self.choose_plan(values, totals)
+        await self._choose_plan(values, totals)
         paged = {**values, "offset": offset, "limit": limit}
         connection = await self.repo.session.connection()
         result = await connection.execute(self._summary_statement(), paged)
         return [EventSummary(*row) for row in result]
 
-    async def choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
+    async def _choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
         """The planner cannot tell how many events a search word matches (a word prefix);
         the count can, and a count of the same search seen before is a good guide."""
         if self.filters.search is None:
@@ -400,7 +400,7 @@ class EventListQuery:
         data version the page query saw (read in the same statement)."""
         key = self._cache_key()
         values = self.parameters()
-        await self.choose_plan(values, totals)
+        await self._choose_plan(values, totals)
         page_stmt, _ = self._statements()
         extras: dict[str, Any] = dict.fromkeys(LABELS)
         paged = {**values, "offset": offset, "limit": limit}
