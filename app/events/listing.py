@@ -4,7 +4,7 @@ the page and its total."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -15,6 +15,7 @@ from app.core.rules.constants import DATE_PARAMS, END_OF_DAY, STATUSES, TRASH, T
 from app.core.rules.dates import DATETIME_FORMAT, parse_when
 from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.params import EventFilterParams, EventListParams
+from app.events.repository.day_query import DayQuery
 from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListFilters, EventListQuery
 from app.events.search import search_query
@@ -268,6 +269,20 @@ async def list_summaries(
     query, _, _ = await _list_query(ctx)
     summaries = await query.summaries(page.offset, page.size, totals)
     return [summary_body(summary, ctx.urls) for summary in summaries]
+
+
+async def list_days(
+    ctx: RequestContext, first: date, last: date, per_day: int
+) -> list[tuple[date, int, list[dict[str, Any]]]]:
+    """The same list as `list_events` (parameters, visibility, order) laid on the days from
+    `first` to `last` (local dates; an event on each day it covers): for each day with
+    events, how many it has and the first `per_day` of them as `summary_body`."""
+    query, _, _ = await _list_query(ctx)
+    days = await DayQuery(query, first, last, per_day).days()
+    return [
+        (day.day, day.total, [summary_body(summary, ctx.urls) for summary in day.events])
+        for day in days
+    ]
 
 
 def feed_link(ctx: RequestContext, echo: dict[str, Any]) -> str:

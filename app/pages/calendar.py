@@ -1,6 +1,7 @@
 """Laying events out on days: the list grouped by day, the month grid (weeks of seven days
-from the chosen first weekday, multi-day events on each of their days), and a series'
-rule in words."""
+from the chosen first weekday; the days' events and totals are read per day, a multi-day
+event on each of its days: app/events/repository/day_query.py), and a series' rule in
+words."""
 
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -8,24 +9,16 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 Body = dict[str, Any]
-CELL_LIMIT = 3  # events shown in a month cell before "+N more"
+CELL_LIMIT = 4  # events shown in a month cell before "+N more"
+# Events read per day: a day with one more than the limit shows them all (a "+1 more" would
+# take a title's place).
+DAY_READ = CELL_LIMIT + 1
+# A day of the grid as read: (day, how many events, its first `DAY_READ` events).
+DayRead = tuple[date, int, list[Body]]
 
 
 def local_start(event: Body) -> datetime:
     return datetime.fromisoformat(event["start_date"])
-
-
-def local_end(event: Body) -> datetime:
-    return datetime.fromisoformat(event["end_date"])
-
-
-def days_of(event: Body) -> list[date]:
-    """The local days an event covers (an end at midnight does not reach the next day)."""
-    first = local_start(event).date()
-    end = local_end(event)
-    last = (end - timedelta(seconds=1)).date() if end.time() == datetime.min.time() else end.date()
-    last = max(first, last)
-    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
 
 
 def by_day(events: list[Body], since: date | None = None) -> list[tuple[date, list[Body]]]:
@@ -43,16 +36,16 @@ class Cell:
     day: date
     in_month: bool
     today: bool
-    events: list[Body] = field(default_factory=list)
-    unknown: bool = False  # more events than read may fall on this day
+    events: list[Body] = field(default_factory=list)  # the first ones, in list order
+    total: int = 0
 
     @property
     def shown(self) -> list[Body]:
-        return self.events[:CELL_LIMIT] if len(self.events) > CELL_LIMIT + 1 else self.events
+        return self.events[:CELL_LIMIT] if self.total > DAY_READ else self.events
 
     @property
     def more(self) -> int:
-        return len(self.events) - len(self.shown)
+        return self.total - len(self.shown)
 
 
 def month_bounds(month: date, first_weekday: int) -> tuple[date, date]:
@@ -66,24 +59,16 @@ def month_bounds(month: date, first_weekday: int) -> tuple[date, date]:
 
 
 def month_grid(
-    month: date, first_weekday: int, events: list[Body], today: date, complete: bool = True
+    month: date, first_weekday: int, days: list[DayRead], today: date
 ) -> list[list[Cell]]:
-    """The grid's weeks. Not `complete` (the grid had more events than one view reads, in
-    start order): the days from the last one read on may have more than they show, and
-    link to their day view."""
+    """The grid's weeks, each day with the events read for it and its total."""
     start, end = month_bounds(month, first_weekday)
-    days = [start + timedelta(days=n) for n in range((end - start).days + 1)]
-    cells = {day: Cell(day, day.month == month.month, day == today) for day in days}
-    for event in events:
-        for day in days_of(event):
-            if day in cells:
-                cells[day].events.append(event)
-    if not complete and events:
-        last = local_start(events[-1]).date()
-        for day in days:
-            cells[day].unknown = day >= last
-    ordered = [cells[day] for day in sorted(cells)]
-    return [ordered[i : i + 7] for i in range(0, len(ordered), 7)]
+    grid = [start + timedelta(days=n) for n in range((end - start).days + 1)]
+    cells = {day: Cell(day, day.month == month.month, day == today) for day in grid}
+    for day, total, events in days:
+        if day in cells:
+            cells[day].events, cells[day].total = events, total
+    return [[cells[day] for day in grid[i : i + 7]] for i in range(0, len(grid), 7)]
 
 
 def add_months(month: date, count: int) -> date:

@@ -3,9 +3,9 @@ visibility, hidden-from-listings and language rules), single reads (status and p
 rules), terms. The pages never decide on their own who may see what."""
 
 import dataclasses
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from datetime import UTC, datetime
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from datetime import UTC, date, datetime
 from typing import Any
 
 from fastapi import Request
@@ -15,7 +15,7 @@ from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
 from app.core.infra.database import SessionMaker
 from app.core.infra.settings import Settings
-from app.events.listing import list_bodies, list_summaries
+from app.events.listing import list_bodies, list_days, list_summaries
 from app.events.service import EventService
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -26,7 +26,7 @@ from app.users.auth import session_reader
 from app.venues.kind import VENUES
 
 Body = dict[str, Any]
-# More events than any month grid or day shows: one query reads them all.
+# More events than any day shows: one query reads them all.
 MAX_EVENTS_PER_VIEW = 1000
 PROTECTED = "event-password-protected"
 
@@ -42,6 +42,17 @@ class PasswordNeeded(Exception):
 def utc_text(moment: datetime) -> str:
     """A bound for the list's strict dates (read as UTC without an offset)."""
     return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+@contextmanager
+def _refused_as_not_shown() -> Iterator[None]:
+    """A list the API refuses (an unknown term or venue of an old link: 400) is not shown."""
+    try:
+        yield
+    except ApiError as exc:
+        if exc.status in (400, 404):
+            raise NotShown from exc
+        raise
 
 
 @asynccontextmanager
@@ -73,23 +84,22 @@ class Content:
         self, filters: dict[str, Any], offset: int = 0, limit: int = MAX_EVENTS_PER_VIEW
     ) -> list[Body]:
         """Events of the list under `filters` (the API's parameters), without the total."""
-        try:
+        with _refused_as_not_shown():
             return await list_bodies(self._with(filters), self.totals, offset, limit)
-        except ApiError as exc:
-            # An unknown term or venue of an old link (400).
-            if exc.status in (400, 404):
-                raise NotShown from exc
-            raise
 
     async def summaries(self, filters: dict[str, Any], limit: int) -> list[Body]:
         """Up to `limit` events of the list under `filters`, as a calendar grid shows them:
         title, link and dates (`summary_body`), the same events the list would show."""
-        try:
+        with _refused_as_not_shown():
             return await list_summaries(self._with(filters), self.totals, Page(1, limit))
-        except ApiError as exc:
-            if exc.status in (400, 404):
-                raise NotShown from exc
-            raise
+
+    async def days(
+        self, filters: dict[str, Any], first: date, last: date, per_day: int
+    ) -> list[tuple[date, int, list[Body]]]:
+        """The list under `filters` on each day from `first` to `last`: for each day with
+        events, how many and the first `per_day` of them as a calendar grid shows them."""
+        with _refused_as_not_shown():
+            return await list_days(self._with(filters), first, last, per_day)
 
     async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
         raw = {"password": password} if password else {}

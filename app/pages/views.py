@@ -7,8 +7,8 @@ from typing import Any
 from urllib.parse import quote
 
 from app.core.infra.settings import Settings
-from app.pages.calendar import add_months, by_day, month_bounds, month_grid
-from app.pages.content import MAX_EVENTS_PER_VIEW, Body, Content, NotShown, utc_text
+from app.pages.calendar import DAY_READ, add_months, by_day, month_bounds, month_grid
+from app.pages.content import Body, Content, NotShown, utc_text
 from app.pages.links import PageLinks
 
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
@@ -92,18 +92,15 @@ async def month_view(
         **scope,
         **search.filters(),
     }
-    # One more than the grid shows: whether the grid has more events than it read.
-    events = await content.summaries(filters, MAX_EVENTS_PER_VIEW + 1)
-    complete = len(events) <= MAX_EVENTS_PER_VIEW
-    events = events[:MAX_EVENTS_PER_VIEW]
+    # Each day's first events and total: a day's titles whatever the size of the month.
+    days = await content.days(filters, start, end, DAY_READ)
     weekdays = [(first_weekday + n) % 7 for n in range(7)]
     return {
         "month": month,
-        "weeks": month_grid(month, first_weekday, events, today(settings), complete=complete),
+        "weeks": month_grid(month, first_weekday, days, today(settings)),
         "weekdays": weekdays,
         "previous": add_months(month, -1),
         "next": add_months(month, 1),
-        "count": len(events),
     }
 
 

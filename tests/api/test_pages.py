@@ -13,7 +13,7 @@ from httpx import AsyncClient
 
 from app.core.infra.database import get_sessionmaker
 from app.main import create_app
-from app.pages.calendar import month_bounds, month_grid
+from app.pages.calendar import month_bounds
 from app.pages.i18n import first_weekday
 from app.pages.views import srcset
 from tests.factories import API, AuthFor, asgi_client, create_record
@@ -324,7 +324,7 @@ async def test_month_grid_spans_days_and_overflows_into_more(
         )
     html = (await client.get(f"/events/month/{month}/")).text
     assert html.count("Three day festival") == 3
-    assert "+3 more" in html
+    assert "+2 more" in html  # six on the day: four titles
     assert f'class="more" href="http://testserver/events/{at}/"' in html
     day_page = (await client.get(f"/events/{at}/")).text
     assert all(f"Busy {n}" in day_page for n in range(5))
@@ -589,23 +589,6 @@ def test_srcset_from_the_images_sizes() -> None:
     )
     assert srcset({"url": "https://img.example.org/a.jpg"}) == ""
     assert srcset(False) == ""
-
-
-def test_a_month_read_in_part_links_the_days_it_may_not_show_whole() -> None:
-    def dated(day: int) -> dict[str, Any]:
-        return {
-            "start_date": f"2026-03-{day:02} 10:00:00",
-            "end_date": f"2026-03-{day:02} 11:00:00",
-        }
-
-    events = [dated(2), dated(10)]
-    weeks = month_grid(date(2026, 3, 1), 0, events, date(2026, 3, 1), complete=False)
-    cells = {cell.day: cell for week in weeks for cell in week}
-    assert not cells[date(2026, 3, 9)].unknown
-    assert cells[date(2026, 3, 10)].unknown
-    assert cells[date(2026, 4, 5)].unknown
-    whole = month_grid(date(2026, 3, 1), 0, events, date(2026, 3, 1))
-    assert not any(cell.unknown for week in whole for cell in week)
 
 
 async def test_an_uploaded_image_is_shown_with_srcset_and_alt(

@@ -88,7 +88,7 @@ async def _seed(site: Site) -> None:
         )  # fmt: skip
         busy = first + timedelta(days=19)
         for number, title in enumerate(
-            ("Morning Yoga", "Book Swap", "Chess Club", "Film Night", "Open Mic")
+            ("Morning Yoga", "Book Swap", "Chess Club", "Film Night", "Open Mic", "Quiz Night")
         ):
             await site.create(
                 client, "events", f"busy{number}", title=title,
@@ -250,7 +250,7 @@ async def test_views_render_and_navigate(site: Site, browser: WebDriver, tmp_pat
     assert seen["month_title"] == TODAY.strftime("%B %Y")
     assert seen["festival_cells"] == 3  # over its three days
     assert seen["more"] == "+2 more"
-    assert seen["day_events"] == 5
+    assert seen["day_events"] == 6
     assert seen["next_month_title"] != seen["month_title"]
     assert seen["venue_link"] == site.records["venue"]["url"]
     assert seen["german_heading"] == "Music"  # the term has no German name: the default's

@@ -227,12 +227,22 @@ class EventListQuery:
         longest duration of any date: a bound on the start, so that the list walks the
         start-time index from there rather than from the first event ever (one read of the
         duration index's last entry, once per statement)."""
-        longest = aliased(Occurrence, name="longest")
-        duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
         # Local mode: the bound itself; UTC mode: the local time it implies (parameters()).
         name = "ends_after_local" if self.filters.utc else "ends_after"
         moment: Any = sql_cast(bindparam(name, type_=DateTime()), DateTime())
-        return o.start_local >= moment - func.coalesce(duration, literal_column("interval '0'"))
+        return o.start_local >= moment - self.longest_duration()
+
+    @staticmethod
+    def longest_duration() -> Any:
+        """The longest duration of any date (zero without dates): the duration index's last
+        entry."""
+        longest = aliased(Occurrence, name="longest")
+        duration = select(func.max(longest.end_local - longest.start_local)).scalar_subquery()
+        return func.coalesce(duration, literal_column("interval '0'"))
+
+    def anonymous(self) -> bool:
+        """Whether the list shows what a visitor sees (listed dates alone)."""
+        return self._public()
 
     def _public(self) -> bool:
         """Anonymous visibility: published and listed, which occurrences carry themselves
@@ -273,6 +283,19 @@ class EventListQuery:
         stmt = stmt.where(*self.conditions())
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
+        return stmt
+
+    def occurrences(self, *columns: Any) -> Select[Any]:
+        """The filtered statement of occurrence `columns` alone (unordered, unpaged), the
+        event joined only when a filter reads it: the planner does not read a visitor's
+        window from the index alone (index-only) while the outer join is in the query, even
+        when it drops the join."""
+        stmt = select(*columns).where(*self.conditions())
+        if self.filters.first_of_series:
+            stmt = stmt.where(self._first_of_its_series())
+        if Event.__table__ in stmt.get_final_froms():
+            joined = Occurrence.__table__.outerjoin(Event, Event.id == Occurrence.content_id)
+            stmt = stmt.select_from(joined)
         return stmt
 
     def _first_of_its_series(self) -> Any:
@@ -345,9 +368,10 @@ class EventListQuery:
     async def summaries(
         self, offset: int, limit: int, totals: CountCache | None = None
     ) -> list[EventSummary]:
-        """What a calendar grid shows of the list's events (the same filters, order and
-        paging): a few columns of each, no relations, no total. A grid of a month reads
-        hundreds of events and shows a title and a link of each."""
+        """What a calendar view shows of the list's events (the same filters, order and
+        paging): a few columns of each, no relations, no total: an event page's neighbours
+        and its series' next dates show a title and a link of each (the month grid reads
+        per day: day_query.py)."""
         values = self.parameters()
         await self._choose_plan(values, totals)
         paged = {**values, "offset": offset, "limit": limit}
