@@ -43,7 +43,7 @@ async def _stop(process: asyncio.subprocess.Process, stop: signal.Signals = sign
 
 
 async def test_start_up_lines_with_a_configured_database(database_url: str) -> None:
-    async with fresh_database(database_url, "almanac_start_up") as url:
+    async with fresh_database(database_url, "almanac_start_up", migrated=True) as url:
         with_password = make_url(url).set(password="s3cret-pw").render_as_string(False)
         port = free_port()
         # The password is wrong for this server (it trusts local connections), but shown it
@@ -170,7 +170,7 @@ async def test_users_add_says_the_role_and_list_has_a_header(database_url: str) 
 
 
 async def test_seed_demo(database_url: str) -> None:
-    async with fresh_database(database_url, "almanac_demo_seed") as url:
+    async with fresh_database(database_url, "almanac_demo_seed", migrated=True) as url:
         await almanac(url, "seed", "--demo")
         # The tutorial run again: the demo is not added twice, and that is said.
         again = await almanac(url, "seed", "--demo")
