@@ -12,10 +12,10 @@ pending delivery is ever claimed, so changes of a record arrive in order even wh
 of them needs retries.
 
 Deliveries yield to requests: a lane waits before it claims while its process has a
-request in flight or ended one less than QUIET_SECONDS ago, up to `WEBHOOKS_MAX_DEFERRAL`
-seconds, after which its batch goes anyway (deliveries lag behind while the workers are
-saturated, never without bound, and catch up when the requests let up). Nothing is claimed
-while a lane waits, so ordering and at-least-once are as without the wait.
+request in flight or ended one less than QUIET_SECONDS ago; while the process stays busy,
+one batch per `WEBHOOKS_MAX_DEFERRAL` seconds goes anyway (deliveries lag behind while the
+workers are saturated, never stop, and catch up when the requests let up). Nothing is
+claimed while a lane waits, so ordering and at-least-once are as without the wait.
 """
 
 import asyncio
@@ -67,6 +67,7 @@ class WebhookWorker:
         self.metrics = metrics
         self.activity = activity  # this process's requests (None: deliveries never wait)
         self.deferring = 0  # lanes waiting for the requests to let up (for the tests)
+        self._bounded_at = 0.0  # when the next batch may go though requests are in flight
         self.schedule = list(settings.webhooks_retry_schedule)
         self.retention = timedelta(days=settings.changes_retention_days)
         self._tasks: list[asyncio.Task[None]] = []
@@ -215,18 +216,25 @@ class WebhookWorker:
 
     async def _yield_to_requests(self) -> None:
         """Wait, before claiming, while this process serves requests: until it has had
-        none for QUIET_SECONDS, or for `WEBHOOKS_MAX_DEFERRAL` seconds at most."""
+        none for QUIET_SECONDS. While it stays busy, one batch of the process (whichever
+        lane's wait ends first) goes per `WEBHOOKS_MAX_DEFERRAL` seconds: deliveries lag
+        behind a saturated worker by a bounded share of its time, never stop."""
         limit = self.settings.webhooks_max_deferral
         if self.activity is None or limit <= 0:
             return
-        deadline = asyncio.get_running_loop().time() + limit
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
         self.deferring += 1
         try:
-            quiet = await self.activity.quiet(QUIET_SECONDS, deadline)
+            while not await self.activity.quiet(QUIET_SECONDS, deadline):
+                now = loop.time()
+                if now >= self._bounded_at:  # no other lane went on the bound meanwhile
+                    self._bounded_at = now + limit
+                    self.metrics.webhook_deferral_bound()
+                    return
+                deadline = self._bounded_at
         finally:
             self.deferring -= 1
-        if not quiet:
-            self.metrics.webhook_deferral_bound()
 
     def _outcome(
         self, claimed: Claimed, attempt: Attempt, disabling: dict[int, tuple[str, str]]

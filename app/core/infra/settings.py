@@ -145,8 +145,8 @@ class Settings(BaseSettings):
         default=1.0,
         ge=0,
         le=60,
-        description="Seconds a delivery batch waits at most for its worker to have no request "
-        "in flight (deliveries yield to requests; 0: they do not)",
+        description="Deliveries yield to requests: while its worker serves requests, one "
+        "delivery batch per this many seconds goes anyway (0: deliveries never wait)",
     )
     webhooks_allow_private: bool = Field(
         default=False,
