@@ -5,6 +5,7 @@ request that never ends holds deliveries up for WEBHOOKS_MAX_DEFERRAL at most.""
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -69,36 +70,53 @@ def held_request(client: AsyncClient, admin: AuthFor, release: asyncio.Event) ->
     return asyncio.create_task(client.post(f"{API}/tags", content=body(), headers=headers))
 
 
+@dataclass
+class Held:
+    deliveries: str  # the subscription's delivery log, with one ping pending
+    request: "asyncio.Task[Response]"  # in flight until `release` is set
+    release: asyncio.Event
+
+
+@pytest.fixture
+async def held(
+    app: FastAPI, client: AsyncClient, admin: AuthFor, receiver: Receiver
+) -> AsyncIterator[Held]:
+    deliveries = await pinged(client, admin, receiver)
+    release = asyncio.Event()
+    request = held_request(client, admin, release)
+    try:
+        await until(lambda: app.state.activity.in_flight == 1)
+        yield Held(deliveries, request, release)
+    finally:
+        release.set()
+        answer = await request
+        assert answer.status_code == 201, answer.text
+
+
 async def test_a_delivery_waits_for_the_request_in_flight(
     app: FastAPI,
     client: AsyncClient,
     admin: AuthFor,
     receiver: Receiver,
+    held: Held,
     maker: async_sessionmaker[AsyncSession],
 ) -> None:
-    activity: RequestActivity = app.state.activity
-    deliveries = await pinged(client, admin, receiver)
     worker = worker_for(app, max_deferral=60)  # far longer than this test takes
-    release = asyncio.Event()
-    request = held_request(client, admin, release)
     try:
-        await until(lambda: activity.in_flight == 1)
         sending = asyncio.create_task(worker.deliver(maker))
         await until(lambda: worker.deferring == 1)
         # Another request meanwhile (this one ends, the held one does not): still waiting.
-        assert await statuses(client, admin, deliveries) == ["pending"]
+        assert await statuses(client, admin, held.deliveries) == ["pending"]
         assert receiver.received == []
         assert worker.deferring == 1
         assert not sending.done()
-        release.set()
-        answer: Response = await request
-        assert answer.status_code == 201, answer.text
+        held.release.set()
+        await held.request
         assert await sending is True  # claimed and sent, once the requests let up
     finally:
-        release.set()
         await worker.stop()
     assert [r.path for r in receiver.received] == ["/hook"]
-    assert await statuses(client, admin, deliveries) == ["delivered"]
+    assert await statuses(client, admin, held.deliveries) == ["delivered"]
 
 
 async def test_a_request_that_never_ends_holds_deliveries_up_for_the_bound_only(
@@ -106,21 +124,18 @@ async def test_a_request_that_never_ends_holds_deliveries_up_for_the_bound_only(
     client: AsyncClient,
     admin: AuthFor,
     receiver: Receiver,
+    held: Held,
     maker: async_sessionmaker[AsyncSession],
 ) -> None:
-    activity: RequestActivity = app.state.activity
-    deliveries = await pinged(client, admin, receiver)
     worker = worker_for(app, max_deferral=0.2)
-    release = asyncio.Event()
-    request = held_request(client, admin, release)
     try:
-        await until(lambda: activity.in_flight == 1)
         assert await worker.deliver(maker) is True
-        assert activity.in_flight == 1  # the request is still being served
-        assert not request.done()
-        assert [r.path for r in receiver.received] == ["/hook"]
     finally:
-        release.set()
         await worker.stop()
-    assert (await request).status_code == 201
-    assert await statuses(client, admin, deliveries) == ["delivered"]
+    activity: RequestActivity = app.state.activity
+    assert activity.in_flight == 1  # the request is still being served
+    assert not held.request.done()
+    assert [r.path for r in receiver.received] == ["/hook"]
+    held.release.set()
+    await held.request
+    assert await statuses(client, admin, held.deliveries) == ["delivered"]
