@@ -11,6 +11,7 @@ from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessLog, RouteTemplates, route_template
+from app.core.edge.activity import count_requests
 from app.core.edge.caching import (
     CountCache,
     PrincipalCache,
@@ -33,6 +34,7 @@ from app.core.edge.pipeline import EdgePipeline, Step
 from app.core.edge.positions import POSITION_HEADER, read_position, written_position
 from app.core.edge.ratelimit import FailedLogins
 from app.core.edge.urls import NAMESPACE
+from app.core.infra.activity import RequestActivity
 from app.core.infra.database import (
     add_after_commit,
     make_engine,
@@ -136,6 +138,8 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
     peers = TrustedPeers(settings.forwarded_allow_ips)
     positions = [written_position(settings.replica_max_lag)]
     return [
+        # Requests in flight in this process: webhook deliveries wait for them to let up.
+        count_requests(app.state.activity),
         # The request id and the access line cover everything after them.
         AccessLog(peers, metrics),
         # Before anything reads a URL: the public scheme, host, prefix and client.
@@ -197,7 +201,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.horizon_keeper = HorizonKeeper(
         Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
     )
-    app.state.webhook_worker = WebhookWorker(settings, metrics)
+    app.state.activity = RequestActivity()
+    app.state.webhook_worker = WebhookWorker(settings, metrics, app.state.activity)
     app.state.media_storage = LocalStorage(settings.media_root)
     app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
     app.state.failed_logins = FailedLogins(

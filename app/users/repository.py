@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.infra.database import not_content
 from app.core.rules.permissions import Principal, Role
 from app.models import AppPassword, DeskSession, User
 
@@ -114,7 +115,13 @@ class DeskSessionRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
+    def _writing(self) -> None:
+        """Desk sessions are no content (no version trigger): their writes alone draw no
+        data version after the commit (`not_content`, verified by the database)."""
+        not_content(self.session)
+
     async def add(self, user_id: int, token_hash: str, csrf_token: str, user_agent: str) -> int:
+        self._writing()
         row = DeskSession(
             user_id=user_id, token_hash=token_hash, csrf_token=csrf_token, user_agent=user_agent
         )
@@ -145,6 +152,7 @@ class DeskSessionRepository:
         return FoundSession(row.id, principal, row.csrf_token, bool(row.stale))
 
     async def touch(self, session_id: int) -> None:
+        self._writing()
         await self.session.execute(
             update(DeskSession).where(DeskSession.id == session_id).values(last_seen_at=func.now())
         )
@@ -166,6 +174,7 @@ class DeskSessionRepository:
 
     async def remove(self, user_id: int, session_id: int) -> bool:
         """End one of `user_id`'s sessions; False if it has none of that id."""
+        self._writing()
         result = await self.session.execute(
             delete(DeskSession).where(DeskSession.id == session_id, DeskSession.user_id == user_id)
         )
@@ -173,6 +182,7 @@ class DeskSessionRepository:
 
     async def remove_all(self, user_id: int, keep: int | None = None) -> int:
         """End every session of `user_id` (but `keep`); how many were ended."""
+        self._writing()
         query = delete(DeskSession).where(DeskSession.user_id == user_id)
         if keep is not None:
             query = query.where(DeskSession.id != keep)
@@ -181,6 +191,7 @@ class DeskSessionRepository:
 
     async def remove_expired(self, idle_minutes: int, lifetime_hours: int) -> None:
         """Delete every session that has ended by itself (idle, or too old)."""
+        self._writing()
         live = _live(idle_minutes, lifetime_hours)
         await self.session.execute(delete(DeskSession).where(~(live[0] & live[1])))
 

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from app.core.infra.database import Session
+from app.core.infra.database import Session, not_content
 from app.core.rules.permissions import Principal, Role
 from app.models import User
 from app.users.auth import hash_password, new_password
@@ -81,7 +81,9 @@ class Accounts:
 
     async def signs_in(self, login: str, password: str) -> Principal | None:
         """The user whose account password this is, None for a wrong login or password
-        (an application password is not an account password)."""
+        (an application password is not an account password). A sign-in writes no content
+        (at most a desk session, and the throttle's failure outside this session)."""
+        not_content(self.users.session)
         user = await self.users.by_login(login.strip()) if login.strip() else None
         stored = user.account_password if user is not None else None
         if not await verify_account_password(stored, password) or user is None:

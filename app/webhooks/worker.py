@@ -10,6 +10,12 @@ once (its transaction goes with its connection), so they are sent again (the sam
 `webhook-id`: receivers de-duplicate). Per record and subscription only the oldest
 pending delivery is ever claimed, so changes of a record arrive in order even when one
 of them needs retries.
+
+Deliveries yield to requests: a lane waits before it claims while its process has a
+request in flight or ended one less than QUIET_SECONDS ago; while the process stays busy,
+one batch per `WEBHOOKS_MAX_DEFERRAL` seconds goes anyway (deliveries lag behind while the
+workers are saturated, never stop, and catch up when the requests let up). Nothing is
+claimed while a lane waits, so ordering and at-least-once are as without the wait.
 """
 
 import asyncio
@@ -19,6 +25,7 @@ import random
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
+from app.core.infra.activity import RequestActivity
 from app.core.infra.database import SessionMaker
 from app.core.infra.metrics import Metrics
 from app.core.infra.settings import Settings
@@ -37,6 +44,9 @@ HOUSEKEEPING_SECONDS = 5.0  # metrics refresh; the log is pruned every PRUNE_EVE
 PRUNE_EVERY = 12
 LANES = 4  # delivery loops per process, each with a batch of its own in flight (at most)
 MAX_BACKOFF_SECONDS = 30.0  # longest wait between two rounds after failures
+# A process that ended its last request this long ago is quiet enough to deliver in: a
+# client sending writes one after another leaves gaps far shorter than this.
+QUIET_SECONDS = 0.05
 GONE = "gone"
 EXHAUSTED = "retries_exhausted"
 
@@ -50,9 +60,14 @@ def next_attempt(schedule: list[float], round_attempts: int, now: datetime) -> d
 
 
 class WebhookWorker:
-    def __init__(self, settings: Settings, metrics: Metrics) -> None:
+    def __init__(
+        self, settings: Settings, metrics: Metrics, activity: RequestActivity | None = None
+    ) -> None:
         self.settings = settings
         self.metrics = metrics
+        self.activity = activity  # this process's requests (None: deliveries never wait)
+        self.deferring = 0  # lanes waiting for the requests to let up (for the tests)
+        self._bounded_at = 0.0  # when the next batch may go though requests are in flight
         self.schedule = list(settings.webhooks_retry_schedule)
         self.retention = timedelta(days=settings.changes_retention_days)
         self._tasks: list[asyncio.Task[None]] = []
@@ -168,6 +183,7 @@ class WebhookWorker:
         """Claim due deliveries, send them, record the outcomes; False if none was due."""
         assert self._sender is not None
         sender = self._sender
+        await self._yield_to_requests()
         async with maker() as session, session.begin():
             repo = WebhookRepository(session)
             # Not the subscriptions another lane of this process is sending to: a slow
@@ -197,6 +213,28 @@ class WebhookWorker:
                 await repo.disable(subscription_id, reason, detail)
                 log.warning("webhooks: subscription %d disabled: %s", subscription_id, detail)
         return True
+
+    async def _yield_to_requests(self) -> None:
+        """Wait, before claiming, while this process serves requests: until it has had
+        none for QUIET_SECONDS. While it stays busy, one batch of the process (whichever
+        lane's wait ends first) goes per `WEBHOOKS_MAX_DEFERRAL` seconds: deliveries lag
+        behind a saturated worker by a bounded share of its time, never stop."""
+        limit = self.settings.webhooks_max_deferral
+        if self.activity is None or limit <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + limit
+        self.deferring += 1
+        try:
+            while not await self.activity.quiet(QUIET_SECONDS, deadline):
+                now = loop.time()
+                if now >= self._bounded_at:  # no other lane went on the bound meanwhile
+                    self._bounded_at = now + limit
+                    self.metrics.webhook_deferral_bound()
+                    return
+                deadline = self._bounded_at
+        finally:
+            self.deferring -= 1
 
     def _outcome(
         self, claimed: Claimed, attempt: Attempt, disabling: dict[int, tuple[str, str]]

@@ -3,8 +3,9 @@
 Every change to what the API can show draws a new number from the version sequence: database
 triggers draw one inside every write (see the migrations), and `after_write` draws one more
 once a request's write has committed, so that nothing computed from a snapshot without that
-write survives under the number readers see next. Both caches key their entries by that
-number, so a hit is exact, not eventually consistent:
+write survives under the number readers see next (not after a write that wrote no content
+table, see `after_write`). Both caches key their entries by that number, so a hit is exact,
+not eventually consistent:
 
 - `ResponseCache` (with its edge step, `ResponseCaching`): whole responses to anonymous reads, per URL. A hit
   costs one indexless read of the sequence over a small pool of raw connections and skips
@@ -47,7 +48,13 @@ from app.core.edge.pipeline import Exchange, Handler
 from app.core.edge.positions import POINT_KEY
 from app.core.edge.scopes import header, signed_in
 from app.core.edge.urls import NAMESPACE
-from app.core.infra.database import ROUTE_KEY, Session, draw_data_version, lsn_number
+from app.core.infra.database import (
+    ROUTE_KEY,
+    Session,
+    content_unchanged,
+    draw_data_version,
+    lsn_number,
+)
 from app.core.infra.replica import PRIMARY_POINT_SQL, Route
 from app.core.rules.constants import DATE_PARAMS
 from app.core.rules.permissions import Principal
@@ -62,7 +69,17 @@ TTL_SECONDS = 300.0
 
 async def after_write(session: Session) -> None:
     """Draw a new version once a write has committed (see the module docstring): the
-    session's after-commit hook (app/core/infra/database.py, registered by create_app)."""
+    session's after-commit hook (app/core/infra/database.py, registered by create_app).
+
+    Not after a write that wrote no content table (a desk sign-in or sign-out, ending a
+    desk session: `not_content`), so that it does not empty both caches and the cached
+    callers though nothing they hold changed. Safe: such a write draws no version inside
+    its transaction either (only the content tables' triggers draw), so nothing could be
+    filed under a version its commit changed; whether it wrote content is the database's
+    answer (the triggers note it), not the code's claim; and its read-your-writes position
+    is not needed: desk sessions and credentials are read on the primary only."""
+    if content_unchanged(session):
+        return
     await draw_data_version(session)
 
 

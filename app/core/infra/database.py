@@ -23,7 +23,7 @@ from sqlalchemy.util import greenlet_spawn
 
 from app.core.infra.embedded import embedded_url
 from app.core.infra.settings import Settings
-from app.core.rules.constants import VERSION_SEQUENCE
+from app.core.rules.constants import CONTENT_WRITTEN_SETTING, VERSION_SEQUENCE
 
 if TYPE_CHECKING:  # both import this module
     from app.core.infra.metrics import Metrics
@@ -199,6 +199,8 @@ async def session_scope(
         except Exception:
             await session.rollback()
             raise
+        if session.info.get(NOT_CONTENT) and request.method not in SAFE_METHODS:
+            session.info[CONTENT_WRITTEN] = await wrote_content(session)
         await session.commit()
         if request.method not in SAFE_METHODS:
             for hook in getattr(request.app.state, AFTER_COMMIT_STATE_KEY, None) or ():
@@ -287,9 +289,37 @@ def version_column() -> Label[int]:
 
 
 # A session's `info` keys: a replica session's ReplayWatch (app/core/infra/replica.py), and
-# the primary's WAL position after the session's write committed.
+# the primary's WAL position after the session's write committed; `not_content`'s mark, and
+# whether the database then said the transaction wrote content.
 REPLAY_WATCH = "replay_watch"
 WRITTEN_POSITION = "written_position"
+NOT_CONTENT = "not_content"
+CONTENT_WRITTEN = "content_written"
+
+
+def not_content(session: AsyncSession) -> None:
+    """Say that `session`'s writes are not content (desk sessions, sign-ins): nothing a
+    cached response can show. Only a hint, so that it cannot hide a real change: before the
+    commit the database is asked whether the transaction wrote a content table anyway (the
+    tables with a version trigger, which notes it: see the migration
+    2026-11-25-0100_content_written), and the version is drawn if it did. Writes that are
+    not marked draw as before, without the question (no extra round trip for them)."""
+    session.info[NOT_CONTENT] = True
+
+
+async def wrote_content(session: AsyncSession) -> bool:
+    """Whether the session's open transaction wrote a content table (a version trigger
+    fired in it); False without a transaction (the question then opens an empty one)."""
+    noted = select(func.current_setting(CONTENT_WRITTEN_SETTING, True))
+    return bool(await session.scalar(noted) == "on")
+
+
+def content_unchanged(session: AsyncSession) -> bool:
+    """True only when the session's committed write was marked `not_content` and the
+    database said it wrote no content table: no data version needs drawing for it."""
+    return session.info.get(CONTENT_WRITTEN) is False
+
+
 # The request's (client position, primary point) for the read router (app/core/edge/positions.py).
 ReadPosition = Callable[[Any], tuple[int | None, tuple[int, int] | None]]
 

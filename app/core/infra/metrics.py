@@ -112,6 +112,12 @@ class _Collectors:
             ["outcome"],
             registry=registry,
         )
+        self.webhook_deferrals_bounded: Counter = Counter(
+            "almanac_webhook_deferrals_bounded",
+            "Webhook delivery batches sent after WEBHOOKS_MAX_DEFERRAL while their worker was "
+            "still serving requests (deliveries lagging behind saturated workers)",
+            registry=registry,
+        )
         # livemax: every worker reads the same numbers from the database; the dead drop out.
         self.webhook_oldest: Gauge = Gauge(
             "almanac_webhook_oldest_undelivered_seconds",
@@ -170,6 +176,10 @@ class Metrics:
     def webhook_delivery(self, outcome: str) -> None:
         if self._c is not None:
             self._c.webhook_deliveries.labels(outcome).inc()
+
+    def webhook_deferral_bound(self) -> None:
+        if self._c is not None:
+            self._c.webhook_deferrals_bounded.inc()
 
     def webhook_backlog(self, oldest: dict[str, float], disabled: int) -> None:
         """The age of each subscription's oldest waiting change, and the disabled count."""

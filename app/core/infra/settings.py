@@ -141,6 +141,13 @@ class Settings(BaseSettings):
     webhooks_poll_interval: float = Field(
         default=0.5, gt=0, le=60, description="Seconds between two looks for new changes"
     )
+    webhooks_max_deferral: float = Field(
+        default=1.0,
+        ge=0,
+        le=60,
+        description="Deliveries yield to requests: while its worker serves requests, one "
+        "delivery batch per this many seconds goes anyway (0: deliveries never wait)",
+    )
     webhooks_allow_private: bool = Field(
         default=False,
         description="Allow receivers on loopback, private and link-local addresses",

@@ -37,3 +37,6 @@ FALSE_WORDS: Final = frozenset({"false", "0", "no", "off", ""})
 # The sequence every change to visible data draws from (database triggers and the app):
 # cached responses and totals are valid only under the number they were built with.
 VERSION_SEQUENCE: Final = "events_version_seq"
+# A transaction-local setting the version triggers turn on (see the migration
+# 2026-11-25-0100_content_written): whether the transaction wrote a content table.
+CONTENT_WRITTEN_SETTING: Final = "almanac.content_written"

@@ -1,0 +1,16 @@
+"""The edge step that counts this process's requests in flight (app/core/infra/activity.py):
+outermost, so that everything the process serves counts, cache hits included."""
+
+from app.core.edge.pipeline import Exchange, Handler, Step
+from app.core.infra.activity import RequestActivity
+
+
+def count_requests(activity: RequestActivity) -> Step:
+    async def step(exchange: Exchange, inner: Handler) -> None:
+        activity.started()
+        try:
+            await inner(exchange)
+        finally:
+            activity.ended()
+
+    return step
