@@ -35,6 +35,7 @@ from app.core.infra.settings import LANGUAGES
 from app.core.infra.sql import analyze_statement
 from app.core.rules.slugs import make_slug
 from app.models import CATEGORY, TAG
+from app.seed.bulk import ChunkWriter
 from app.seed.generation import (
     EVENT_TRANSLATED,
     RECURRING_SHARE,
@@ -171,6 +172,7 @@ class Seeder:
         self.site_timezone = site_timezone
         self.now = now or datetime.now(UTC).replace(microsecond=0)
         self.run = f"{self.now:%Y%m%d%H%M%S}-{secrets.token_hex(3)}"
+        self.writer = ChunkWriter(conn)
 
     async def copy(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         if rows:
@@ -365,32 +367,45 @@ class Seeder:
             )
 
         pending = await generate(0)
+        await self.begin_events()
         for index, start in enumerate(starts):
             rows = await pending
             if index + 1 < len(starts):
                 pending = await generate(index + 1)
-            await self.copy("events", EVENT_COLUMNS, rows.events)
-            await self.copy("event_translations", EVENT_TRANSLATION_COLUMNS, rows.translations)
-            await self.copy("event_terms", ("event_id", "term_id"), rows.terms)
-            await self.copy(
-                "event_organizers", ("event_id", "organizer_id", "position"), rows.organizers
-            )
-            await self.occurrences(rows)
-            # Statistics after each chunk (docs/design.md#bulk-loads): the triggers' statements
-            # join the tables growing here, and the next chunk's foreign keys are checked by
-            # plans made for the tables' real size (of an empty table: a scan per row). All of
-            # them: with only events, occurrences and the log analysed, a chunk's translations
-            # took 215 s instead of about 9 at 440k events.
+            await self.write_chunk(rows)
+            # Statistics after each chunk (docs/design.md#bulk-loads): the next chunk's
+            # foreign keys are checked by plans made for the tables' real size (of an empty
+            # table: a scan per row), and so are its joins.
             await self.conn.execute(analyze_statement(*GROWN_PER_CHUNK))
             done = start + len(rows.events)
             step = done - FIRST_CHUNK  # progress every 5 full chunks, and at the end
             if total >= 5 * CHUNK and (done == total or (step > 0 and step % (5 * CHUNK) == 0)):
                 self.progress(f"  {done} / {total} events")
+        await self.end_events()
 
-    async def occurrences(self, rows: EventRows) -> None:
-        """The series' occurrences of a chunk: the first of each takes the series' ID (its
-        start is the series' own), the others are drawn from `post_id_seq`."""
-        self.report.rows["occurrences"] += rows.singles  # made by the trigger
+    async def begin_events(self) -> None:
+        await self.writer.begin()
+
+    async def end_events(self) -> None:
+        await self.writer.end()
+
+    async def write_chunk(self, rows: EventRows) -> None:
+        """A chunk's rows, with what the disabled triggers would have derived (bulk.py)."""
+        await self.writer.events(rows)
+        self.report.rows["events"] += len(rows.events)
+        self.report.rows["event_translations"] += len(rows.translations)
+        await self.copy("event_terms", ("event_id", "term_id"), rows.terms)
+        await self.copy(
+            "event_organizers", ("event_id", "organizer_id", "position"), rows.organizers
+        )
+        occurrences = await self.occurrence_records(rows)
+        await self.copy("occurrences", OCCURRENCE_COLUMNS, occurrences)
+        await self.writer.derived(rows, occurrences)
+
+    async def occurrence_records(self, rows: EventRows) -> list[tuple[Any, ...]]:
+        """The chunk's occurrences with their IDs: the first of each event takes the event's
+        ID (a series' first start is the series' own), the others are drawn from
+        `post_id_seq`."""
         firsts = {row[0] for row in rows.occurrences}
         ids = iter(await self.post_ids(len(rows.occurrences) - len(firsts)))
         records: list[tuple[Any, ...]] = []
@@ -400,7 +415,7 @@ class Seeder:
             occurrence_id = series_id if series_id != previous else next(ids)
             previous = series_id
             records.append((occurrence_id, series_id, *row))
-        await self.copy("occurrences", OCCURRENCE_COLUMNS, records)
+        return records
 
     async def run_all(self) -> None:
         images = await self.images()
