@@ -62,29 +62,33 @@ def _columns(prefix: str, columns: Sequence[str]) -> str:
     return ", ".join(f"{prefix}{column}" for column in columns)
 
 
-# `event_search_words(id, title, description, excerpt)` for every staged event at once, over the
-# staged translations (the function reads `event_translations`, empty for these IDs yet).
-_TEXTS = "concat_ws(' ', {title}, {description}, {excerpt})"
-_TAGGED = f"""
-SELECT s.id, '*:' || w.lexeme AS word, false AS translated
-FROM {STAGED_EVENTS} AS s,
-    unnest(to_tsvector('simple', {_TEXTS.format(title="s.title", description="s.description", excerpt="s.excerpt")})) AS w
-UNION ALL
-SELECT t.event_id, t.language || ':' || w.lexeme, true
-FROM {STAGED_TRANSLATIONS} AS t JOIN {STAGED_EVENTS} AS s ON s.id = t.event_id,
-    unnest(to_tsvector('simple', {_TEXTS.format(title="coalesce(t.title, s.title)", description="coalesce(t.description, s.description)", excerpt="coalesce(t.excerpt, s.excerpt)")})) AS w
-UNION ALL
-SELECT t.event_id, t.language || ':~', true FROM {STAGED_TRANSLATIONS} AS t
-"""  # noqa: E501
+# `event_search_words(id, title, description, excerpt)` (migration e12a0b1c2d3e) of every
+# staged event at once, over the staged translations (the function reads
+# `event_translations`, empty for these IDs yet): the stored texts' words tagged `*:`, and of
+# each translation its words tagged with its language and `<lang>:~`. `array_to_tsvector`
+# sorts and drops repeated words, as the function's DISTINCT does.
+_WORDS = "tsvector_to_array(to_tsvector('simple', concat_ws(' ', {}, {}, {})))"
+_OWN_WORDS = _WORDS.format("s.title", "s.description", "s.excerpt")
+_TRANSLATED_WORDS = _WORDS.format(
+    "coalesce(t.title, s.title)", "coalesce(t.description, s.description)",
+    "coalesce(t.excerpt, s.excerpt)",
+)  # fmt: skip
 INSERT_EVENTS = f"""
 INSERT INTO events ({_columns("", EVENT_COLUMNS)}, search_words, revision)
-SELECT {_columns("s.", EVENT_COLUMNS)}, coalesce(w.words, ''::tsvector),
-    CASE WHEN w.translated THEN 1 ELSE 0 END
+SELECT {_columns("s.", EVENT_COLUMNS)},
+    array_to_tsvector(ARRAY(SELECT '*:' || w FROM unnest({_OWN_WORDS}) AS w))
+        || coalesce(translated.words, ''::tsvector),
+    -- The translations' rewrite of the words counted the revision up (events_revision).
+    CASE WHEN translated.event_id IS NULL THEN 0 ELSE 1 END
 FROM {STAGED_EVENTS} AS s LEFT JOIN (
-    SELECT id, array_to_tsvector(array_agg(DISTINCT word)) AS words,
-        bool_or(translated) AS translated
-    FROM ({_TAGGED}) AS tagged GROUP BY id
-) AS w ON w.id = s.id
+    SELECT t.event_id, array_to_tsvector(array_agg(tagged.word)) AS words
+    FROM {STAGED_TRANSLATIONS} AS t JOIN {STAGED_EVENTS} AS s ON s.id = t.event_id,
+        LATERAL (
+            SELECT t.language || ':~'
+            UNION ALL SELECT t.language || ':' || w FROM unnest({_TRANSLATED_WORDS}) AS w
+        ) AS tagged (word)
+    GROUP BY t.event_id
+) AS translated ON translated.event_id = s.id
 """
 INSERT_TRANSLATIONS = (
     f"INSERT INTO event_translations ({_columns('', EVENT_TRANSLATION_COLUMNS)}) "

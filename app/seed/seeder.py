@@ -45,8 +45,6 @@ from app.seed.generation import (
     weighted,
 )
 from app.seed.tables import (
-    EVENT_COLUMNS,
-    EVENT_TRANSLATION_COLUMNS,
     IMAGE_COLUMNS,
     OCCURRENCE_COLUMNS,
     ORGANIZER_COLUMNS,
@@ -75,7 +73,8 @@ CHUNK = 20_000  # events generated and copied at a time
 # The first chunk is small: its foreign keys and triggers are checked by plans made for empty
 # tables (a scan per row), which the statistics taken after it replace (docs/design.md#bulk-loads).
 FIRST_CHUNK = 1_000
-# Tables a chunk grows: analysed after each (see `events`).
+# Tables a chunk grows: analysed after the first chunk and whenever they have doubled since
+# (see `events`).
 GROWN_PER_CHUNK = (
     *("events", "event_translations", "event_terms", "event_organizers"),
     *("occurrences", "change_log"),
@@ -173,6 +172,7 @@ class Seeder:
         self.now = now or datetime.now(UTC).replace(microsecond=0)
         self.run = f"{self.now:%Y%m%d%H%M%S}-{secrets.token_hex(3)}"
         self.writer = ChunkWriter(conn)
+        self.started = time.perf_counter()
 
     async def copy(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         if rows:
@@ -368,19 +368,25 @@ class Seeder:
 
         pending = await generate(0)
         await self.begin_events()
+        analysed = 0  # events loaded when statistics were last taken
         for index, start in enumerate(starts):
             rows = await pending
             if index + 1 < len(starts):
                 pending = await generate(index + 1)
             await self.write_chunk(rows)
-            # Statistics after each chunk (docs/design.md#bulk-loads): the next chunk's
-            # foreign keys are checked by plans made for the tables' real size (of an empty
-            # table: a scan per row), and so are its joins.
-            await self.conn.execute(analyze_statement(*GROWN_PER_CHUNK))
             done = start + len(rows.events)
+            # Statistics after the first chunk (docs/design.md#bulk-loads): the next chunks'
+            # foreign keys are then checked by plans made for a table of rows, through its
+            # index (of an empty table: a scan per row). No statement of a chunk joins the
+            # growing tables (bulk.py), so they are analysed again only when they have
+            # doubled: a few times in a whole load, not 50 times (about 1 s of CPU each).
+            if done >= 2 * analysed:
+                await self.conn.execute(analyze_statement(*GROWN_PER_CHUNK))
+                analysed = done
             step = done - FIRST_CHUNK  # progress every 5 full chunks, and at the end
             if total >= 5 * CHUNK and (done == total or (step > 0 and step % (5 * CHUNK) == 0)):
-                self.progress(f"  {done} / {total} events")
+                seconds = time.perf_counter() - self.started
+                self.progress(f"  {done} / {total} events, {seconds:.0f} s")
         await self.end_events()
 
     async def begin_events(self) -> None:
@@ -460,7 +466,13 @@ async def seed(
     started = time.perf_counter()
     conn = await asyncpg.connect(
         libpq_url(url),
-        server_settings={"application_name": "almanac-seed", "statement_timeout": "0"},
+        # No JIT: each chunk's statements are planned for far more rows than they read
+        # (the staged tables have no statistics) and compiling them costs more than it saves.
+        server_settings={
+            "application_name": "almanac-seed",
+            "statement_timeout": "0",
+            "jit": "off",
+        },
     )
     try:
         if counts.demo:
