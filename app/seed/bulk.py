@@ -7,7 +7,8 @@ then rewritten by the translations' trigger (a second row version and index entr
 change log's triggers looking each logged ID up, the term counts' trigger joining the links
 to all of `events`. For the seeding transaction the seeder disables those triggers by name
 (`ALTER TABLE ... DISABLE TRIGGER`: a lock on the tables until the commit, no superuser,
-foreign keys still checked) and writes what they would have written:
+foreign keys still checked; other writers wait for the commit, readers go on) and writes
+what they would have written:
 
 - the events once, with their search words (the texts and translations staged in temporary
   tables, the words made by the SQL of `event_search_words`, migration e12a0b1c2d3e) and the
@@ -29,7 +30,9 @@ from app.models import CATEGORY
 from app.seed.generation import EventRows
 from app.seed.tables import EVENT_COLUMNS, EVENT_TRANSLATION_COLUMNS
 
-# (table, trigger) whose work `ChunkWriter` does for a seed's chunks.
+# (table, trigger) whose work `ChunkWriter` does for a seed's chunks. Disabled for the whole
+# seeding transaction: before the events, the seed changes none of these tables but the log,
+# with rows of terms, venues and organizers, which `change_log_occurrences_of_events` skips.
 REPLACED_TRIGGERS = (
     ("events", "events_search_words"),
     ("events", "change_log_events_insert"),

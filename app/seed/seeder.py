@@ -5,15 +5,18 @@ tables.py.
 Events with venues, ordered organizers, categories (some nested), tags, images, costs, time
 zones and German / Slovak translations. Rows are generated in Python and streamed with COPY
 (asyncpg `copy_records_to_table`) inside one transaction; the next chunk of events is
-generated in a thread while the previous one is being copied. Events, venues and organizers
-draw their IDs from `post_id_seq` and their slugs end with that ID, so seeding appends to a
-database in use without clashing with what is there (new terms get names not yet taken).
+generated in a thread while the previous one is being copied. The events' chunks are written
+set-based with the per-row triggers disabled for the transaction, the seeder writing what
+they would have (app/seed/bulk.py). Events, venues and organizers draw their IDs from
+`post_id_seq` and their slugs end with that ID, so seeding appends to a database in use
+without clashing with what is there (new terms get names not yet taken).
 About a tenth of the events are series (weekly or daily, ending after a number of dates or on
 a day, a few endless weekly ones): their occurrences are expanded (app/seed/generation.py) as
 `SeriesStore.materialise` would (up to the horizon and the cap), and copied after the
 events; the first one has the series' ID, the others IDs from `post_id_seq` (a single
-event's occurrence is made by the database's trigger). Afterwards the tables are vacuumed
-and analysed so that plans and index-only scans are those of a settled database.
+event's one occurrence has the event's ID, as the database's trigger makes it). Afterwards
+the tables are vacuumed and analysed so that plans and index-only scans are those of a
+settled database.
 """
 
 import asyncio
@@ -367,7 +370,6 @@ class Seeder:
             )
 
         pending = await generate(0)
-        await self.begin_events()
         analysed = 0  # events loaded when statistics were last taken
         for index, start in enumerate(starts):
             rows = await pending
@@ -387,9 +389,10 @@ class Seeder:
             if total >= 5 * CHUNK and (done == total or (step > 0 and step % (5 * CHUNK) == 0)):
                 seconds = time.perf_counter() - self.started
                 self.progress(f"  {done} / {total} events, {seconds:.0f} s")
-        await self.end_events()
 
     async def begin_events(self) -> None:
+        """First in the transaction: disabling the triggers locks their tables against other
+        writers until the commit (reads go on), taken before the seed holds anything else."""
         await self.writer.begin()
 
     async def end_events(self) -> None:
@@ -424,12 +427,14 @@ class Seeder:
         return records
 
     async def run_all(self) -> None:
+        await self.begin_events()
         images = await self.images()
         categories = await self.terms(CATEGORY, CATEGORIES, self.counts.categories)
         tags = await self.terms(TAG, TAGS, self.counts.tags)
         venues = await self.venues()
         organizers = await self.organizers()
         await self.events(self.plan(venues, organizers, categories, tags, images))
+        await self.end_events()
 
 
 # Seeding the demo twice would double it: it fills an empty calendar only (the tutorial can
