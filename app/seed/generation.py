@@ -105,10 +105,10 @@ class EventRows:
     translations: list[tuple[Any, ...]] = field(default_factory=list)
     terms: list[tuple[int, int]] = field(default_factory=list)
     organizers: list[tuple[int, int, int]] = field(default_factory=list)
-    # A series' occurrences: (series ID, original start, start_at, end_at, start_local,
-    # end_local, listed, published_at), the first one first (it takes the series' ID).
+    # Every event's occurrences: (event ID, original start, start_at, end_at, start_local,
+    # end_local, listed, published_at, status, author, hidden), the first one first (it takes
+    # the event's ID); a single event has one, the one the database's trigger would make.
     occurrences: list[tuple[Any, ...]] = field(default_factory=list)
-    singles: int = 0  # events whose occurrence the trigger makes
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,10 +330,15 @@ def event_chunk(
                 None if rule is None else _dates_until(plan, rule, start_local, zone),
             )
         )
+        status, hidden = rows.events[-1][1], rows.events[-1][HIDDEN_COLUMN]
         if rule is None:
-            rows.singles += 1
+            # As `occurrences_of_new_events` (migration e18a0b1c2d3e) makes it.
+            listed = status == "publish" and not hidden
+            rows.occurrences.append(
+                (event_id, start_at, start_at, end_at, start_local, end_local, listed,
+                 published, status, None, hidden)
+            )  # fmt: skip
         else:
-            status, hidden = rows.events[-1][1], rows.events[-1][HIDDEN_COLUMN]
             event = (event_id, start_local, end_local, zone, rule, status, hidden, published)
             _series_occurrences(rows, plan, event)
         for other, share in zip(plan.others, plan.translated, strict=True):

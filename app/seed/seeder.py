@@ -5,15 +5,18 @@ tables.py.
 Events with venues, ordered organizers, categories (some nested), tags, images, costs, time
 zones and German / Slovak translations. Rows are generated in Python and streamed with COPY
 (asyncpg `copy_records_to_table`) inside one transaction; the next chunk of events is
-generated in a thread while the previous one is being copied. Events, venues and organizers
-draw their IDs from `post_id_seq` and their slugs end with that ID, so seeding appends to a
-database in use without clashing with what is there (new terms get names not yet taken).
+generated in a thread while the previous one is being copied. The events' chunks are written
+set-based with the per-row triggers disabled for the transaction, the seeder writing what
+they would have (app/seed/bulk.py). Events, venues and organizers draw their IDs from
+`post_id_seq` and their slugs end with that ID, so seeding appends to a database in use
+without clashing with what is there (new terms get names not yet taken).
 About a tenth of the events are series (weekly or daily, ending after a number of dates or on
 a day, a few endless weekly ones): their occurrences are expanded (app/seed/generation.py) as
 `SeriesStore.materialise` would (up to the horizon and the cap), and copied after the
 events; the first one has the series' ID, the others IDs from `post_id_seq` (a single
-event's occurrence is made by the database's trigger). Afterwards the tables are vacuumed
-and analysed so that plans and index-only scans are those of a settled database.
+event's one occurrence has the event's ID, as the database's trigger makes it). Afterwards
+the tables are vacuumed and analysed so that plans and index-only scans are those of a
+settled database.
 """
 
 import asyncio
@@ -35,6 +38,7 @@ from app.core.infra.settings import LANGUAGES
 from app.core.infra.sql import analyze_statement
 from app.core.rules.slugs import make_slug
 from app.models import CATEGORY, TAG
+from app.seed.bulk import ChunkWriter
 from app.seed.generation import (
     EVENT_TRANSLATED,
     RECURRING_SHARE,
@@ -44,8 +48,6 @@ from app.seed.generation import (
     weighted,
 )
 from app.seed.tables import (
-    EVENT_COLUMNS,
-    EVENT_TRANSLATION_COLUMNS,
     IMAGE_COLUMNS,
     OCCURRENCE_COLUMNS,
     ORGANIZER_COLUMNS,
@@ -74,7 +76,8 @@ CHUNK = 20_000  # events generated and copied at a time
 # The first chunk is small: its foreign keys and triggers are checked by plans made for empty
 # tables (a scan per row), which the statistics taken after it replace (docs/design.md#bulk-loads).
 FIRST_CHUNK = 1_000
-# Tables a chunk grows: analysed after each (see `events`).
+# Tables a chunk grows: analysed after the first chunk and whenever they have doubled since
+# (see `events`).
 GROWN_PER_CHUNK = (
     *("events", "event_translations", "event_terms", "event_organizers"),
     *("occurrences", "change_log"),
@@ -171,6 +174,8 @@ class Seeder:
         self.site_timezone = site_timezone
         self.now = now or datetime.now(UTC).replace(microsecond=0)
         self.run = f"{self.now:%Y%m%d%H%M%S}-{secrets.token_hex(3)}"
+        self.writer = ChunkWriter(conn)
+        self.started = time.perf_counter()
 
     async def copy(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
         if rows:
@@ -365,32 +370,51 @@ class Seeder:
             )
 
         pending = await generate(0)
+        analysed = 0  # events loaded when statistics were last taken
         for index, start in enumerate(starts):
             rows = await pending
             if index + 1 < len(starts):
                 pending = await generate(index + 1)
-            await self.copy("events", EVENT_COLUMNS, rows.events)
-            await self.copy("event_translations", EVENT_TRANSLATION_COLUMNS, rows.translations)
-            await self.copy("event_terms", ("event_id", "term_id"), rows.terms)
-            await self.copy(
-                "event_organizers", ("event_id", "organizer_id", "position"), rows.organizers
-            )
-            await self.occurrences(rows)
-            # Statistics after each chunk (docs/design.md#bulk-loads): the triggers' statements
-            # join the tables growing here, and the next chunk's foreign keys are checked by
-            # plans made for the tables' real size (of an empty table: a scan per row). All of
-            # them: with only events, occurrences and the log analysed, a chunk's translations
-            # took 215 s instead of about 9 at 440k events.
-            await self.conn.execute(analyze_statement(*GROWN_PER_CHUNK))
+            await self.write_chunk(rows)
             done = start + len(rows.events)
+            # Statistics after the first chunk (docs/design.md#bulk-loads): the next chunks'
+            # foreign keys are then checked by plans made for a table of rows, through its
+            # index (of an empty table: a scan per row). No statement of a chunk joins the
+            # growing tables (bulk.py), so they are analysed again only when they have
+            # doubled: a few times in a whole load, not 50 times (about 1 s of CPU each).
+            if done >= 2 * analysed:
+                await self.conn.execute(analyze_statement(*GROWN_PER_CHUNK))
+                analysed = done
             step = done - FIRST_CHUNK  # progress every 5 full chunks, and at the end
             if total >= 5 * CHUNK and (done == total or (step > 0 and step % (5 * CHUNK) == 0)):
-                self.progress(f"  {done} / {total} events")
+                seconds = time.perf_counter() - self.started
+                self.progress(f"  {done} / {total} events, {seconds:.0f} s")
 
-    async def occurrences(self, rows: EventRows) -> None:
-        """The series' occurrences of a chunk: the first of each takes the series' ID (its
-        start is the series' own), the others are drawn from `post_id_seq`."""
-        self.report.rows["occurrences"] += rows.singles  # made by the trigger
+    async def begin_events(self) -> None:
+        """First in the transaction: disabling the triggers locks their tables against other
+        writers until the commit (reads go on), taken before the seed holds anything else."""
+        await self.writer.begin()
+
+    async def end_events(self) -> None:
+        await self.writer.end()
+
+    async def write_chunk(self, rows: EventRows) -> None:
+        """A chunk's rows, with what the disabled triggers would have derived (bulk.py)."""
+        await self.writer.events(rows)
+        self.report.rows["events"] += len(rows.events)
+        self.report.rows["event_translations"] += len(rows.translations)
+        await self.copy("event_terms", ("event_id", "term_id"), rows.terms)
+        await self.copy(
+            "event_organizers", ("event_id", "organizer_id", "position"), rows.organizers
+        )
+        occurrences = await self.occurrence_records(rows)
+        await self.copy("occurrences", OCCURRENCE_COLUMNS, occurrences)
+        await self.writer.derived(rows, occurrences)
+
+    async def occurrence_records(self, rows: EventRows) -> list[tuple[Any, ...]]:
+        """The chunk's occurrences with their IDs: the first of each event takes the event's
+        ID (a series' first start is the series' own), the others are drawn from
+        `post_id_seq`."""
         firsts = {row[0] for row in rows.occurrences}
         ids = iter(await self.post_ids(len(rows.occurrences) - len(firsts)))
         records: list[tuple[Any, ...]] = []
@@ -400,15 +424,17 @@ class Seeder:
             occurrence_id = series_id if series_id != previous else next(ids)
             previous = series_id
             records.append((occurrence_id, series_id, *row))
-        await self.copy("occurrences", OCCURRENCE_COLUMNS, records)
+        return records
 
     async def run_all(self) -> None:
+        await self.begin_events()
         images = await self.images()
         categories = await self.terms(CATEGORY, CATEGORIES, self.counts.categories)
         tags = await self.terms(TAG, TAGS, self.counts.tags)
         venues = await self.venues()
         organizers = await self.organizers()
         await self.events(self.plan(venues, organizers, categories, tags, images))
+        await self.end_events()
 
 
 # Seeding the demo twice would double it: it fills an empty calendar only (the tutorial can
@@ -445,7 +471,13 @@ async def seed(
     started = time.perf_counter()
     conn = await asyncpg.connect(
         libpq_url(url),
-        server_settings={"application_name": "almanac-seed", "statement_timeout": "0"},
+        # No JIT: each chunk's statements are planned for far more rows than they read
+        # (the staged tables have no statistics) and compiling them costs more than it saves.
+        server_settings={
+            "application_name": "almanac-seed",
+            "statement_timeout": "0",
+            "jit": "off",
+        },
     )
     try:
         if counts.demo:
