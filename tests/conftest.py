@@ -60,6 +60,7 @@ SLOW_FILES = (
     "test_cli.py",
     "test_desk_browser_base.py",
     "test_desk_events_browser.py",
+    "test_cache_survives_signin_live.py",
     "test_clients.py",
     "test_proxy_nginx.py",
     "test_import_cli.py",
