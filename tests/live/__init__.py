@@ -114,25 +114,32 @@ async def fresh_database(
         await admin.dispose()
 
 
-async def add_user(url: str, login: str, role: str) -> tuple[int, str]:
-    """A user of `role` in the database `url`, made in this process as `almanac users add`
-    makes it (tests/live/test_first_hour.py runs the command itself); its ID and
-    application password."""
+@asynccontextmanager
+async def accounts_of(url: str) -> AsyncIterator[Any]:
+    """The `Accounts` service (app/users/service.py) over the database `url`, in one
+    transaction committed at the end: users made in this process as `almanac users add`
+    makes them (tests/live/test_first_hour.py runs the command itself)."""
     from sqlalchemy.ext.asyncio import AsyncSession
 
     from app.core.infra.settings import get_settings
-    from app.core.rules.permissions import Role
     from app.users.service import Accounts
 
     engine = create_async_engine(url)
     try:
         async with engine.begin() as connection:
             session = AsyncSession(bind=connection, expire_on_commit=False)
-            accounts = Accounts(session, get_settings().app_password_pepper)
-            user, password = await accounts.add(login, Role(role))
+            yield Accounts(session, get_settings().app_password_pepper)
             await session.flush()
     finally:
         await engine.dispose()
+
+
+async def add_user(url: str, login: str, role: str) -> tuple[int, str]:
+    """A user of `role` in the database `url`; its ID and application password."""
+    from app.core.rules.permissions import Role
+
+    async with accounts_of(url) as accounts:
+        user, password = await accounts.add(login, Role(role))
     return user.id, password
 
 

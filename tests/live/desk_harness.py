@@ -34,14 +34,10 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
-from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
-from app.core.infra.settings import get_settings
 from app.core.rules.permissions import Role
-from app.users.repository import UserRepository
-from app.users.service import Accounts
 from tests.desk_support import ACCOUNT_PASSWORD, CHEAP_HASH
-from tests.live import almanac_server, fresh_database
+from tests.live import accounts_of, almanac_server, fresh_database
 
 WAIT = 60
 ROLES = ("administrator", "editor", "author", "contributor", "subscriber")
@@ -99,20 +95,13 @@ async def set_account_password(url: str, login: str, password: str) -> str:
 async def _add_people(url: str) -> dict[str, DeskPerson]:
     """One person per role, in this process (five `almanac` commands would take seconds;
     tests/live/test_desk_cli.py runs the real `users set-password`)."""
-    engine = create_async_engine(url)
     people = {}
-    try:
-        async with engine.begin() as connection:
-            session = AsyncSession(bind=connection, expire_on_commit=False)
-            accounts = Accounts(session, get_settings().app_password_pepper)
-            for role in ROLES:
-                user, app_password = await accounts.add(f"desk-{role}", Role(role))
-                # At argon2's lowest cost (tests/desk_support.py says why).
-                await UserRepository(session).set_account_password(user.id, CHEAP_HASH)
-                people[role] = DeskPerson(user.login, role, ACCOUNT_PASSWORD, app_password)
-            await session.flush()
-    finally:
-        await engine.dispose()
+    async with accounts_of(url) as accounts:
+        for role in ROLES:
+            user, app_password = await accounts.add(f"desk-{role}", Role(role))
+            # At argon2's lowest cost (tests/desk_support.py says why).
+            await accounts.users.set_account_password(user.id, CHEAP_HASH)
+            people[role] = DeskPerson(user.login, role, ACCOUNT_PASSWORD, app_password)
     return people
 
 

@@ -2,37 +2,21 @@
 server's lifespan): cached feeds keep their content type and ETag, a conditional request is
 answered 304 from the cache, signed-in callers are never cached, and a change is seen at once."""
 
-import asyncio
-import os
-import sys
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
 from tests.factories import API
-from tests.live import add_user, free_port, fresh_database, wait_until_serving
+from tests.live import add_user, almanac_server, fresh_database
 
 
 @pytest.fixture
 async def server(database_url: str) -> AsyncIterator[tuple[str, tuple[str, str]]]:
     async with fresh_database(database_url, "almanac_feeds_live_test", migrated=True) as url:
         _, password = await add_user(url, "feeder", "editor")
-        port = free_port()
-        process = await asyncio.create_subprocess_exec(
-            *(sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--workers", "1"),
-            env={**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "warning"},
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            await wait_until_serving(base, process)
+        async with almanac_server(url) as base:
             yield base, ("feeder", password)
-        finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
 
 
 async def test_cached_feeds_keep_type_and_etag_and_answer_304(
