@@ -142,7 +142,7 @@ class Settings(BaseSettings):
         default=0.5, gt=0, le=60, description="Seconds between two looks for new changes"
     )
     webhooks_max_deferral: float = Field(
-        default=1.0,
+        default=4.0,
         ge=0,
         le=60,
         description="Deliveries yield to requests: while its worker serves requests, one "
