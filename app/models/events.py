@@ -60,7 +60,7 @@ class Event(PostMixin, Base):
         Index(
             "events_listing_utc_idx",
             "start_at",
-            postgresql_include=["end_at", "start_local", "end_local"],
+            postgresql_include=["end_at", "start_local", "end_local", "content_id"],
             postgresql_where=text("status = 'publish' AND hide_from_listings = false"),
         ),
         slug_prefix_index("events"),
@@ -137,14 +137,15 @@ class Occurrence(Base):
             "start_local",
             "published_at",
             "id",
-            postgresql_include=["end_local"],
+            # The event it shows: a category's dates found from the index alone.
+            postgresql_include=["end_local", "content_id"],
             postgresql_where=text("listed"),
         ),
         Index("occurrences_start_idx", "start_local", "published_at", "id"),
         Index(
             "occurrences_listing_utc_idx",
             "start_at",
-            postgresql_include=["end_at", "start_local", "end_local"],
+            postgresql_include=["end_at", "start_local", "end_local", "content_id"],
             postgresql_where=text("listed"),
         ),
         Index("occurrences_series_idx", "series_id", "original_start", unique=True),

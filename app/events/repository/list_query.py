@@ -203,16 +203,9 @@ class EventListQuery:
         if f.search is not None:
             search = bindparam("search", type_=TSQUERY)
             where.append(e.search_words.op("@@")(search))
-        links = event_terms.c
-        for index in range(len(f.term_ids)):
-            terms: Any = bindparam(f"terms_{index}", expanding=True)
-            where.append(e.id.in_(select(links.event_id).where(links.term_id.in_(terms))))
+        where.extend(self.linked(o))
         if f.venue_ids is not None:
             where.append(e.venue_id.in_(bindparam("venue_ids", expanding=True)))
-        if f.organizer_ids is not None:
-            organizers = event_organizers.c
-            linked = organizers.organizer_id.in_(bindparam("organizer_ids", expanding=True))
-            where.append(e.id.in_(select(organizers.event_id).where(linked)))
         if f.featured is not None:
             where.append(e.featured == bindparam("featured"))
         if f.parent_id is not None:
@@ -220,6 +213,31 @@ class EventListQuery:
             parent: Any = bindparam("parent_id")
             of_series = and_(o.series_id == parent, e.recurrence.is_not(None))
             where.append(or_(e.parent_id == parent, of_series))
+        return where
+
+    def linked(self, o: Any = Occurrence, *, probes: bool = False) -> list[Any]:
+        """The term and organizer filters, on the ID of the event a date shows (its
+        `content_id`, which a visitor's listing indexes hold, migration 3a1f2b3c4d5e): a
+        count or a month grid of a category checks them from an index alone, without the
+        date's row or the event's. With `probes`, each a scalar subquery (one index probe
+        per date, evaluated before costlier filters of the same scan) instead of an `IN`,
+        which the planner turns into a join evaluated after them."""
+        f = self.filters
+        tables: list[tuple[Any, Any, str]] = [
+            (event_terms.c.event_id, event_terms.c.term_id, f"terms_{index}")
+            for index in range(len(f.term_ids))
+        ]
+        if f.organizer_ids is not None:
+            organizers = event_organizers.c
+            tables.append((organizers.event_id, organizers.organizer_id, "organizer_ids"))
+        where: list[Any] = []
+        for event_id, other_id, name in tables:
+            linked = other_id.in_(bindparam(name, expanding=True))
+            if probes:
+                probe = select(true()).where(event_id == o.content_id, linked).limit(1)
+                where.append(probe.scalar_subquery().is_(True))
+            else:
+                where.append(o.content_id.in_(select(event_id).where(linked)))
         return where
 
     def _started_by_end(self, o: Any) -> Any:
