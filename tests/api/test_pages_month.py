@@ -9,7 +9,7 @@ from typing import Any
 
 from httpx import AsyncClient
 
-from tests.factories import AuthFor, create_record
+from tests.factories import API, AuthFor, create_record
 
 # A month ahead, so that nothing of it is past.
 MONTH = (datetime.now(UTC).date().replace(day=1) + timedelta(days=45)).replace(day=1)
@@ -123,3 +123,55 @@ async def test_the_days_keep_the_lists_filters_and_visibility(
     for html in (site, category, tag, searched):
         assert "Hidden jam" not in html
         assert "Draft jam" not in html
+
+
+async def listed_on(client: AsyncClient, day: date, **filters: str) -> int:
+    """How many events the API's list has on a day (the same window as the day's cell)."""
+    window = {"strict_dates": "1", "ends_after": f"{day} 00:00:00"}
+    window["starts_before"] = f"{day + timedelta(days=1)} 00:00:00"
+    response = await client.get(f"{API}/events", params={**window, **filters, "per_page": 1})
+    if response.status_code == 404:  # the list's answer to a page past the last
+        return 0
+    assert response.status_code == 200, response.text
+    return int(response.headers["x-wp-total"])
+
+
+async def test_a_terms_month_counts_each_day_as_the_list_does(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """A category's and a tag's days are counted on the event each date shows: a series
+    with a changed date (an override, which keeps the series' terms), a series whose dates
+    from the fourth on left the category, dates of other categories, a multi-day event.
+    Each day's titles and "+N more" add up to the list's count of the day under the term."""
+    daily = ["RRULE:FREQ=DAILY;COUNT=6"]
+    start, end = on(3, "18:00"), on(3, "19:00")
+    ours = {"categories": ["Jazz"], "tags": ["late"]}
+    for n in range(7):
+        await event(client, editor, f"Jam {n}", start, end, recurrence=daily, **ours)
+    for n in range(4):
+        await event(client, editor, f"Choir {n}", start, end, recurrence=daily, categories=["Folk"])
+    await event(client, editor, "Jazz weekend", on(4, "10:00"), on(6, "22:00"), **ours)
+    changes = (("jam 0", 2, {"title": "Jam moved"}), ("jam 1", 3, {"categories": ["Folk"]}))
+    for search, index, change in changes:
+        found = await client.get(f"{API}/events", params={"search": search, "per_page": 10})
+        dates = sorted(found.json()["events"], key=lambda item: str(item["start_date"]))
+        scope = {"scope": "following"} if "categories" in change else {}
+        changed = await client.patch(
+            f"{API}/events/{dates[index]['id']}",
+            params=scope,
+            json={**change, "tags": []} if scope else change,
+            headers=editor.basic,
+        )
+        assert changed.status_code == 200, changed.text
+    for path, term in (("category/jazz", {"categories": "jazz"}), ("tag/late", {"tags": "late"})):
+        html = await month_page(client, f"/events/{path}")
+        base = f"/events/{path}/day"
+        for day in (MONTH.replace(day=n) for n in range(2, 10)):
+            titles, more = cell(html, day, base)
+            assert len(titles) + more == await listed_on(client, day, **term), (path, day)
+        # The 5th: seven jams (one changed) and the weekend; the 6th: one jam left.
+        assert cell(html, MONTH.replace(day=5), base)[1] == 4
+        assert cell(html, MONTH.replace(day=6), base)[1] == 3
+    plain = await month_page(client)
+    titles, more = cell(plain, MONTH.replace(day=6), "/events")
+    assert len(titles) + more == await listed_on(client, MONTH.replace(day=6)) == 12
