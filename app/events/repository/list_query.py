@@ -171,8 +171,9 @@ class EventListQuery:
 
     # ---- building ---------------------------------------------------------------------
 
-    def conditions(self, o: Any = Occurrence, e: Any = Event) -> list[Any]:
-        """The filters on occurrences `o` showing events `e` (aliases in a subquery)."""
+    def conditions(self, o: Any = Occurrence, e: Any = Event, *, linked: bool = True) -> list[Any]:
+        """The filters on occurrences `o` showing events `e` (aliases in a subquery); without
+        `linked`, not the term and organizer filters (`linked`), which the caller applies."""
         f = self.filters
         where: list[Any] = [self._visibility(o)]
         if not f.include_hidden and not self._public():
@@ -203,7 +204,8 @@ class EventListQuery:
         if f.search is not None:
             search = bindparam("search", type_=TSQUERY)
             where.append(e.search_words.op("@@")(search))
-        where.extend(self.linked(o))
+        if linked:
+            where.extend(self.linked(o))
         if f.venue_ids is not None:
             where.append(e.venue_id.in_(bindparam("venue_ids", expanding=True)))
         if f.featured is not None:
@@ -222,23 +224,32 @@ class EventListQuery:
         date's row or the event's. With `probes`, each a scalar subquery (one index probe
         per date, evaluated before costlier filters of the same scan) instead of an `IN`,
         which the planner turns into a join evaluated after them."""
+        if not probes:
+            return [o.content_id.in_(events) for events in self.linked_events()]
+        where: list[Any] = []
+        for event_id, linked in self._links():
+            probe = select(true()).where(event_id == o.content_id, linked).limit(1)
+            where.append(probe.scalar_subquery().is_(True))
+        return where
+
+    def linked_events(self) -> list[Select[Any]]:
+        """The IDs of the events each term or organizer filter lets through."""
+        return [select(event_id).where(linked) for event_id, linked in self._links()]
+
+    def _links(self) -> list[tuple[Any, Any]]:
+        """(the link table's event ID, the condition on its other ID) of each filter."""
         f = self.filters
-        tables: list[tuple[Any, Any, str]] = [
+        links: list[tuple[Any, Any, str]] = [
             (event_terms.c.event_id, event_terms.c.term_id, f"terms_{index}")
             for index in range(len(f.term_ids))
         ]
         if f.organizer_ids is not None:
             organizers = event_organizers.c
-            tables.append((organizers.event_id, organizers.organizer_id, "organizer_ids"))
-        where: list[Any] = []
-        for event_id, other_id, name in tables:
-            linked = other_id.in_(bindparam(name, expanding=True))
-            if probes:
-                probe = select(true()).where(event_id == o.content_id, linked).limit(1)
-                where.append(probe.scalar_subquery().is_(True))
-            else:
-                where.append(o.content_id.in_(select(event_id).where(linked)))
-        return where
+            links.append((organizers.event_id, organizers.organizer_id, "organizer_ids"))
+        return [
+            (event_id, other_id.in_(bindparam(name, expanding=True)))
+            for event_id, other_id, name in links
+        ]
 
     def _started_by_end(self, o: Any) -> Any:
         """Events that end after a moment started no earlier than the moment minus the
@@ -303,12 +314,12 @@ class EventListQuery:
             stmt = stmt.where(self._first_of_its_series())
         return stmt
 
-    def occurrences(self, *columns: Any) -> Select[Any]:
+    def occurrences(self, *columns: Any, linked: bool = True) -> Select[Any]:
         """The filtered statement of occurrence `columns` alone (unordered, unpaged), the
         event joined only when a filter reads it: the planner does not read a visitor's
         window from the index alone (index-only) while the outer join is in the query, even
-        when it drops the join."""
-        stmt = select(*columns).where(*self.conditions())
+        when it drops the join. Without `linked`, not the term and organizer filters."""
+        stmt = select(*columns).where(*self.conditions(linked=linked))
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
         if Event.__table__ in stmt.get_final_froms():
