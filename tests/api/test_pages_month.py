@@ -8,6 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from httpx import AsyncClient
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.factories import API, AuthFor, create_record
 
@@ -175,3 +177,61 @@ async def test_a_terms_month_counts_each_day_as_the_list_does(
     plain = await month_page(client)
     titles, more = cell(plain, MONTH.replace(day=6), "/events")
     assert len(titles) + more == await listed_on(client, MONTH.replace(day=6)) == 12
+
+
+async def test_the_inner_days_counts_follow_every_write(
+    client: AsyncClient, editor: AuthFor, db: AsyncSession
+) -> None:
+    """A plain month counts its inner days from `listed_spans`, which triggers keep: after
+    dates are added, moved, hidden, unpublished, trashed, deleted and a series shortened,
+    each day's titles and "+N more" still add up to the list's count of the day, and the
+    table holds what the listed dates give."""
+    made = []
+    for n in range(7):
+        made.append(await create_record(client, editor, "events", f"Talk {n}",
+                                        start_date=on(10, f"1{n}:00"), end_date=on(10, f"1{n}:30")))  # fmt: skip
+    fair = await create_record(client, editor, "events", "Fair", start_date=on(12, "10:00"),
+                               end_date=on(14, "18:00"))  # fmt: skip
+    daily = ["RRULE:FREQ=DAILY;COUNT=4"]
+    series = await create_record(client, editor, "events", "Course", start_date=on(15, "09:00"),
+                                 end_date=on(15, "11:00"), recurrence=daily)  # fmt: skip
+    days = [MONTH.replace(day=n) for n in range(9, 20)]
+
+    async def check() -> list[int]:
+        html = await month_page(client)
+        totals = []
+        for day in days:
+            titles, more = cell(html, day, "/events")
+            assert len(titles) + more == await listed_on(client, day), day
+            totals.append(len(titles) + more)
+        kept = await db.execute(
+            text("SELECT first_day, last_day, dates FROM listed_spans WHERE dates <> 0")
+        )
+        counted = await db.execute(text(RECOUNT))
+        assert sorted(kept.all()) == sorted(counted.all())
+        return totals
+
+    assert await check() == [0, 7, 0, 1, 1, 1, 1, 1, 1, 1, 0]
+    moved = {"start_date": on(11, "10:00"), "end_date": on(11, "11:00")}
+    changes = [(made[0], moved), (made[1], {"hide_from_listings": True}),
+               (made[2], {"status": "draft"}), (fair, {"end_date": on(13, "00:00")}),
+               (series, {"recurrence": ["RRULE:FREQ=DAILY;COUNT=2"], "scope": "all"})]  # fmt: skip
+    for record, change in changes:
+        changed = await client.patch(
+            f"{API}/events/{record['id']}", json=change, headers=editor.basic
+        )
+        assert changed.status_code == 200, changed.text
+    trashed = await client.delete(f"{API}/events/{made[3]['id']}", headers=editor.basic)
+    assert trashed.status_code == 200
+    url = f"{API}/events/{made[4]['id']}"
+    deleted = await client.delete(url, params={"force": "true"}, headers=editor.basic)
+    assert deleted.status_code == 200, deleted.text
+    # Talks 5 and 6 are left on the 10th; the fair now ends at midnight: the 12th alone.
+    assert await check() == [0, 2, 1, 1, 0, 0, 1, 1, 0, 0, 0]
+
+
+# What `listed_spans` should hold: the listed dates by first and last local day.
+RECOUNT = """
+    SELECT start_local::date, (end_local - interval '1 microsecond')::date, count(*)
+    FROM occurrences WHERE listed GROUP BY 1, 2
+"""
