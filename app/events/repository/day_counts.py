@@ -2,18 +2,31 @@
 their first and last local day (a few hundred groups a month), each group added to the days
 between.
 
-A visitor's plain month (no filter but the grid's own window) reads the groups of its inner
-days from `listed_spans`, kept by triggers (migration 4b2a3c4d5e6f), instead of counting
-its dates (about 48,000 at a million events). Only days two or more from either end of the
-grid: a date that covers one of them lies inside the window whatever its time zone (an
-offset is under a day), so the stored groups count them exactly; the two days at each end
-are counted from the dates, as before, those that start by the second day and those that
-can reach the last two (at most the longest duration before them)."""
+A visitor's plain month (no filter but a window around the grid) reads the groups from
+`listed_spans`, kept by triggers (migration 4b2a3c4d5e6f), instead of counting its dates
+(about 48,000 at a million events), and subtracts the listed dates that cover a day of the
+grid but lie outside the window (a date of another time zone near either end: the window's
+bounds are instants of the site's midnights). Those can only be near the window's bounds:
+two short ranges of the index, a few thousand entries, none read from the table. A filter
+(a category, a search) counts the grid's dates themselves, from an index alone for a
+visitor."""
 
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import CTE, Date, DateTime, Select, and_, bindparam, func, or_, select, union_all
+from sqlalchemy import (
+    CTE,
+    Date,
+    DateTime,
+    and_,
+    bindparam,
+    func,
+    not_,
+    or_,
+    select,
+    true,
+    union_all,
+)
 from sqlalchemy import cast as sql_cast
 from sqlalchemy import literal_column as sql
 
@@ -24,13 +37,12 @@ ONE_DAY: Any = sql("interval '1 day'")
 UTC_TIME = DateTime(timezone=True)
 # Just before the end: an end at midnight is on the day before (its last day).
 JUST_BEFORE: Any = sql("interval '1 microsecond'")
-# Days from either end of the grid counted from the dates themselves.
-EDGE: Any = sql("interval '2 days'")
 
 
 def stored_counts(query: EventListQuery, first: date, last: date) -> bool:
-    """Whether the grid's inner days can be counted from `listed_spans`: a visitor's list
-    with no filter but a window that holds every date of those days."""
+    """Whether the grid's days can be counted from `listed_spans`: a visitor's list with no
+    filter but a window that holds every date of the grid's inner days (two or more from
+    either end): then a stored date outside it is near one of its bounds (`_excluded`)."""
     f = query.filters
     plain = (
         f.include is None
@@ -70,7 +82,7 @@ def _on_days(spans: Any, day: Any) -> Any:
 
 def day_counts(query: EventListQuery, days: CTE, first: Any, last: Any, stored: bool) -> CTE:
     """(day, total) of each grid day with events: `days` the grid's days, `first` and `last`
-    the first and last as wall times; with `stored`, the inner days from `listed_spans`."""
+    the first and last as wall times; with `stored`, from `listed_spans`."""
     day = days.c.day
     first_day = sql_cast(Occurrence.start_local, Date).label("first_day")
     last_day = sql_cast(Occurrence.end_local - JUST_BEFORE, Date).label("last_day")
@@ -94,35 +106,66 @@ def day_counts(query: EventListQuery, days: CTE, first: Any, last: Any, stored: 
         spans = dated.group_by(first_day, last_day).subquery("spans")
         rows = select(day, spans.c.n).select_from(days).join(spans, _on_days(spans, day))
         return _summed(rows)
-    inner_first, inner_last = first + EDGE, last - EDGE
-    start = Occurrence.start_local
-    # The first two days: dates that start before the inner days; the last two: the others
-    # that may still last until them. Two ranges of the index, each read once.
-    early = dated.where(start < inner_first, Occurrence.start_at < _instant(inner_first + ONE_DAY))
-    reach = inner_last + ONE_DAY - query.longest_duration()
-    late = dated.where(
-        start >= inner_first,
-        start >= reach,
-        Occurrence.start_at >= _instant(reach - ONE_DAY),
-    )
-    groups = [part.group_by(first_day, last_day) for part in (early, late)]
-    edges = union_all(*groups).subquery("edge_spans")
-    edge_days = or_(day < inner_first, day > inner_last)
-    edge_rows: Select[Any] = (
-        select(day, edges.c.n).select_from(days).join(edges, and_(edge_days, _on_days(edges, day)))
-    )
     kept = listed_spans.c
-    earliest_day = sql_cast(inner_first - query.longest_duration(), Date)
-    inner = (
+    stored_spans = (
         select(kept.first_day, kept.last_day, kept.dates.label("n"))
-        .where(kept.first_day <= sql_cast(inner_last, Date), kept.first_day >= earliest_day)
+        .where(
+            kept.first_day <= sql_cast(last, Date),
+            kept.first_day >= sql_cast(first - query.longest_duration(), Date),
+        )
         .subquery("stored_spans")
     )
-    inner_days = and_(day >= inner_first, day <= inner_last)
-    inner_rows = (
-        select(day, inner.c.n).select_from(days).join(inner, and_(inner_days, _on_days(inner, day)))
+    excluded = _excluded(query, first, last).subquery("excluded_spans")
+    parts = [
+        select(day, spans.c.n).select_from(days).join(spans, _on_days(spans, day))
+        for spans in (stored_spans, excluded)
+    ]
+    return _summed(union_all(*parts))
+
+
+def _excluded(query: EventListQuery, first: Any, last: Any) -> Any:
+    """The listed dates that cover a day of the grid but are outside the list's window,
+    grouped as the stored spans are and counted negative. With a window that holds the
+    grid's inner days (`stored_counts`), such a date ends by the window's start (so it
+    starts by then, and no earlier than the grid's first day minus the longest duration)
+    or starts from the window's end (and before the grid's last day ends): two short
+    ranges of the listed dates' UTC index, each widened by a day (a wall time is its
+    instant give or take under a day)."""
+    f = query.filters
+    ends_after, starts_before = _moment(f.utc, "ends_after"), _moment(f.utc, "starts_before")
+    start, local_start = Occurrence.start_at, Occurrence.start_local
+    # Those that reach the grid's first day (most dates of the range end before it).
+    early = and_(
+        start >= _instant(first - query.longest_duration() - ONE_DAY),
+        start <= ends_after + ONE_DAY,
+        or_(Occurrence.end_local > first, local_start >= first),
     )
-    return _summed(union_all(edge_rows, inner_rows))
+    # Disjoint from the first range: a date is subtracted once.
+    late = and_(
+        start > ends_after + ONE_DAY,
+        start >= starts_before - ONE_DAY,
+        start < _instant(last + 2 * ONE_DAY),
+        local_start < last + ONE_DAY,
+    )
+    first_day = sql_cast(Occurrence.start_local, Date).label("first_day")
+    last_day = sql_cast(Occurrence.end_local - JUST_BEFORE, Date).label("last_day")
+    # Not the visibility: a visitor's `listed`, which the index's own condition is (its
+    # rows alone are read), else no index holds it.
+    outside = not_(and_(*query.conditions(visible=False)))
+    groups = [
+        select(first_day, last_day, (-func.count()).label("n"))
+        .where(Occurrence.listed == true(), outside, bounds)
+        .group_by(first_day, last_day)
+        for bounds in (early, late)
+    ]
+    return union_all(*groups)
+
+
+def _moment(utc: bool, name: str) -> Any:
+    """A window bound as an instant: in local mode its wall time read as UTC."""
+    if utc:
+        return sql_cast(bindparam(name, type_=UTC_TIME), UTC_TIME)
+    return _instant(sql_cast(bindparam(name, type_=DateTime()), DateTime()))
 
 
 def _summed(rows: Any) -> CTE:

@@ -9,8 +9,7 @@ day's first events walk the list's start index from the day minus the longest du
 any date (the duration index, migration 28a0c1d2e3f4), check the dates that cover the day
 against the list's conditions and stop at the cap (`LATERAL ... LIMIT`); the counts
 (day_counts.py) read the grid's dates once, from an index alone for a visitor, or for a
-visitor's plain month those of its first and last two days and the inner days' from a
-table kept by triggers."""
+visitor's plain month a table of the dates' spans kept by triggers."""
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, time

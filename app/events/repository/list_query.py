@@ -171,11 +171,14 @@ class EventListQuery:
 
     # ---- building ---------------------------------------------------------------------
 
-    def conditions(self, o: Any = Occurrence, e: Any = Event, *, linked: bool = True) -> list[Any]:
+    def conditions(
+        self, o: Any = Occurrence, e: Any = Event, *, linked: bool = True, visible: bool = True
+    ) -> list[Any]:
         """The filters on occurrences `o` showing events `e` (aliases in a subquery); without
-        `linked`, not the term and organizer filters (`linked`), which the caller applies."""
+        `linked`, not the term and organizer filters (`linked`), which the caller applies;
+        without `visible`, not the visibility."""
         f = self.filters
-        where: list[Any] = [self._visibility(o)]
+        where: list[Any] = [self._visibility(o)] if visible else []
         if not f.include_hidden and not self._public():
             # Hidden events stay out of lists for those who may not edit them
             # (docs/design.md#event-list). Occurrences carry their series' visibility.
