@@ -8,17 +8,20 @@ against the dates' index entries alone (app/events/repository/list_query.py `lin
 terms' index holds the event IDs after the term's (it held the term's alone): a term's
 events are read from it alone, in one run of its pages (the month's counts hash them).
 
-Each index is rebuilt without blocking writes: `CREATE INDEX CONCURRENTLY` under a new name,
-the old one dropped `CONCURRENTLY`, the new one renamed (outside the migration's
-transaction: each step commits by itself). An interrupted run leaves at most the new index
-under its temporary name, which a second run drops and builds again. At a million events
-(about 1.76 million dates) each build reads the table once and sorts its listed dates: a few
-seconds each on a 2-core machine (docs/performance.md), while reads and writes go on; the
-indexes grow by 8 bytes an entry.
+The new indexes are built first, under new names, in the migration's transaction: each
+build takes a SHARE lock, so writes to the table wait for it while reads go on. Then the old
+ones are dropped and the new renamed, which locks the tables (reads too) only from there to
+the commit: the migration's last statements. Not `CREATE INDEX CONCURRENTLY`, which cannot
+run in a transaction and waits for every open one, among them the `almanac serve` starts
+queued on the migration lock (migrations/env.py): a deadlock. At a million events (1.8
+million dates, 2.6 million term links) the three builds and the previous migration's
+backfill took 13.5 s together on the 2-core machine under load (docs/performance.md), each
+reading its table once; the dates' indexes grow by 8 bytes an entry (85 MB each at a million
+events), the terms' index to 77 MB.
 
 Revision ID: 3a1f2b3c4d5e
-Revises: 2c0e1f2a3b4d
-Create Date: 2026-11-25 05:00:00
+Revises: 4b2a3c4d5e6f
+Create Date: 2026-11-25 05:10:00
 """
 
 from collections.abc import Sequence
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "3a1f2b3c4d5e"
-down_revision: str | None = "2c0e1f2a3b4d"
+down_revision: str | None = "4b2a3c4d5e6f"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -45,12 +48,12 @@ INDEXES = {
 
 
 def _rebuild(after: bool) -> None:
-    with op.get_context().autocommit_block():
-        for name, definitions in INDEXES.items():
-            op.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}_next")
-            op.execute(f"CREATE INDEX CONCURRENTLY {name}_next ON {definitions[after]}")
-            op.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
-            op.execute(f"ALTER INDEX {name}_next RENAME TO {name}")
+    for name, definitions in INDEXES.items():
+        op.execute(f"CREATE INDEX {name}_next ON {definitions[after]}")
+    # The swap last: a dropped index's lock on its table blocks reads until the commit.
+    for name in INDEXES:
+        op.execute(f"DROP INDEX {name}")
+        op.execute(f"ALTER INDEX {name}_next RENAME TO {name}")
 
 
 def upgrade() -> None:

@@ -12,11 +12,12 @@ order (as the term counts do, migration 7c2d4e9f1a30). Writers that add dates to
 pair of days wait on each other's commit for that row.
 
 The backfill reads the listed dates once (at a million events, 1.5 million: a few seconds)
-and writes a few thousand rows; the table is new, so nothing waits on it.
+and writes a few thousand rows; the triggers' creation makes writes to `occurrences` wait
+for the commit, reads go on.
 
 Revision ID: 4b2a3c4d5e6f
-Revises: 3a1f2b3c4d5e
-Create Date: 2026-11-25 05:10:00
+Revises: 2c0e1f2a3b4d
+Create Date: 2026-11-25 05:00:00
 """
 
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "4b2a3c4d5e6f"
-down_revision: str | None = "3a1f2b3c4d5e"
+down_revision: str | None = "2c0e1f2a3b4d"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
