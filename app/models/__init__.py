@@ -2,7 +2,14 @@
 
 from app.models.base import Base
 from app.models.changes import Change, ChangeHorizon
-from app.models.events import Event, EventTranslation, Occurrence, event_organizers, event_terms
+from app.models.events import (
+    Event,
+    EventTranslation,
+    Occurrence,
+    event_organizers,
+    event_terms,
+    listed_spans,
+)
 from app.models.images import Image
 from app.models.imports import ImportMapping, ImportRun
 from app.models.organizers import Organizer, OrganizerTranslation
@@ -47,4 +54,5 @@ __all__ = [
     "WebhookSubscription",
     "event_organizers",
     "event_terms",
+    "listed_spans",
 ]

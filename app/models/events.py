@@ -5,6 +5,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -23,7 +24,9 @@ event_terms = Table(
     "event_terms",
     Base.metadata,
     Column("event_id", ForeignKey("events.id", ondelete="CASCADE"), primary_key=True),
-    Column("term_id", ForeignKey("terms.id", ondelete="CASCADE"), primary_key=True, index=True),
+    Column("term_id", ForeignKey("terms.id", ondelete="CASCADE"), primary_key=True),
+    # A term's events from the index alone (migration 3a1f2b3c4d5e).
+    Index("event_terms_term_id_idx", "term_id", "event_id"),
 )
 
 event_organizers = Table(
@@ -37,6 +40,17 @@ event_organizers = Table(
         index=True,
     ),
     Column("position", Integer, nullable=False, default=0),
+)
+
+# How many listed dates have each first and last local day (an end at midnight is on the
+# day before): the month grid's counts of its inner days. Kept by statement triggers on
+# `occurrences` (migration 4b2a3c4d5e6f), never written by the app.
+listed_spans = Table(
+    "listed_spans",
+    Base.metadata,
+    Column("first_day", Date, primary_key=True),
+    Column("last_day", Date, primary_key=True),
+    Column("dates", BigInteger, nullable=False),
 )
 
 
@@ -60,7 +74,7 @@ class Event(PostMixin, Base):
         Index(
             "events_listing_utc_idx",
             "start_at",
-            postgresql_include=["end_at", "start_local", "end_local"],
+            postgresql_include=["end_at", "start_local", "end_local", "content_id"],
             postgresql_where=text("status = 'publish' AND hide_from_listings = false"),
         ),
         slug_prefix_index("events"),
@@ -137,14 +151,15 @@ class Occurrence(Base):
             "start_local",
             "published_at",
             "id",
-            postgresql_include=["end_local"],
+            # The event it shows: a category's dates found from the index alone.
+            postgresql_include=["end_local", "content_id"],
             postgresql_where=text("listed"),
         ),
         Index("occurrences_start_idx", "start_local", "published_at", "id"),
         Index(
             "occurrences_listing_utc_idx",
             "start_at",
-            postgresql_include=["end_at", "start_local", "end_local"],
+            postgresql_include=["end_at", "start_local", "end_local", "content_id"],
             postgresql_where=text("listed"),
         ),
         Index("occurrences_series_idx", "series_id", "original_start", unique=True),

@@ -7,27 +7,26 @@ A day's events are those whose local dates cover it (an event on each of its day
 at midnight does not reach the next day, as `app/pages/calendar.py` lays them out). Each
 day's first events walk the list's start index from the day minus the longest duration of
 any date (the duration index, migration 28a0c1d2e3f4), check the dates that cover the day
-against the list's conditions and stop at the cap (`LATERAL ... LIMIT`); the counts read
-the grid's dates once, from an index alone for a visitor."""
+against the list's conditions and stop at the cap (`LATERAL ... LIMIT`); the counts
+(day_counts.py) read the grid's dates once, from an index alone for a visitor, or for a
+visitor's plain month a table of the dates' spans kept by triggers."""
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from typing import Any
 
-from sqlalchemy import Date, DateTime, Integer, Select, and_, bindparam, func, or_, select, true
+from sqlalchemy import DateTime, Integer, Select, bindparam, func, or_, select, true
 from sqlalchemy import cast as sql_cast
 from sqlalchemy import literal_column as sql
 from sqlalchemy.orm import aliased
 
 from app.events.records import EventSummary
+from app.events.repository.day_counts import day_counts, stored_counts
 from app.events.repository.list_query import MAX_CACHED_SHAPES, EventListQuery
 from app.models import Occurrence
 
 ONE_DAY: Any = sql("interval '1 day'")
-UTC_TIME = DateTime(timezone=True)
 MAX_DAYS = 42  # six weeks: the longest month grid
-# Just before the end: an end at midnight is on the day before (its last day).
-JUST_BEFORE: Any = sql("interval '1 microsecond'")
 
 
 @dataclass(slots=True)
@@ -39,7 +38,7 @@ class DayEvents:
     events: list[EventSummary] = field(default_factory=list)
 
 
-def _statement(query: EventListQuery) -> Select[Any]:
+def _statement(query: EventListQuery, stored: bool) -> Select[Any]:
     # Wall times (no zone: a day is 24 hours), the number of days a constant for the
     # planner (a series of unknown length counts as a thousand rows).
     first: Any = sql_cast(bindparam("grid_first", type_=DateTime()), DateTime())
@@ -61,6 +60,9 @@ def _statement(query: EventListQuery) -> Select[Any]:
     ]
     if query.anonymous():
         covers.append(candidate.listed == true())
+    # A category's, a tag's or an organizer's dates: checked on the event's ID, which the
+    # listed dates' index holds, before any is looked up by ID (most of a day's are not).
+    covers.extend(query.linked(candidate, probes=True))
     # A subquery per candidate (an index probe), not a join: the planner would join the
     # grid's dates by hash for every day.
     listed = query.occurrences(true()).where(Occurrence.id == candidate.id).scalar_subquery()
@@ -72,33 +74,7 @@ def _statement(query: EventListQuery) -> Select[Any]:
         .lateral("firsts")
     )
     picks = select(day, firsts.c.id).select_from(days).join(firsts, true()).cte("picks")
-    # The counts: the dates grouped by their first and last local day (a few hundred
-    # groups; a cast per date, the cheapest), each group counted on the days between. Not a
-    # row per date and day: a set function per date would make the planner expect a
-    # thousand days of each (a parallel plan, JIT).
-    first_day = sql_cast(Occurrence.start_local, Date).label("first_day")
-    last_day = sql_cast(Occurrence.end_local - JUST_BEFORE, Date).label("last_day")
-    dated = query.occurrences(first_day, last_day, func.count().label("n"))
-    if query.filters.utc and query.filters.ends_after is not None:
-        # In UTC mode, a bound on the start instant too (as the list's on the local start):
-        # the listed dates' UTC index holds every column the count reads. A date's length
-        # in instants is its wall-clock length give or take a daylight saving shift.
-        moment: Any = sql_cast(bindparam("ends_after", type_=UTC_TIME), UTC_TIME)
-        earliest = moment - query.longest_duration() - ONE_DAY
-        dated = dated.where(Occurrence.start_at >= earliest)
-    spans = dated.group_by(first_day, last_day).subquery("spans")
-    on_days = and_(
-        spans.c.first_day <= day,
-        # An end at or before its start: on its first day alone.
-        func.greatest(spans.c.first_day, spans.c.last_day) >= day,
-    )
-    counts = (
-        select(day, func.sum(spans.c.n).label("total"))
-        .select_from(days)
-        .join(spans, on_days)
-        .group_by(day)
-        .cte("counts")
-    )
+    counts = day_counts(query, days, first, last, stored)
     summaries = query.repo.select_summaries()
     return (
         summaries.add_columns(picks.c.day, counts.c.total)
@@ -119,6 +95,7 @@ class DayQuery:
             # Each day walks the start index: other orders read other tables.
             raise ValueError("days are read in start order")
         self.query = query
+        self.stored = stored_counts(query, first, last)
         self.values = {
             "grid_first": datetime.combine(first, time.min),
             "grid_last": datetime.combine(last, time.min),
@@ -126,12 +103,12 @@ class DayQuery:
         }
 
     def _built(self) -> Select[Any]:
-        key = self.query.shape()
+        key = (*self.query.shape(), self.stored)
         built = _DAY_STATEMENTS.get(key)
         if built is None:
             if len(_DAY_STATEMENTS) >= MAX_CACHED_SHAPES:
                 _DAY_STATEMENTS.clear()
-            built = _DAY_STATEMENTS[key] = _statement(self.query)
+            built = _DAY_STATEMENTS[key] = _statement(self.query, self.stored)
         return built
 
     def statement(self) -> Select[Any]:

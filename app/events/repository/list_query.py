@@ -171,10 +171,14 @@ class EventListQuery:
 
     # ---- building ---------------------------------------------------------------------
 
-    def conditions(self, o: Any = Occurrence, e: Any = Event) -> list[Any]:
-        """The filters on occurrences `o` showing events `e` (aliases in a subquery)."""
+    def conditions(
+        self, o: Any = Occurrence, e: Any = Event, *, linked: bool = True, visible: bool = True
+    ) -> list[Any]:
+        """The filters on occurrences `o` showing events `e` (aliases in a subquery); without
+        `linked`, not the term and organizer filters (`linked`), which the caller applies;
+        without `visible`, not the visibility."""
         f = self.filters
-        where: list[Any] = [self._visibility(o)]
+        where: list[Any] = [self._visibility(o)] if visible else []
         if not f.include_hidden and not self._public():
             # Hidden events stay out of lists for those who may not edit them
             # (docs/design.md#event-list). Occurrences carry their series' visibility.
@@ -203,16 +207,10 @@ class EventListQuery:
         if f.search is not None:
             search = bindparam("search", type_=TSQUERY)
             where.append(e.search_words.op("@@")(search))
-        links = event_terms.c
-        for index in range(len(f.term_ids)):
-            terms: Any = bindparam(f"terms_{index}", expanding=True)
-            where.append(e.id.in_(select(links.event_id).where(links.term_id.in_(terms))))
+        if linked:
+            where.extend(self.linked(o))
         if f.venue_ids is not None:
             where.append(e.venue_id.in_(bindparam("venue_ids", expanding=True)))
-        if f.organizer_ids is not None:
-            organizers = event_organizers.c
-            linked = organizers.organizer_id.in_(bindparam("organizer_ids", expanding=True))
-            where.append(e.id.in_(select(organizers.event_id).where(linked)))
         if f.featured is not None:
             where.append(e.featured == bindparam("featured"))
         if f.parent_id is not None:
@@ -221,6 +219,40 @@ class EventListQuery:
             of_series = and_(o.series_id == parent, e.recurrence.is_not(None))
             where.append(or_(e.parent_id == parent, of_series))
         return where
+
+    def linked(self, o: Any = Occurrence, *, probes: bool = False) -> list[Any]:
+        """The term and organizer filters, on the ID of the event a date shows (its
+        `content_id`, which a visitor's listing indexes hold, migration 3a1f2b3c4d5e): a
+        count or a month grid of a category checks them from an index alone, without the
+        date's row or the event's. With `probes`, each a scalar subquery (one index probe
+        per date, evaluated before costlier filters of the same scan) instead of an `IN`,
+        which the planner turns into a join evaluated after them."""
+        if not probes:
+            return [o.content_id.in_(events) for events in self.linked_events()]
+        where: list[Any] = []
+        for event_id, linked in self._links():
+            probe = select(true()).where(event_id == o.content_id, linked).limit(1)
+            where.append(probe.scalar_subquery().is_(True))
+        return where
+
+    def linked_events(self) -> list[Select[Any]]:
+        """The IDs of the events each term or organizer filter lets through."""
+        return [select(event_id).where(linked) for event_id, linked in self._links()]
+
+    def _links(self) -> list[tuple[Any, Any]]:
+        """(the link table's event ID, the condition on its other ID) of each filter."""
+        f = self.filters
+        links: list[tuple[Any, Any, str]] = [
+            (event_terms.c.event_id, event_terms.c.term_id, f"terms_{index}")
+            for index in range(len(f.term_ids))
+        ]
+        if f.organizer_ids is not None:
+            organizers = event_organizers.c
+            links.append((organizers.event_id, organizers.organizer_id, "organizer_ids"))
+        return [
+            (event_id, other_id.in_(bindparam(name, expanding=True)))
+            for event_id, other_id, name in links
+        ]
 
     def _started_by_end(self, o: Any) -> Any:
         """Events that end after a moment started no earlier than the moment minus the
@@ -285,12 +317,12 @@ class EventListQuery:
             stmt = stmt.where(self._first_of_its_series())
         return stmt
 
-    def occurrences(self, *columns: Any) -> Select[Any]:
+    def occurrences(self, *columns: Any, linked: bool = True) -> Select[Any]:
         """The filtered statement of occurrence `columns` alone (unordered, unpaged), the
         event joined only when a filter reads it: the planner does not read a visitor's
         window from the index alone (index-only) while the outer join is in the query, even
-        when it drops the join."""
-        stmt = select(*columns).where(*self.conditions())
+        when it drops the join. Without `linked`, not the term and organizer filters."""
+        stmt = select(*columns).where(*self.conditions(linked=linked))
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
         if Event.__table__ in stmt.get_final_froms():
