@@ -92,6 +92,12 @@ def server_url() -> Iterator[str]:
     # Made here: get_server's own mkdir fails for all but the first of concurrent workers.
     pgdata.mkdir(exist_ok=True)
     server = get_server(pgdata, cleanup_mode="stop")
+    # A throwaway server: nothing in it must survive a crash, so commits need not wait for
+    # the disk (the live tests' servers commit thousands of times and copy databases).
+    server.psql(
+        "ALTER SYSTEM SET fsync = off; ALTER SYSTEM SET synchronous_commit = off; "
+        "ALTER SYSTEM SET full_page_writes = off; SELECT pg_reload_conf();"
+    )
     try:
         yield asyncpg_url(server.get_uri("postgres"))
     finally:
