@@ -112,7 +112,7 @@ def startup_objects_frozen() -> Iterator[None]:
     """Keep what start-up made (modules, routes, models, pools: about 220,000 objects, all
     living as long as the process) out of the garbage collector's full passes while serving.
     Each full pass walked all of them, about 0.2 s of a worker's CPU every few hundred to a
-    thousand uncached reads: on average 0.2 ms of each busted single event and 0.5 ms of each
+    thousand uncached reads: on average 0.2 ms of each busted single event and 0.7 ms of each
     busted list page (docs/performance.md, fifth round), and a pause for every request
     waiting meanwhile. Objects made later are collected as ever."""
     gc.collect()
