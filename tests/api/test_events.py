@@ -513,6 +513,31 @@ async def test_translations(client: AsyncClient, editor: AuthFor) -> None:
     assert slovak["description"] == "Im Park"  # no Slovak text: the default one
 
 
+async def test_each_language_read_again_keeps_its_texts(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """The reads' statements are compiled once per statement and reused from the second
+    execution on (app/core/infra/compiled.py); the languages' statements differ only in the
+    language bound in them, so every read, first or later, must show its own language."""
+    created = await client.post(
+        f"/de{API}/events",
+        json={"title": "Herbstfest", "start_date": soon(), "end_date": soon(hour=22)},
+        headers=editor.basic,
+    )
+    event_id = created.json()["id"]
+    await client.patch(
+        f"/sk{API}/events/{event_id}", json={"title": "Jesenná slávnosť"}, headers=editor.basic
+    )
+    expected = {"en": "Herbstfest", "de": "Herbstfest", "sk": "Jesenná slávnosť"}
+    for _ in range(3):
+        for lang, title in expected.items():
+            single = await client.get(f"/{lang}{API}/events/{event_id}", params={"_": lang})
+            assert single.json()["title"] == title, lang
+            page = await client.get(f"/{lang}{API}/events", params={"per_page": 50})
+            titles = [event["title"] for event in page.json()["events"] if event["id"] == event_id]
+            assert titles == [title], lang
+
+
 async def test_form_encoded_create(client: AsyncClient, editor: AuthFor) -> None:
     response = await client.post(
         f"{API}/events",

@@ -1,6 +1,7 @@
 """Edge steps (app/core/edge/pipeline.py): trusted proxy headers, the trailing slash, common
 response headers, HEAD as GET, the body size limit."""
 
+import functools
 import ipaddress
 from collections.abc import Iterable
 from urllib.parse import parse_qsl
@@ -22,6 +23,10 @@ class TrustedPeers:
     def __init__(self, trusted: Iterable[str]) -> None:
         self.trust_all = "*" in trusted
         self.networks = [ipaddress.ip_network(t, strict=False) for t in trusted if t != "*"]
+        # Every request asks about its peer, and parsing an address costs more than the rest
+        # of this step: the answers for the last addresses seen are kept (a few proxies and
+        # the clients of the moment).
+        self.address = functools.lru_cache(maxsize=4096)(self._address)
 
     def peer(self, scope: Scope) -> bool:
         """Whether the connection's peer is one of them."""
@@ -30,7 +35,8 @@ class TrustedPeers:
         client = scope.get("client")
         return self.address(client[0]) if client else False
 
-    def address(self, text: str) -> bool:
+    def _address(self, text: str) -> bool:
+        """Whether `text` is the address of one of them."""
         try:
             address = ipaddress.ip_address(text)
         except ValueError:

@@ -21,6 +21,7 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
+from app.core.infra.compiled import fetch_rows
 from app.core.infra.sql import (
     MAX_SLUG_ATTEMPTS,
     add_trashed_suffix,
@@ -311,15 +312,15 @@ class EventRepository:
         """Events of `stmt` (with its relations, see with_relations) and the values of its
         parameters: one query. Columns named in `extras` are not event fields: the first
         row's values are stored there."""
-        # A Core execution on the session's connection: these rows are plain values, and
-        # the ORM's result processing would only cost time.
-        connection = await self.session.connection()
-        result = await connection.execute(stmt, values)
+        # Plain rows on the session's connection, the statement's text compiled once
+        # (app/core/infra/compiled.py): the ORM's result processing, and SQLAlchemy's lookup
+        # of the compiled form, would only cost time.
+        keys, rows = await fetch_rows(self.session, stmt, values)
         venues = VenueRepository(self.session, self.language, self.default_language)
         organizers = OrganizerRepository(self.session, self.language, self.default_language)
         records = []
-        for row in result.mappings():
-            values = dict(row)
+        for row in rows:
+            values = dict(zip(keys, row, strict=True))
             for name in extras or {}:
                 extras[name] = values.pop(name)  # type: ignore[index]
             venue = values.pop("venue_json")

@@ -28,6 +28,7 @@ from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import aliased
 
 from app.core.edge.caching import CountCache
+from app.core.infra.compiled import fetch_rows
 from app.core.infra.database import read_version, replay_column, version_column
 from app.events.records import EventRecord, EventSummary
 from app.events.repository.events import DAY, EventRepository
@@ -469,8 +470,7 @@ class EventListQuery:
         self, values: dict[str, Any], key: tuple[Any, ...], totals: CountCache | None
     ) -> int:
         _, count_stmt = self._statements()
-        connection = await self.repo.session.connection()
-        row = (await connection.execute(count_stmt, values)).one()
+        row = (await fetch_rows(self.repo.session, count_stmt, values))[1][0]
         total, version = row[0] or 0, await read_version(self.repo.session, row[1], row[2])
         if totals is not None and version is not None:
             totals.put(key, version, total)
