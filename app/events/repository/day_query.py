@@ -21,11 +21,10 @@ from sqlalchemy import literal_column as sql
 from sqlalchemy.orm import aliased
 
 from app.events.records import EventSummary
-from app.events.repository.day_counts import day_counts, stored_counts
-from app.events.repository.list_query import MAX_CACHED_SHAPES, EventListQuery
+from app.events.repository.day_counts import ONE_DAY, day_counts, stored_counts
+from app.events.repository.list_query import EventListQuery, StatementsByShape
 from app.models import Occurrence
 
-ONE_DAY: Any = sql("interval '1 day'")
 MAX_DAYS = 42  # six weeks: the longest month grid
 
 
@@ -103,13 +102,8 @@ class DayQuery:
         }
 
     def _built(self) -> Select[Any]:
-        key = (*self.query.shape(), self.stored)
-        built = _DAY_STATEMENTS.get(key)
-        if built is None:
-            if len(_DAY_STATEMENTS) >= MAX_CACHED_SHAPES:
-                _DAY_STATEMENTS.clear()
-            built = _DAY_STATEMENTS[key] = _statement(self.query, self.stored)
-        return built
+        shape = (*self.query.shape(), self.stored)
+        return _DAY_STATEMENTS.get(shape, lambda: _statement(self.query, self.stored))
 
     def statement(self) -> Select[Any]:
         """The statement with its values (e.g. to EXPLAIN it)."""
@@ -129,4 +123,4 @@ class DayQuery:
         return list(days.values())
 
 
-_DAY_STATEMENTS: dict[tuple[Any, ...], Select[Any]] = {}
+_DAY_STATEMENTS: StatementsByShape[Select[Any]] = StatementsByShape()

@@ -5,7 +5,7 @@ import operator
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import (
     BigInteger,
@@ -180,7 +180,7 @@ class EventListQuery:
         without `visible`, not the visibility."""
         f = self.filters
         where: list[Any] = [self._visibility(o)] if visible else []
-        if not f.include_hidden and not self._public():
+        if not f.include_hidden and not self.anonymous():
             # Hidden events stay out of lists for those who may not edit them
             # (docs/design.md#event-list). Occurrences carry their series' visibility.
             shown = o.hide_from_listings == false()
@@ -274,18 +274,15 @@ class EventListQuery:
         return func.coalesce(duration, literal_column("interval '0'"))
 
     def anonymous(self) -> bool:
-        """Whether the list shows what a visitor sees (listed dates alone)."""
-        return self._public()
-
-    def _public(self) -> bool:
-        """Anonymous visibility: published and listed, which occurrences carry themselves
-        (`listed`), so the window and its count are read from their partial indexes."""
+        """Whether the list shows what a visitor sees: published and listed dates, which
+        occurrences carry themselves (`listed`), so the window and its count are read from
+        their partial indexes."""
         f = self.filters
         return f.statuses == ("publish",) and f.viewer_id is None and not f.include_hidden
 
     def _visibility(self, o: Any) -> Any:
         f = self.filters
-        if self._public():
+        if self.anonymous():
             return o.listed == true()
         statuses = o.status.in_(bindparam("statuses", expanding=True))
         if f.others_statuses is None or f.viewer_id is None:
@@ -355,29 +352,19 @@ class EventListQuery:
 
     def _statements(self) -> tuple[Select[Any], Select[Any]]:
         """(the page with its relations and the data version, the count) of this shape."""
-        key = self.shape()
-        built = _LIST_STATEMENTS.get(key)
-        if built is None:
-            # The data version and the replay position: what the result is cached under.
-            labels = (version_column(), replay_column())
-            page = self.repo.with_relations(self._page().add_columns(*labels))
-            counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
-            count = select(func.count(), *labels).select_from(counted.subquery())
-            built = (page, cast(Select[Any], count))
-            if len(_LIST_STATEMENTS) >= MAX_CACHED_SHAPES:
-                _LIST_STATEMENTS.clear()
-            _LIST_STATEMENTS[key] = built
-        return built
+        return _LIST_STATEMENTS.get(self.shape(), self._build_statements)
+
+    def _build_statements(self) -> tuple[Select[Any], Select[Any]]:
+        # The data version and the replay position: what the result is cached under.
+        labels = (version_column(), replay_column())
+        page = self.repo.with_relations(self._page().add_columns(*labels))
+        counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
+        count = select(func.count(), *labels).select_from(counted.subquery())
+        return page, cast(Select[Any], count)
 
     def _summary_statement(self) -> Select[Any]:
         """The page of summaries of this shape: no relations, no data version (no count)."""
-        key = self.shape()
-        built = _SUMMARY_STATEMENTS.get(key)
-        if built is None:
-            if len(_SUMMARY_STATEMENTS) >= MAX_CACHED_SHAPES:
-                _SUMMARY_STATEMENTS.clear()
-            built = _SUMMARY_STATEMENTS[key] = self._page(summaries=True)
-        return built
+        return _SUMMARY_STATEMENTS.get(self.shape(), lambda: self._page(summaries=True))
 
     def page_statement(self, offset: int, limit: int) -> Select[Any]:
         """The page's statement with its values (e.g. to EXPLAIN it)."""
@@ -477,11 +464,31 @@ class EventListQuery:
         return int(total)
 
 
-# Statements per filter shape (EventListQuery), and per language for single reads.
 # Up to this many matches, a search reads its matches through the index and sorts them (a
 # few milliseconds); beyond, matches are dense enough to find by walking the list order.
 SPARSE_MATCHES = 2000
 MAX_CACHED_SHAPES = 512
 LABELS = ("data_version", "replay_position")  # the page's columns that are not event fields
-_LIST_STATEMENTS: dict[tuple[Any, ...], tuple[Select[Any], Select[Any]]] = {}
-_SUMMARY_STATEMENTS: dict[tuple[Any, ...], Select[Any]] = {}
+
+Built = TypeVar("Built")
+
+
+class StatementsByShape(Generic[Built]):
+    """Statements built once per filter shape (`EventListQuery.shape`) and kept: building
+    one costs more than running it. Emptied when it holds MAX_CACHED_SHAPES: shapes come
+    from request parameters, and a client varying them must not grow it without bound."""
+
+    def __init__(self) -> None:
+        self._built: dict[tuple[Any, ...], Built] = {}
+
+    def get(self, shape: tuple[Any, ...], build: Callable[[], Built]) -> Built:
+        built = self._built.get(shape)
+        if built is None:
+            if len(self._built) >= MAX_CACHED_SHAPES:
+                self._built.clear()
+            built = self._built[shape] = build()
+        return built
+
+
+_LIST_STATEMENTS: StatementsByShape[tuple[Select[Any], Select[Any]]] = StatementsByShape()
+_SUMMARY_STATEMENTS: StatementsByShape[Select[Any]] = StatementsByShape()
