@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from app import VERSION
@@ -41,6 +42,8 @@ ERROR_TEXTS = {
     500: "Unexpected error (rest_internal_error)",
     503: "Database unavailable (rest_unavailable, with Retry-After)",
 }
+ERROR_REF = "#/components/schemas/ErrorEnvelope"
+ERROR_CONTENT = {"application/json": {"schema": {"$ref": ERROR_REF}}}
 ALWAYS = (400, 500, 503)  # a bad i18n_language, bugs and outages can happen anywhere
 RETRY_AFTER = {
     "Retry-After": {"schema": {"type": "integer", "minimum": 1}, "description": "Seconds to wait"}
@@ -206,10 +209,14 @@ def api_doc(
         responses[status] = success
     # Where credentials are read (401), failing them too often is a 429.
     codes = {*errors, *ALWAYS, *((429,) if 401 in errors else ())}
+    # Referenced, not given as a model: FastAPI builds a validator for every model response of
+    # every route (each language prefix again), which made most of a process's start-up cost;
+    # the envelope's schema is added to the document once (`_error_schemas`).
     for code in sorted(codes):
-        responses[code] = {"model": ErrorEnvelope, "description": ERROR_TEXTS[code]}
+        responses[code] = {"description": ERROR_TEXTS[code]}
         if code in (429, 503):
             responses[code]["headers"] = copy.deepcopy(RETRY_AFTER)
+        responses[code]["content"] = copy.deepcopy(ERROR_CONTENT)
     return {"openapi_extra": extra, "responses": responses}
 
 
@@ -273,9 +280,6 @@ def _conditional(operations: dict[str, Any], has_key: bool) -> None:
             }
 
 
-ERROR_REF = "#/components/schemas/ErrorEnvelope"
-
-
 def _public_operations(schema: dict[str, Any]) -> dict[str, Any]:
     """Namespace paths without the language segment, relative to the namespace URL."""
     prefix = f"/{NAMESPACE}"
@@ -294,6 +298,20 @@ def _public_operations(schema: dict[str, Any]) -> dict[str, Any]:
         _conditional(item, "{" in relative)
         paths[relative] = item
     return paths
+
+
+async def _fails() -> None:
+    """The endpoint of the one route `_error_schemas` documents (never served)."""
+
+
+def _error_schemas() -> dict[str, Any]:
+    """The error envelope's schema and the ones it refers to, as FastAPI writes a model
+    response's (the document of a single route that answers it)."""
+    route = APIRoute("/", _fails, responses={400: {"model": ErrorEnvelope}})
+    schemas: dict[str, Any] = get_openapi(title="", version="", routes=[route])["components"][
+        "schemas"
+    ]
+    return schemas
 
 
 def base_document(app: FastAPI) -> dict[str, Any]:
@@ -344,6 +362,8 @@ def base_document(app: FastAPI) -> dict[str, Any]:
     schemas = components.setdefault("schemas", {})
     for name in ("HTTPValidationError", "ValidationError"):
         schemas.pop(name, None)
+    schemas.update(_error_schemas())
+    components["schemas"] = schemas = dict(sorted(schemas.items()))  # as FastAPI orders them
     share_bodies(paths, components)
     named = {"Language": LANGUAGE_SCHEMA, "PostStatus": POST_STATUS_SCHEMA}
     generated["paths"] = paths = share_schemas(paths, named)

@@ -96,6 +96,10 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
                 assert parameter.get("description"), (where, parameter["name"])
                 assert parameter["schema"], (where, parameter["name"])
             assert {"400", "500", "503"} <= set(operation["responses"]), where
+            for status, response in operation["responses"].items():
+                if status >= "400":
+                    schema = response["content"]["application/json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/ErrorEnvelope"}, where
             if method in ("post", "put", "patch") and path != "/" and (method, path) not in UPLOADS:
                 content = operation["requestBody"]["content"]
                 assert {"application/json", "application/x-www-form-urlencoded"} <= set(content)
@@ -129,6 +133,10 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
     create = doc["components"]["schemas"]["EventCreate"]
     assert set(create["required"]) == {"title", "start_date", "end_date"}
     assert not any("default" in create["properties"][name] for name in create["required"])
+    envelope = doc["components"]["schemas"]["ErrorEnvelope"]
+    assert envelope["required"] == ["code", "message", "data"]
+    assert envelope["properties"]["data"] == {"$ref": "#/components/schemas/ErrorData"}
+    assert "status" in doc["components"]["schemas"]["ErrorData"]["required"]
     term_create = doc["paths"]["/categories"]["post"]
     assert "parent" in doc["components"]["schemas"]["CategoryCreate"]["properties"]
     assert "201" in term_create["responses"]
