@@ -65,6 +65,12 @@ SLOW_FILES = (
     "test_proxy_nginx.py",
     "test_import_cli.py",
     "test_pgbouncer.py",
+    # The fast run's longest files (tests/api): 100k-event plans, the import's sources.
+    "test_event_list_queries.py",
+    "test_timezone_mode.py",
+    "test_venues.py",
+    "test_import.py",
+    "test_media.py",
 )
 
 

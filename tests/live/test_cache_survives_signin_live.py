@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.desk_support import csrf_token
+from app.core.rules.permissions import Role
+from tests.desk_support import ACCOUNT_PASSWORD, CHEAP_HASH, csrf_token
 from tests.factories import API
-from tests.live import almanac, almanac_server, fresh_database
-from tests.live.desk_harness import set_account_password
+from tests.live import accounts_of, almanac_server, fresh_database
 
-PASSWORD = "cache test desk password"
+PASSWORD = ACCOUNT_PASSWORD
 VERSION = "SELECT last_value FROM events_version_seq"
 WINDOW = {"start_date": "2030-01-01", "end_date": "2030-12-31"}
 
@@ -33,12 +33,13 @@ class Site:
 
 @pytest.fixture
 async def site(database_url: str) -> AsyncIterator[Site]:
-    async with fresh_database(database_url, "almanac_cache_signin_live") as url:
-        await almanac(url, "migrate")
-        out = await almanac(url, "users", "add", "cacher", "--role", "editor")
-        await set_account_password(url, "cacher", PASSWORD)
+    async with fresh_database(database_url, "almanac_cache_signin_live", migrated=True) as url:
+        # Made in this process (tests/live/test_desk_cli.py runs the commands themselves).
+        async with accounts_of(url) as accounts:
+            user, app_password = await accounts.add("cacher", Role.EDITOR)
+            await accounts.users.set_account_password(user.id, CHEAP_HASH)
         async with almanac_server(url) as base:
-            yield Site(base, url, "cacher", out.splitlines()[-1])
+            yield Site(base, url, "cacher", app_password)
 
 
 async def _list(anonymous: httpx.AsyncClient, site: Site) -> httpx.Response:

@@ -15,10 +15,11 @@ import httpx
 import pytest
 
 from app.core.infra.database import asyncpg_url, raw_dsn
+from app.core.infra.migrate import upgrade
 from app.core.infra.replica import format_lsn, parse_lsn
 from app.core.rules.constants import VERSION_SEQUENCE
 from tests.factories import API
-from tests.live import POLL, almanac, private_postgres
+from tests.live import POLL, add_user, almanac, private_postgres
 from tests.live.test_instances import Instance, serving
 from tests.standby import Standby, streaming_standby
 
@@ -52,11 +53,8 @@ def servers() -> Iterator[tuple[Any, Standby]]:
 async def setup(servers: tuple[Any, Standby]) -> AsyncIterator[Setup]:
     primary, standby = servers
     url = asyncpg_url(primary.get_uri("postgres"))
-    await almanac(url, "migrate")
-    editor = (
-        "editor",
-        (await almanac(url, "users", "add", "editor", "--role", "editor")).split()[-1],
-    )
+    await asyncio.to_thread(upgrade, url)  # what `almanac migrate` runs, in this process
+    editor = ("editor", (await add_user(url, "editor", "editor"))[1])
     replica = {
         "DATABASE_READ_URL": standby.url("postgres"),
         "REPLICA_MAX_LAG": MAX_LAG,
