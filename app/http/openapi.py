@@ -276,7 +276,7 @@ def _conditional(operations: dict[str, Any], has_key: bool) -> None:
             operation["parameters"].append(dict(IF_MATCH))
             responses["412"] = {
                 "description": ERROR_TEXTS[412],
-                "content": {"application/json": {"schema": {"$ref": ERROR_REF}}},
+                "content": copy.deepcopy(ERROR_CONTENT),
             }
 
 
