@@ -92,16 +92,24 @@ async def set_account_password(url: str, login: str, password: str) -> str:
     return out.decode()
 
 
+async def add_desk_user(accounts: Any, login: str, role: str) -> str:
+    """A user of `role` who signs in to the desk with ACCOUNT_PASSWORD, made in this process
+    through `accounts` (`accounts_of`); its application password. tests/live/test_desk_cli.py
+    runs the real `users set-password`."""
+    user, app_password = await accounts.add(login, Role(role))
+    # At argon2's lowest cost (tests/desk_support.py says why).
+    await accounts.users.set_account_password(user.id, CHEAP_HASH)
+    return str(app_password)
+
+
 async def _add_people(url: str) -> dict[str, DeskPerson]:
-    """One person per role, in this process (five `almanac` commands would take seconds;
-    tests/live/test_desk_cli.py runs the real `users set-password`)."""
+    """One person per role, in this process (five `almanac` commands would take seconds)."""
     people = {}
     async with accounts_of(url) as accounts:
         for role in ROLES:
-            user, app_password = await accounts.add(f"desk-{role}", Role(role))
-            # At argon2's lowest cost (tests/desk_support.py says why).
-            await accounts.users.set_account_password(user.id, CHEAP_HASH)
-            people[role] = DeskPerson(user.login, role, ACCOUNT_PASSWORD, app_password)
+            login = f"desk-{role}"
+            app_password = await add_desk_user(accounts, login, role)
+            people[role] = DeskPerson(login, role, ACCOUNT_PASSWORD, app_password)
     return people
 
 

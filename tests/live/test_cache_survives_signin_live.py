@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.core.rules.permissions import Role
-from tests.desk_support import ACCOUNT_PASSWORD, CHEAP_HASH, csrf_token
+from tests.desk_support import ACCOUNT_PASSWORD, csrf_token
 from tests.factories import API
 from tests.live import accounts_of, almanac_server, fresh_database
+from tests.live.desk_harness import add_desk_user
 
 PASSWORD = ACCOUNT_PASSWORD
 VERSION = "SELECT last_value FROM events_version_seq"
@@ -34,10 +34,8 @@ class Site:
 @pytest.fixture
 async def site(database_url: str) -> AsyncIterator[Site]:
     async with fresh_database(database_url, "almanac_cache_signin_live", migrated=True) as url:
-        # Made in this process (tests/live/test_desk_cli.py runs the commands themselves).
         async with accounts_of(url) as accounts:
-            user, app_password = await accounts.add("cacher", Role.EDITOR)
-            await accounts.users.set_account_password(user.id, CHEAP_HASH)
+            app_password = await add_desk_user(accounts, "cacher", "editor")
         async with almanac_server(url) as base:
             yield Site(base, url, "cacher", app_password)
 
