@@ -97,10 +97,10 @@ def bench_database(workdir: Path) -> Iterator[str]:
         server_url = configured
         step(f"using the PostgreSQL server of BENCH_DATABASE_URL, database {name}")
     else:
-        from pgserver import get_server  # type: ignore[attr-defined]
+        from app.core.infra.embedded import start_server
 
         step(f"starting an embedded PostgreSQL under {workdir}")
-        server = get_server(workdir / "pgdata", cleanup_mode="delete")
+        server = start_server(workdir / "pgdata", cleanup_mode="delete")
         server_url = server.get_uri("postgres")
     try:
         drop = f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'

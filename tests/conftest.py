@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import (
 )
 
 from app.core.infra.database import asyncpg_url, get_sessionmaker
+from app.core.infra.embedded import start_server
 from app.core.infra.migrate import upgrade
 from app.core.infra.settings import get_settings
 from app.main import create_app
@@ -86,8 +87,6 @@ def server_url() -> Iterator[str]:
     if configured:
         yield asyncpg_url(configured)
         return
-    from pgserver import get_server
-
     # Not under pytest's tmp dir: that one is private to root and the embedded server
     # runs as its own system user. One directory per run, shared by its xdist workers.
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
@@ -95,9 +94,7 @@ def server_url() -> Iterator[str]:
     base.mkdir(mode=0o755, exist_ok=True)
     base.chmod(0o755)
     pgdata = base / "pgdata"
-    # Made here: get_server's own mkdir fails for all but the first of concurrent workers.
-    pgdata.mkdir(exist_ok=True)
-    server = get_server(pgdata, cleanup_mode="stop")
+    server = start_server(pgdata)  # the workers take turns: the first starts it
     # A throwaway server: nothing in it must survive a crash, so commits need not wait for
     # the disk (the live tests' servers commit thousands of times and copy databases).
     server.psql(

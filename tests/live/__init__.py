@@ -215,12 +215,12 @@ async def wait_until_refused(port: int, seconds: float = 30) -> None:
 def private_postgres(name: str) -> Iterator[Any]:
     """An embedded PostgreSQL of the caller's own (pgserver), so that it can be stopped and
     started again (`stop_postgres`, `server.ensure_postgres_running()`); removed afterwards."""
-    from pgserver import get_server
+    from app.core.infra.embedded import start_server
 
     base = Path(tempfile.gettempdir()) / f"almanac-{name}-{os.getpid()}"
     base.mkdir(mode=0o755, exist_ok=True)
     base.chmod(0o755)
-    server = get_server(base / "pgdata", cleanup_mode="stop")
+    server = start_server(base / "pgdata")
     try:
         yield server
     finally:

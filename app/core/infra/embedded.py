@@ -4,6 +4,7 @@ PostgreSQL refuses to run as root: started by root, pgserver creates a system us
 (`pgserver`) and runs the server as that user, owning the data directory.
 """
 
+import fcntl
 import logging
 import warnings
 from pathlib import Path
@@ -26,16 +27,30 @@ def pgdata_dir(data_dir: Path) -> Path:
     return (data_dir / "pgdata").resolve()
 
 
-def embedded_url(data_dir: Path, database: str = DATABASE) -> str:
-    """Start (or join) the embedded server under `data_dir`; return a URL for `database`."""
+def start_server(pgdata: Path, cleanup_mode: str = "stop") -> Any:
+    """Start (or join) pgserver's server on `pgdata`, one process at a time.
+
+    pgserver creates its system user and runs initdb before it takes its own lock, so
+    processes starting on a new machine or a new directory at once (a test run's workers, a
+    server and a command) race: `useradd` fails, or initdb finds a half-made directory. A
+    lock file beside the directory makes them take turns; the first one starts the server,
+    the others join it.
+    """
     from pgserver import get_server  # type: ignore[attr-defined]  # lazily: embedded only
 
+    pgdata.mkdir(parents=True, exist_ok=True)
+    with open(pgdata.parent / f".{pgdata.name}.start-lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        return get_server(pgdata, cleanup_mode=cleanup_mode)
+
+
+def embedded_url(data_dir: Path, database: str = DATABASE) -> str:
+    """Start (or join) the embedded server under `data_dir`; return a URL for `database`."""
     pgdata = pgdata_dir(data_dir)
     server = _servers.get(pgdata)
     if server is None:
-        pgdata.mkdir(parents=True, exist_ok=True)
         # cleanup_mode "stop": the server stops when the last process using it exits.
-        server = get_server(pgdata, cleanup_mode="stop")
+        server = start_server(pgdata)
         _servers[pgdata] = server
         log.debug("embedded PostgreSQL running in %s", pgdata)
     exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
