@@ -12,8 +12,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import aiohttp
 from standardwebhooks import Webhook
 from yarl import URL
 
@@ -22,6 +22,9 @@ from app.webhooks.addresses import Refused, Target, parse_url, resolve
 RESPONSE_LIMIT = 1024  # bytes of an answer kept in the delivery log
 CONNECT_TIMEOUT = 5.0
 USER_AGENT = "almanac-webhooks/1"
+
+if TYPE_CHECKING:
+    import aiohttp
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +75,8 @@ def signatures(secrets: list[str], msg_id: str, moment: datetime, body: str) -> 
 class Sender:
     """aiohttp rather than httpx: a delivery is one small POST, and aiohttp's client costs
     about a tenth of httpx's CPU per request (measured for `make bench`), which decides how
-    many deliveries a worker sends per second."""
+    many deliveries a worker sends per second. Imported at the first delivery: a process
+    that sends none (a command, a server nobody subscribed to) does not pay for it at start."""
 
     def __init__(self, timeout: float, allow_private: bool, connections: int = 64) -> None:
         self.timeout = timeout
@@ -80,8 +84,10 @@ class Sender:
         self.connections = connections
         self._session: aiohttp.ClientSession | None = None
 
-    def _client(self) -> aiohttp.ClientSession:
+    def _client(self) -> "aiohttp.ClientSession":
         if self._session is None:  # made in the running loop, at the first delivery
+            import aiohttp
+
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self.connections),
                 timeout=aiohttp.ClientTimeout(
@@ -119,6 +125,8 @@ class Sender:
         status: int | None = None
         response: str | None = None
         error: str | None = None
+        import aiohttp
+
         try:
             status, response = await self._post(
                 url, msg_id, body, secrets, attempted_at, lookups or Lookups()

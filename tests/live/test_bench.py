@@ -57,7 +57,7 @@ def test_help() -> None:
 async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None:
     result = await asyncio.to_thread(
         bench,
-        *("--events", "50", "--duration", "0.3", "--warmup", "0"),
+        *("--events", "50", "--duration", "0.1", "--warmup", "0"),
         *("--concurrency", "2", "--workers", "1", "--client", "python"),
         *("--webhook-changes", "20", "--webhook-rounds", "1"),
         env={"BENCH_DATABASE_URL": server_url},

@@ -118,3 +118,18 @@ def test_every_option_says_what_it_does_and_its_default() -> None:
     assert (serve.host, serve.port, serve.workers) == ("127.0.0.1", 8000, 1)
     assert "(default: 8000)" in help_text
     assert "(default: 127.0.0.1)" in help_text
+
+
+def test_start_up_loads_only_what_is_used() -> None:
+    """Every command and server starts a Python process (the tests start about a hundred):
+    the migration tool, the webhook client and the natural-date parser are loaded where they
+    are used, not by every start (app/core/infra/migrate.py, app/webhooks/sender.py,
+    app/core/rules/dates.py)."""
+    probe = (
+        "import sys, app.cli, app.main; app.main.create_app(); "
+        "print(' '.join(sorted({'alembic', 'aiohttp', 'dateparser'} & set(sys.modules))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.split() == []

@@ -10,8 +10,6 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import dateparser
-
 from app.core.rules.constants import EARLIEST, LATEST
 
 DATETIME_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -94,6 +92,10 @@ def _parse_relative(text: str, zone: tzinfo, now: datetime | None) -> datetime:
         word = day.group(1).lower()
         shift = {"today": 0, "midnight": 0, "tomorrow": 1, "yesterday": -1}[word]
         return (base + timedelta(days=shift)).replace(hour=0, minute=0, second=0, microsecond=0)
+    # Imported at the first such date: it and its language data cost a process's start
+    # (every command and server) more than most of them ever parse.
+    import dateparser
+
     parsed = dateparser.parse(
         text, languages=["en"], settings={**_DATEPARSER_SETTINGS, "RELATIVE_BASE": base}
     )
