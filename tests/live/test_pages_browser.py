@@ -9,7 +9,6 @@ of another origin; a write shows on the next load through the response cache.
 
 import asyncio
 import functools
-import json
 import os
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -20,13 +19,12 @@ from typing import Any
 
 import httpx
 import pytest
-from axe_selenium_python import Axe
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.live import add_user, almanac_server, free_port, fresh_database
-from tests.live.desk_harness import AXE, WCAG_AA, headless_chromium
+from tests.live.desk_harness import axe_violations, headless_chromium
 
 API = "/calendar/events/v1"
 WAIT = 60
@@ -37,6 +35,7 @@ FORMS = {
     "desktop, dark": (1280, 1000, "dark"),
 }
 TODAY = datetime.now(UTC).date()
+PAGES = ("list", "month", "day", "event", "venue", "organizer")  # _pages: their paths
 
 
 def at(day: date, hour: int, minute: int = 0) -> str:
@@ -167,37 +166,38 @@ def _pages(site: Site) -> dict[str, str]:
     }
 
 
-def _axe(
-    driver: WebDriver, url: str, form: tuple[int, int, str]
-) -> tuple[list[dict[str, Any]], str]:
-    """axe's violations on the page in that form, and the page's background colour."""
-    width, height, scheme = form
-    driver.set_window_size(width, height)
-    media = {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", media)  # type: ignore[attr-defined]
+def _axe_in_each_form(driver: WebDriver, url: str) -> dict[str, tuple[list[Any], str]]:
+    """Per form: axe's violations on the page and the page's background colour. The page is
+    loaded once and axe injected once: a form is a window size and a colour scheme, which
+    the page's media queries follow without a reload."""
     driver.get(url)
-    axe = Axe(driver, script_url=str(AXE))
-    axe.inject()
-    results = axe.run(options=json.dumps(WCAG_AA))
-    violations: list[dict[str, Any]] = results["violations"]
-    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
-    return violations, str(background)
+    seen = {}
+    for form, (width, height, scheme) in FORMS.items():
+        driver.set_window_size(width, height)
+        media = {"features": [{"name": "prefers-color-scheme", "value": scheme}]}
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", media)  # type: ignore[attr-defined]
+        violations = axe_violations(driver)
+        background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        seen[form] = (violations, str(background))
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})  # type: ignore[attr-defined]
+    driver.set_window_size(*FORMS["desktop"][:2])
+    return seen
 
 
-@pytest.mark.parametrize("form", FORMS)
-async def test_axe_finds_no_wcag_21_aa_violation(site: Site, browser: WebDriver, form: str) -> None:
-    found = {}
-    backgrounds = set()
-    for name, path in _pages(site).items():
-        violations, background = await asyncio.to_thread(
-            _axe, browser, f"{site.base}{path}", FORMS[form]
-        )
-        backgrounds.add(background)
-        if violations:
-            found[name] = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+@pytest.mark.parametrize("page", PAGES)
+async def test_axe_finds_no_wcag_21_aa_violation(site: Site, browser: WebDriver, page: str) -> None:
+    seen = await asyncio.to_thread(_axe_in_each_form, browser, f"{site.base}{_pages(site)[page]}")
+    found = {
+        form: [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in violations]
+        for form, (violations, _) in seen.items()
+        if violations
+    }
     assert found == {}
-    dark = FORMS[form][2] == "dark"
-    assert backgrounds == {"rgb(18, 18, 22)" if dark else "rgb(255, 255, 255)"}
+    backgrounds = {form: background for form, (_, background) in seen.items()}
+    assert backgrounds == {
+        form: "rgb(18, 18, 22)" if scheme == "dark" else "rgb(255, 255, 255)"
+        for form, (_, _, scheme) in FORMS.items()
+    }
     assert await asyncio.to_thread(_errors, browser) == []
     light = {"features": [{"name": "prefers-color-scheme", "value": "light"}]}
     await asyncio.to_thread(browser.execute_cdp_cmd, "Emulation.setEmulatedMedia", light)  # type: ignore[attr-defined]
