@@ -70,7 +70,7 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# The node packages of tests/live/test_clients.py (node-wpapi, Redocly's CLI), exactly as locked.
+# The node packages of tests/live/test_clients.py (node-wpapi, Redocly's linter), exactly as locked.
 NODE_TOOLS := tests/clients
 $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
