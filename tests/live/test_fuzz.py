@@ -172,12 +172,16 @@ def _report(output: str, log: Path) -> str:
     return f"{failures[:20000]}\n\nserver log:\n{server_log[-8000:]}"
 
 
-# Updates are served alike by POST, PUT and PATCH, by ID and by slug (one handler each); the
-# boundary values of their bodies are tried through PATCH by ID only in the bounded run
-# (operation IDs as /doc names them: `post_events_by_id`, `patch_venues_by_slug`, ...; not the
-# actions under an ID such as `post_webhooks_by_id_rotate_secret`).
-UPDATE_ALIASES = r"^((post|put)_\w+_by_id|(post|put|patch)_\w+_by_slug)$"
-NO_UPDATE_ALIASES = ("--exclude-operation-id-regex", UPDATE_ALIASES)
+# The updates (POST, PUT and PATCH, by ID and by slug: operation IDs as /doc names them,
+# `patch_events_by_id`, `post_venues_by_slug`, ...; not the actions under an ID such as
+# `post_webhooks_by_id_rotate_secret`) are left out of the bounded coverage run. In negative
+# mode schemathesis sends every invalid body with an invalid ID or slug too (`/events/0.5`,
+# a 60-character slug), so the router answers 404 before a body is read: about 2,000
+# requests, two fifths of the run, that tried nothing but that 404. Invalid IDs and slugs are
+# tried on the reads and deletes of the same paths, the updates in the fuzzing and stateful
+# runs (with the IDs those find), and the updates' validation by the API tests.
+UPDATES = r"^(post|put|patch)_\w+_by_(id|slug)$"
+NO_UPDATES = ("--exclude-operation-id-regex", UPDATES)
 # Anonymous writes are refused before they are read (docs/design.md#errors): the anonymous
 # caller's run reads, and the editor's runs write (tests/api/test_auth.py covers the 401s).
 READS = ("--include-method", "GET")
@@ -193,7 +197,7 @@ READS = ("--include-method", "GET")
         # (docs/design.md#errors), and anonymous reads run the same code. Bounded to the invalid values
         # (negative mode); the combinations of valid ones, about as many again, are left to
         # the long run (`make fuzz`) and to the fuzzing phase above.
-        pytest.param("editor", "coverage", "negative", NO_UPDATE_ALIASES, id="editor-coverage"),
+        pytest.param("editor", "coverage", "negative", NO_UPDATES, id="editor-coverage"),
     ],
 )
 async def test_fuzz_against_the_openapi_document(
