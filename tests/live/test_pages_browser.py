@@ -179,8 +179,7 @@ def _axe_in_each_form(driver: WebDriver, url: str) -> dict[str, tuple[list[Any],
         violations = axe_violations(driver)
         background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         seen[form] = (violations, str(background))
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})  # type: ignore[attr-defined]
-    driver.set_window_size(*FORMS["desktop"][:2])
+    driver.set_window_size(*FORMS["desktop"][:2])  # the test sets the light scheme back
     return seen
 
 
