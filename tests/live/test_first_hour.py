@@ -135,6 +135,37 @@ async def test_embedded_postgres_stops_with_the_server_and_quietly(data_dir: Pat
             os.kill(leftover, signal.SIGTERM)
 
 
+async def test_commands_starting_the_embedded_server_at_once_share_it(data_dir: Path) -> None:
+    """Three `almanac migrate` at the same moment on a data directory nothing has used yet:
+    they take turns starting the embedded server (app/core/infra/embedded.py), one creates
+    it and the others join; the migrations run once; the last to exit stops it."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
+    env["ALMANAC_DATA_DIR"] = str(data_dir)
+    pgdata = data_dir.resolve() / "pgdata"  # noqa: ASYNC240 (a path, no I/O worth a thread)
+    processes = [
+        await asyncio.create_subprocess_exec(
+            *(sys.executable, "-m", "app.cli", "migrate"),
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        for _ in range(3)
+    ]
+    try:
+        outputs = await asyncio.wait_for(
+            asyncio.gather(*(process.communicate() for process in processes)), timeout=180
+        )
+    finally:
+        leftover = _postmaster(pgdata)
+    texts = [out.decode() for out, _ in outputs]
+    assert [process.returncode for process in processes] == [0, 0, 0], texts
+    assert all(text.rstrip().endswith("migrations applied") for text in texts), texts
+    assert not any("ERROR" in text for text in texts), texts  # none raced to create the database
+    assert (pgdata / "PG_VERSION").exists()
+    if leftover is not None:  # stopped by the last one out (it may still be exiting)
+        assert _stopped(leftover), texts
+
+
 async def test_a_busy_port_is_one_line_and_exit_code_1(database_url: str) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -7,6 +7,8 @@ PostgreSQL refuses to run as root: started by root, pgserver creates a system us
 import fcntl
 import logging
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,34 +29,46 @@ def pgdata_dir(data_dir: Path) -> Path:
     return (data_dir / "pgdata").resolve()
 
 
-def start_server(pgdata: Path, cleanup_mode: str = "stop") -> Any:
-    """Start (or join) pgserver's server on `pgdata`, one process at a time.
+@contextmanager
+def _one_at_a_time(pgdata: Path) -> Iterator[None]:
+    """Hold the lock file beside `pgdata` (made if missing) while the block runs.
 
-    pgserver creates its system user and runs initdb before it takes its own lock, so
-    processes starting on a new machine or a new directory at once (a test run's workers, a
-    server and a command) race: `useradd` fails, or initdb finds a half-made directory. A
-    lock file beside the directory makes them take turns; the first one starts the server,
-    the others join it.
+    pgserver creates its system user and runs initdb before it takes its own lock, and a
+    database is made after a look for it: processes starting at once (a test run's workers, a
+    server and a command) would race (`useradd` fails; two `CREATE DATABASE`, one an error).
+    The lock makes them take turns; the first one starts the server, the others join it.
     """
-    from pgserver import get_server  # type: ignore[attr-defined]  # lazily: embedded only
-
     pgdata.mkdir(parents=True, exist_ok=True)
     with open(pgdata.parent / f".{pgdata.name}.start-lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
-        return get_server(pgdata, cleanup_mode=cleanup_mode)
+        yield
+
+
+def start_server(pgdata: Path, cleanup_mode: str = "stop") -> Any:
+    """Start (or join) pgserver's server on `pgdata`, one process at a time."""
+    with _one_at_a_time(pgdata):
+        return _start_or_join(pgdata, cleanup_mode)
+
+
+def _start_or_join(pgdata: Path, cleanup_mode: str) -> Any:
+    from pgserver import get_server  # type: ignore[attr-defined]  # lazily: embedded only
+
+    return get_server(pgdata, cleanup_mode=cleanup_mode)
 
 
 def embedded_url(data_dir: Path, database: str = DATABASE) -> str:
-    """Start (or join) the embedded server under `data_dir`; return a URL for `database`."""
+    """Start (or join) the embedded server under `data_dir`, with `database` made if
+    missing; return a URL for it."""
     pgdata = pgdata_dir(data_dir)
-    server = _servers.get(pgdata)
-    if server is None:
-        # cleanup_mode "stop": the server stops when the last process using it exits.
-        server = start_server(pgdata)
-        _servers[pgdata] = server
-        log.debug("embedded PostgreSQL running in %s", pgdata)
-    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
-    if "1 row" not in exists:
-        server.psql(f'CREATE DATABASE "{database}";')
+    with _one_at_a_time(pgdata):
+        server = _servers.get(pgdata)
+        if server is None:
+            # cleanup_mode "stop": the server stops when the last process using it exits.
+            server = _start_or_join(pgdata, "stop")
+            _servers[pgdata] = server
+            log.debug("embedded PostgreSQL running in %s", pgdata)
+        exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
+        if "1 row" not in exists:
+            server.psql(f'CREATE DATABASE "{database}";')
     uri: str = server.get_uri(database)
     return uri
