@@ -18,7 +18,6 @@ from tests.factories import API
 from tests.live import accounts_of, almanac_server, fresh_database
 from tests.live.desk_harness import add_desk_user
 
-PASSWORD = ACCOUNT_PASSWORD
 VERSION = "SELECT last_value FROM events_version_seq"
 WINDOW = {"start_date": "2030-01-01", "end_date": "2030-12-31"}
 
@@ -46,7 +45,7 @@ async def _list(anonymous: httpx.AsyncClient, site: Site) -> httpx.Response:
     return answer
 
 
-async def _sign_in(desk: httpx.AsyncClient, site: Site, password: str = PASSWORD) -> int:
+async def _sign_in(desk: httpx.AsyncClient, site: Site, password: str = ACCOUNT_PASSWORD) -> int:
     answer = await desk.post(
         f"{site.base}/desk/signin", data={"login": site.login, "password": password}
     )

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.live import almanac_server, fresh_database
+from tests.live.desk_harness import headless_chromium
 
 API = "/calendar/events/v1"
 DOC = f"{API}/doc"
@@ -37,18 +36,8 @@ async def served(database_url: str) -> AsyncIterator[str]:
 
 @pytest.fixture
 def browser() -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",  # tests may run as root
-        "--disable-dev-shm-usage",
-        "--window-size=1280,1600",
-        # Every host but the test server's is unreachable: no CDN can stand in for almanac.
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    ):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver = headless_chromium()  # every host but the test server's unreachable: no CDN
+    driver.set_window_size(1280, 1600)
     try:
         yield driver
     finally:

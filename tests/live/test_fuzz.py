@@ -143,7 +143,7 @@ async def server(database_url: str) -> AsyncIterator[Server]:
 
 
 def _schemathesis(
-    server: Server, phases: str, mode: str, auth: bool, only: tuple[str, ...]
+    server: Server, phases: str, mode: str, auth: bool, operations: tuple[str, ...]
 ) -> list[str]:
     command = [
         *(sys.executable, "-m", "schemathesis.cli", "run", f"{server.base}{API}/doc"),
@@ -160,7 +160,7 @@ def _schemathesis(
         command += ["--seed", SEED, "--generation-database", "none"]
     if auth:
         command += ["--auth", f"{server.login}:{server.password}"]
-    command += only
+    command += operations  # the options that narrow the operations tried
     return command
 
 
@@ -188,7 +188,7 @@ READS = ("--include-method", "GET")
 
 
 @pytest.mark.parametrize(
-    ("caller", "phases", "mode", "only"),
+    ("caller", "phases", "mode", "operations"),
     [
         pytest.param("anonymous", "fuzzing", "all", READS, id="anonymous"),
         pytest.param("editor", "fuzzing,stateful", "all", (), id="editor"),
@@ -201,13 +201,13 @@ READS = ("--include-method", "GET")
     ],
 )
 async def test_fuzz_against_the_openapi_document(
-    server: Server, caller: str, phases: str, mode: str, only: tuple[str, ...]
+    server: Server, caller: str, phases: str, mode: str, operations: tuple[str, ...]
 ) -> None:
     if LONG:  # make fuzz: every phase, every operation, both callers
         if phases == "coverage":
             pytest.skip("the long run covers it in the runs of both callers")
-        phases, mode, only = "coverage,fuzzing,stateful", "all", ()
-    command = _schemathesis(server, phases, mode, auth=caller == "editor", only=only)
+        phases, mode, operations = "coverage,fuzzing,stateful", "all", ()
+    command = _schemathesis(server, phases, mode, auth=caller == "editor", operations=operations)
     # In a scratch directory: no schemathesis.toml is picked up, nothing is left behind.
     with tempfile.TemporaryDirectory() as scratch:
         code, output = await _run(*command, env=dict(os.environ), seconds=RUN_TIMEOUT, cwd=scratch)
@@ -220,7 +220,7 @@ async def test_fuzz_against_the_openapi_document(
     assert selected is not None, output[-3000:]
     chosen, everything, tested = map(int, selected.groups())
     assert tested == chosen, output[-3000:]
-    if not only:
+    if not operations:
         assert chosen == everything, output[-3000:]
     else:  # the filter names operations that exist (a renamed operation would undo it)
         assert chosen < everything, output[-3000:]
