@@ -5,16 +5,16 @@ after DNS resolution (a name may point elsewhere by then), and the delivery conn
 the very address that was checked, not to a second lookup's answer (DNS rebinding).
 Loopback, private, link-local (169.254.169.254, the cloud metadata service), shared
 (100.64.0.0/10, another provider's metadata address), multicast, reserved and unspecified
-addresses are refused unless WEBHOOKS_ALLOW_PRIVATE is set (tests, intranets)."""
+addresses are refused unless WEBHOOKS_ALLOW_PRIVATE is set (tests, intranets); so are IPv6
+addresses carrying such an IPv4 address. Which addresses are public is decided in one place
+for webhooks and the importer: app/core/infra/addresses.py."""
 
-import asyncio
-import ipaddress
-import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from app.core.infra.addresses import Unresolvable, addresses_of, first_not_public
+
 MAX_URL_LENGTH = 2000
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 
 class Refused(Exception):
@@ -47,37 +47,19 @@ def parse_url(url: str) -> Target:
     return Target(url, parts.scheme, parts.hostname, port or default)
 
 
-def is_public(address: IPAddress) -> bool:
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_global and not address.is_multicast
-
-
 async def resolve(target: Target, allow_private: bool) -> str:
     """An address of the target's host that webhooks may connect to (the first public one;
     every one must be public, so that no lookup can pick a private one later)."""
     try:
-        literal: IPAddress | None = ipaddress.ip_address(target.host)
-    except ValueError:
-        literal = None
-    if literal is not None:
-        addresses = [literal]
-    else:
-        try:
-            found = await asyncio.get_running_loop().getaddrinfo(
-                target.host, target.port, type=socket.SOCK_STREAM
-            )
-        except (socket.gaierror, UnicodeError):
-            raise Refused(f"the host {target.host} cannot be resolved") from None
-        addresses = [ipaddress.ip_address(info[4][0]) for info in found]
-    if not addresses:
-        raise Refused(f"the host {target.host} cannot be resolved")
+        addresses = await addresses_of(target.host, target.port)
+    except Unresolvable:
+        raise Refused(f"the host {target.host} cannot be resolved") from None
     if not allow_private:
-        refused = [str(address) for address in addresses if not is_public(address)]
-        if refused:
+        refused = first_not_public(addresses)
+        if refused is not None:
             raise Refused(
                 f"the host {target.host} has a loopback, private, link-local or reserved "
-                f"address ({refused[0]}); set WEBHOOKS_ALLOW_PRIVATE=true to allow it"
+                f"address ({refused}); set WEBHOOKS_ALLOW_PRIVATE=true to allow it"
             )
     return str(addresses[0])
 

@@ -166,6 +166,14 @@ async def test_missing_url_and_unknown_subscription(client: AsyncClient, admin: 
         "http://[fd00:ec2::254]/",
         "http://[::ffff:127.0.0.1]/hook",
         "http://0.0.0.0/hook",
+        # IPv6 forms that carry a private IPv4 address are judged by it.
+        "http://[::127.0.0.1]/hook",  # IPv4-compatible
+        "http://[64:ff9b::7f00:1]/hook",  # NAT64, 127.0.0.1
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",  # NAT64, 169.254.169.254
+        "http://[64:ff9b:1::808:808]/hook",  # local-use NAT64: refused whole
+        "http://[2002:7f00:1::]/hook",  # 6to4, 127.0.0.1
+        "http://[2002:c0a8:a::1]/hook",  # 6to4, 192.168.0.10
+        "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook",  # Teredo, client 10.0.0.1
     ],
 )
 async def test_private_addresses_are_refused(client: AsyncClient, admin: AuthFor, url: str) -> None:
