@@ -21,7 +21,7 @@ async def events_feed(request: Request, ctx: ContextDep) -> Response:
     return calendar_response(request, ctx, feed, "events.ics")
 
 
-@router.get("/events/{id:int}.ics", summary="Calendar feed of an event", **EVENT_DOC)
+@router.get("/events/{id:id}.ics", summary="Calendar feed of an event", **EVENT_DOC)
 async def event_feed_by_id(request: Request, id: RecordId, ctx: ContextDep) -> Response:
     return calendar_response(request, ctx, await event_feed(ctx, id), f"event-{id}.ics")
 

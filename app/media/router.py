@@ -92,7 +92,7 @@ listing = api_doc(
 )
 add("", list_media, methods=["GET"], summary="List the media library", **listing)
 add("", upload_media, methods=["POST"], status_code=201, summary="Upload an image", **_upload_doc())
-one = "/{id:int}"
+one = "/{id:id}"
 reading = api_doc(response=Media, errors=(401, 403, 404))
 add(one, get_media, methods=["GET"], summary="Read one image of the library", **reading)
 writing = api_doc(body=MediaWriteParams, response=Media, errors=(401, 403, 404, 412, 413))

@@ -104,7 +104,7 @@ class PostRoutes(Generic[R]):
         summary = f"Create {kind.label}"
         add("", self.create_record, methods=["POST"], status_code=201, summary=summary, **creating)
         by_id = (self.read_by_id, self.update_by_id, self.delete_by_id)
-        self._register_record_routes("/{id:int}", "", *by_id)
+        self._register_record_routes("/{id:id}", "", *by_id)
         by_slug = (self.read_by_slug, self.update_by_slug, self.delete_by_slug)
         self._register_record_routes("/by-slug/{slug}", " by its slug", *by_slug)
         return self.router

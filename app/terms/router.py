@@ -70,7 +70,7 @@ class TermRoutes:
         add("", self.list_terms, methods=["GET"], summary=f"List {kind.path}", **listing)
         summary = f"Create a {kind.singular}"
         add("", self.create_term, methods=["POST"], status_code=201, summary=summary, **creating)
-        one = "/{id:int}"
+        one = "/{id:id}"
         add(one, self.get_term, methods=["GET"], summary=f"Read one {kind.singular}", **reading)
         update_route(router, one, summary=f"Update a {kind.singular}", **updating)(self.update_term)
         summary = f"Delete a {kind.singular} permanently"

@@ -29,8 +29,8 @@ from app.webhooks.schemas import (
 from app.webhooks.service import WebhookService
 
 router = APIRouter(prefix="/webhooks", tags=["webhooks"])
-ONE = "/{id:int}"
-DELIVERY = ONE + "/deliveries/{delivery:int}"
+ONE = "/{id:id}"
+DELIVERY = ONE + "/deliveries/{delivery:id}"
 ADMIN = (401, 403)
 DeliveryId = Annotated[int, Path(description="Numeric ID of the delivery")]
 

@@ -160,7 +160,7 @@ async def create_event(request: Request, desk: Writer) -> Response:
     return _saved(desk, event_id)
 
 
-@router.get("/events/{event_id}/edit")
+@router.get("/events/{event_id:id}/edit")
 async def edit_event(event_id: int, desk: Reader) -> Response:
     editing = _editing(desk)
     try:
@@ -171,7 +171,7 @@ async def edit_event(event_id: int, desk: Reader) -> Response:
     return await _page(desk, editing, values, record=record)
 
 
-@router.post("/events/{event_id}/edit")
+@router.post("/events/{event_id:id}/edit")
 async def update_event(event_id: int, request: Request, desk: Writer) -> Response:
     editing = _editing(desk)
     try:

@@ -55,7 +55,7 @@ def editor_routes(screens: EditorScreens) -> APIRouter:
         return await screens.remove(desk, record_id)
 
     path = f"/{screens.path}"
-    one = path + "/{record_id:int}"
+    one = path + "/{record_id:id}"
     add = router.add_api_route
     add(path, list_page, methods=["GET"], include_in_schema=False)
     add(f"{path}/new", new_page, methods=["GET"], include_in_schema=False)

@@ -189,13 +189,13 @@ async def upload(request: Request, desk: DeskWriter) -> Response:
     return desk.redirect(f"media/{media_id}/edit", flash=flash(desk, uploaded))
 
 
-@router.get("/media/{media_id:int}/edit", include_in_schema=False)
+@router.get("/media/{media_id:id}/edit", include_in_schema=False)
 async def edit_page(media_id: int, desk: DeskReader) -> Response:
     desk.require(desk.can.posts)
     return await _editor(desk, media_id)
 
 
-@router.post("/media/{media_id:int}/edit", include_in_schema=False)
+@router.post("/media/{media_id:id}/edit", include_in_schema=False)
 async def update(media_id: int, desk: DeskWriter) -> Response:
     desk.require(desk.can.posts)
     form = await form_values(desk)
@@ -217,7 +217,7 @@ async def update(media_id: int, desk: DeskWriter) -> Response:
     return desk.redirect(f"media/{media_id}/edit", flash=flash(desk, N_("Saved.")))
 
 
-@router.post("/media/{media_id:int}/delete", include_in_schema=False)
+@router.post("/media/{media_id:id}/delete", include_in_schema=False)
 async def delete(media_id: int, desk: DeskWriter) -> Response:
     desk.require(desk.can.posts)
     form = await form_values(desk)

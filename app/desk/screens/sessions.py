@@ -23,7 +23,7 @@ async def sessions_page(desk: Reader) -> Response:
     return desk.render("desk/sessions.html", sessions=rows)
 
 
-@router.post("/sessions/{session_id}/end")
+@router.post("/sessions/{session_id:id}/end")
 async def end_session(session_id: int, desk: Writer) -> Response:
     """End one of the person's sessions (this one: signed out)."""
     ended = await DeskSessions(desk.db, desk.settings).end(desk.principal.id, session_id)

@@ -74,7 +74,7 @@ async def add_user(desk: Writer) -> Response:
     return await _page(desk, secret=("app", user.login, password))
 
 
-@router.post("/users/{user_id}/role")
+@router.post("/users/{user_id:id}/role")
 async def change_role(user_id: int, desk: Writer) -> Response:
     form = await _form(desk)
     role = form.get("role", "")
@@ -100,7 +100,7 @@ async def _found(desk: DeskContext, user_id: int) -> User:
     return user
 
 
-@router.post("/users/{user_id}/account-password")
+@router.post("/users/{user_id:id}/account-password")
 async def reset_account_password(user_id: int, desk: Writer) -> Response:
     """A new random account password, shown once; the person's desk sessions end."""
     user = await _found(desk, user_id)
@@ -111,14 +111,14 @@ async def reset_account_password(user_id: int, desk: Writer) -> Response:
     return await _page(desk, secret=("account", user.login, password))
 
 
-@router.post("/users/{user_id}/app-passwords")
+@router.post("/users/{user_id:id}/app-passwords")
 async def issue_app_password(user_id: int, desk: Writer) -> Response:
     user = await _found(desk, user_id)
     password = await _accounts(desk).issue_password(user)
     return await _page(desk, secret=("app", user.login, password))
 
 
-@router.post("/users/{user_id}/app-passwords/revoke")
+@router.post("/users/{user_id:id}/app-passwords/revoke")
 async def revoke_app_passwords(user_id: int, desk: Writer) -> Response:
     user = await _found(desk, user_id)
     count = await _accounts(desk).revoke_app_passwords(user.login)
@@ -129,7 +129,7 @@ async def revoke_app_passwords(user_id: int, desk: Writer) -> Response:
     return desk.redirect("users/", message)
 
 
-@router.post("/users/{user_id}/sessions/end")
+@router.post("/users/{user_id:id}/sessions/end")
 async def end_sessions(user_id: int, desk: Writer) -> Response:
     user = await _found(desk, user_id)
     keep = desk.session_id if user.id == desk.principal.id else None
