@@ -48,6 +48,7 @@ from app.core.infra.database import (
 )
 from app.core.infra.logs import configure_logging
 from app.core.infra.metrics import Metrics
+from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.replica import ReadRouter, ReplicaMonitor
 from app.core.infra.settings import LANGUAGES, Settings, get_settings
 from app.desk.router import add_desk_routes
@@ -224,6 +225,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.webhook_worker = WebhookWorker(settings, metrics, app.state.activity)
     app.state.media_storage = LocalStorage(settings.media_root)
     app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
+    app.state.anonymous_reads = AnonymousReads.of(settings)
     app.state.failed_logins = FailedLogins(
         settings.login_failures_limit,
         settings.login_failures_window,

@@ -10,6 +10,7 @@ from app.core.edge.errors import invalid, no_route
 from app.core.edge.language import header_language, requested_language, set_language
 from app.core.edge.urls import Urls, urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
+from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.settings import LANGUAGES, Settings
 from app.core.rules.permissions import Principal
 from app.http.raw_params import RawParams, raw_params
@@ -74,11 +75,15 @@ async def request_context(
     session factory stays one (`MakerDep`): the tests and the statement counter replace it."""
     settings: Settings = request.app.state.settings
     raw = await raw_params(request)
+    reads: AnonymousReads = request.app.state.anonymous_reads
     async with session_scope(request, maker) as session:
         user = await authenticate(request, session, settings)
         urls = urls_of(request, settings)
         if_match = request.headers.get("if-match")
-        yield RequestContext(raw, language, user, session, urls, settings, if_match)
+        # After authenticating (which reads nothing for anonymous callers): credentials
+        # that fail are a 401, not a way around the anonymous share of the pool.
+        async with reads.admitted(request.method, user is None):
+            yield RequestContext(raw, language, user, session, urls, settings, if_match)
 
 
 # scope="function": the session commits before the response goes out, so a failed commit

@@ -121,7 +121,9 @@ def parse(model: type[M], raw: RawParams, problems: Problems | None = None, **ex
         problems.add(name, why)
     try:
         return model.model_validate({k: v for k, v in values.items() if k not in notes})
-    except ValidationError:  # a rule across fields: nothing sensible to go on with
+    except ValidationError as exc:  # a rule across fields: nothing sensible to go on with
+        for name, why in _errors(exc)[1].items():
+            problems.add(name, why)  # named too (a page past the depth bound)
         raise InvalidParams(problems.notes) from None
 
 

@@ -14,6 +14,7 @@ from app.core.edge.caching import CountCache
 from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
 from app.core.infra.database import SessionMaker
+from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.settings import Settings
 from app.events.listing import list_bodies, list_days, list_summaries
 from app.events.service import EventService
@@ -64,10 +65,13 @@ async def visitor_context(
     such pages are neither stored nor served by the response cache). Reads only: nothing is
     committed, so no data version is drawn, whatever the method."""
     settings: Settings = request.app.state.settings
+    reads: AnonymousReads = request.app.state.anonymous_reads
     async with maker() as session:
         user = await session_reader(request, session, settings)
         urls = urls_of(request, settings)
-        yield RequestContext({}, language, user, session, urls, settings)
+        # A visitor's page is an anonymous read whatever its method (a password form).
+        async with reads.admitted("GET", user is None):
+            yield RequestContext({}, language, user, session, urls, settings)
 
 
 class Content:

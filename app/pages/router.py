@@ -145,6 +145,8 @@ async def _respond(request: Request, maker: Any, build: Build) -> Response:
             return page.render("error.html", 404, code=404)
         except BadInput as exc:
             return page.render("error.html", 400, code=400, parameter=exc.name)
+        except views.TooDeep:
+            return page.render("error.html", 400, code=400, deepest=views.LAST_LIST_PAGE)
 
 
 def _month_of(value: str) -> date:

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from app.core.infra.settings import Settings
+from app.http.pagination import MAX_LIST_DEPTH
 from app.pages.calendar import DAY_READ, add_months, by_day, month_bounds, month_grid
 from app.pages.content import Body, Content, NotShown, utc_text
 from app.pages.links import PageLinks
@@ -14,6 +15,13 @@ from app.pages.links import PageLinks
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
 SERIES_DATES = 5  # next dates shown on a series' page
 RELATED_EVENTS = 10  # upcoming events on a venue's, organizer's page
+# The deepest list page, by the API's bound (docs/design.md, Limits): a later day in the
+# search bar shows what lies beyond, from an index, instead of skipping thousands of rows.
+LAST_LIST_PAGE = MAX_LIST_DEPTH // LIST_PAGE_SIZE
+
+
+class TooDeep(Exception):
+    """A list page past LAST_LIST_PAGE: the 400 page saying how to go further."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,8 @@ async def list_view(
 ) -> dict[str, Any]:
     """Upcoming events (not yet ended) from now or from the search's day, grouped by day;
     with `past`, those that ended, newest first."""
+    if number > LAST_LIST_PAGE:
+        raise TooDeep
     now = datetime.now(settings.site_zone)
     since = _site_moment(search.day, settings) if search.day else now
     filters: dict[str, Any] = {"strict_dates": "1", **scope, **search.filters()}

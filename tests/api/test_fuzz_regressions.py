@@ -348,19 +348,14 @@ async def test_documented_parameter_schemas_hold(
     assert body_schema(doc, "/categories")["properties"]["parent"]["minimum"] == 0
 
 
-async def test_a_page_past_any_offset_is_404(client: AsyncClient) -> None:
-    """The largest documented page times per_page overflowed the database's bigint offset."""
+async def test_a_page_past_any_offset_is_400(client: AsyncClient) -> None:
+    """The largest documented page times per_page overflowed the database's bigint offset;
+    it is now beyond the lists' depth bound (docs/design.md, Limits) and refused unread."""
     last = 2**62 - 1
-    for path, kind in (
-        ("/events", "event"),
-        ("/venues", "venue"),
-        ("/organizers", "organizer"),
-        ("/categories", "category"),
-        ("/tags", "tag"),
-    ):
+    for path in ("/events", "/venues", "/organizers", "/categories", "/tags"):
         response = await client.get(f"{API}{path}", params={"page": last, "per_page": 100})
-        assert response.status_code == 404, response.text
-        assert response.json()["code"] == f"{kind}-archive-page-not-found"
+        assert response.status_code == 400, response.text
+        assert list(response.json()["data"]["params"]) == ["page"]
 
 
 async def test_nul_inside_inline_venues_and_organizers_is_400(

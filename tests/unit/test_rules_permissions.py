@@ -272,3 +272,11 @@ def test_poster_refused(role: str, status: int) -> None:
 def test_poster_returns_the_caller(role: Role) -> None:
     caller = Principal(id=ME, login="x", role=role)
     assert poster(caller) is caller
+
+
+@pytest.mark.parametrize("requested", ["private", "trash"])
+def test_a_contributor_cannot_skip_review(requested: str) -> None:
+    """Private and trashed records are out of the editors' pending queue: refused, 403."""
+    with pytest.raises(ApiError) as refused:
+        scale_status(Principal(id=ME, login="x", role=Role.CONTRIBUTOR), requested)
+    assert (refused.value.status, refused.value.code) == (403, "rest_cannot_publish")

@@ -206,6 +206,12 @@ def forbidden(login: str | None, role: str = "") -> ApiError:
     )
 
 
+def cannot_set_status(status: str) -> ApiError:
+    """403 rest_cannot_publish: a status the caller's role may not give a record (a
+    contributor's `private` or `trash`), WordPress's code for a status beyond the role."""
+    return ApiError(403, "rest_cannot_publish", "cannot_set_status", values={"status": status})
+
+
 def payload_too_large() -> ApiError:
     return ApiError(413, "rest_payload_too_large")
 

@@ -39,6 +39,15 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "per_page muss zwischen 1 und {max} (jeweils einschließlich) liegen.",
         "sk": "per_page musí byť medzi 1 a {max} (vrátane).",
     },
+    "list_too_deep": {
+        "en": "page × per_page must be at most {max}: lists are paged through their first "
+        "{max} records. To go further, narrow the list (for events, a later start_date).",
+        "de": "page × per_page darf höchstens {max} sein: Listen werden über ihre ersten "
+        "{max} Einträge geblättert. Um weiterzukommen, grenzen Sie die Liste ein (bei "
+        "Veranstaltungen ein späteres start_date).",
+        "sk": "page × per_page môže byť najviac {max}: zoznamy sa stránkujú cez prvých {max} "
+        "záznamov. Ak chcete ísť ďalej, zúžte zoznam (pri podujatiach neskorší start_date).",
+    },
     # ---- why a parameter is invalid (data.params) ----
     "invalid_id": {
         "en": "{name} must be an ID: a whole number from 1 to {max}.",
@@ -632,6 +641,14 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "en": "The image could not be stored; nothing of it was kept.",
         "de": "Das Bild konnte nicht gespeichert werden; nichts davon wurde behalten.",
         "sk": "Obrázok sa nepodarilo uložiť; nič z neho sa neuchovalo.",
+    },
+    "cannot_set_status": {
+        "en": "Sorry, you are not allowed to give this post the status {status}: a "
+        "contributor's records are draft or pending until an editor publishes them.",
+        "de": "Sie dürfen diesem Beitrag den Status {status} nicht geben: Die Einträge "
+        "eines Mitarbeiters sind Entwurf oder ausstehend, bis ein Redakteur sie veröffentlicht.",
+        "sk": "Tomuto príspevku nemôžete dať stav {status}: záznamy prispievateľa sú koncept "
+        "alebo čakajúce, kým ich redaktor nezverejní.",
     },
     "rest_cannot_upload": {
         "en": "Sorry, you may upload images only for a draft of your own (name it with post).",

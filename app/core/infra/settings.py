@@ -56,6 +56,12 @@ class Settings(BaseSettings):
     )
     db_pool_size: int = Field(default=10, ge=1)
     db_max_overflow: int = Field(default=10, ge=0)
+    db_reserved_connections: int | None = Field(
+        default=None,
+        ge=0,
+        description="Connections anonymous reads may not use (kept for signed-in callers and "
+        "writes); unset: a quarter of DB_POOL_SIZE + DB_MAX_OVERFLOW",
+    )
     db_connect_timeout: float = Field(default=5.0, gt=0)
     db_statement_timeout_ms: int = Field(default=15000, ge=0)
     max_body_bytes: int = Field(default=1_048_576, ge=1024)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from app.core.edge.errors import forbidden
+from app.core.edge.errors import cannot_set_status, forbidden
 from app.core.rules.constants import PUBLISH, UNPUBLISHED
 
 
@@ -100,13 +100,19 @@ def require(user: User, allowed: bool) -> None:
 
 
 def scale_status(user: User, requested: str | None) -> str:
-    """The status a write really gets: contributors cannot publish (docs/design.md#statuses)."""
+    """The status a write really gets: contributors cannot publish (docs/design.md#statuses).
+    A contributor's records are draft or pending: `publish` and `future` become `pending`
+    (the reference's scaling), while `private` and `trash` would skip review (a private
+    record is out of the editors' pending queue) and are refused, 403 `rest_cannot_publish`,
+    on create and update alike (a contributor trashes their own draft with DELETE)."""
     if can_publish(user):
         return requested or "publish"
     if requested in (None, ""):
         return "draft"
     if requested in ("publish", "future"):
         return "pending"
+    if requested not in UNPUBLISHED:
+        raise cannot_set_status(requested)
     return requested
 
 

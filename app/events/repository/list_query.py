@@ -421,6 +421,12 @@ class EventListQuery:
         key = self._cache_key()
         values = self.parameters()
         await self._choose_plan(values, totals)
+        if offset and not self._known_to_reach(key, offset, totals):
+            # A page past the end would skip every row before finding none: count first
+            # (cached as ever) and answer an empty page from the total, without the walk.
+            total = await self._count_now(values, key, totals)
+            if offset >= total:
+                return [], total
         page_stmt, _ = self._statements()
         extras: dict[str, Any] = dict.fromkeys(LABELS)
         paged = {**values, "offset": offset, "limit": limit}
@@ -432,6 +438,13 @@ class EventListQuery:
             if cached is not None:
                 return records, cached
         return records, await self._count(values, key, totals, version)
+
+    @staticmethod
+    def _known_to_reach(key: tuple[Any, ...], offset: int, totals: CountCache | None) -> bool:
+        """Whether a count of this list seen before (of any data version: a guide) had rows
+        past `offset`: then the page is most likely there and is read first, as page 1 is."""
+        known = totals.hint(key) if totals is not None else None
+        return known is not None and known > offset
 
     async def _count(
         self,
