@@ -2,7 +2,7 @@
 or a query string (precedence in that order), lists as JSON arrays, repeated keys
 (`a[]=1&a[]=2`, `a=1&a=2`) or comma-separated strings. Cached per request."""
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl
 
@@ -19,28 +19,48 @@ from app.core.edge.errors import (
     ApiError,
     note,
 )
+from app.http.coercion import MAX_LIST_ITEMS
 
 RAW_PARAMS_STATE_KEY = "raw_params"
 MAX_JSON_DEPTH = 32
+# Parameters of one request (query string and body, each): PHP's max_input_vars, which no
+# client of the reference exceeds. A key repeated (`a=1&a=2`, `a[]=`) makes one list, no
+# longer than a list parameter takes.
+MAX_FIELDS = 1000
+MAX_REPEATS = MAX_LIST_ITEMS
 
 RawParams = dict[str, Any]
 M = TypeVar("M", bound=BaseModel)
 
 
 def _add(target: RawParams, key: str, value: Any) -> None:
-    """Collect form/query pairs: `a[]` and repeated keys become lists."""
+    """Collect form/query pairs: `a[]` and repeated keys become lists (appended in place: a
+    copy per repeat made 100,000 pairs take half a minute)."""
     is_list = key.endswith("[]")
     if "[" in key and key.endswith("]"):
         key = key[: key.index("[")]
         is_list = True
     if key in target:
         current = target[key]
-        target[key] = [*current, value] if isinstance(current, list) else [current, value]
+        if isinstance(current, list):
+            if len(current) >= MAX_REPEATS:
+                raise _too_many("too_many_repeats", MAX_REPEATS, name=key)
+            current.append(value)
+        else:
+            target[key] = [current, value]
     else:
         target[key] = [value] if is_list else value
 
 
-def _pairs(pairs: Iterable[tuple[str, Any]]) -> RawParams:
+def _too_many(key: str, limit: int, **values: object) -> ApiError:
+    return ApiError(
+        400, "rest_too_many_params", key, values={"max": limit, **values}, data={"max": limit}
+    )
+
+
+def _pairs(pairs: Sequence[tuple[str, Any]]) -> RawParams:
+    if len(pairs) > MAX_FIELDS:
+        raise _too_many("rest_too_many_params", MAX_FIELDS)
     params: RawParams = {}
     for key, value in pairs:
         _add(params, key, value)
@@ -69,6 +89,8 @@ def _json_object(body: bytes) -> RawParams:
     if not isinstance(decoded, dict):
         kind = note(f"json_{JSON_KINDS.get(type(decoded), 'null')}")  # named in the language
         raise ApiError(400, "rest_invalid_json", "json_not_object", values={"kind": kind})
+    if len(decoded) > MAX_FIELDS:
+        raise _too_many("rest_too_many_params", MAX_FIELDS)
     if _depth(decoded, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
         raise ApiError(400, "rest_invalid_json", "json_too_deep", values={"max": MAX_JSON_DEPTH})
     return decoded
@@ -92,17 +114,25 @@ async def _body_params(request: Request) -> RawParams:
             text = body.decode()
         except UnicodeDecodeError as exc:
             raise ApiError(400, "rest_invalid_json", "form_not_utf8") from exc
-        return _pairs(parse_qsl(text, keep_blank_values=True))
+        try:
+            # Counted before any pair is split out: a body of 250,000 pairs costs no more.
+            pairs = parse_qsl(text, keep_blank_values=True, max_num_fields=MAX_FIELDS)
+        except ValueError as exc:
+            raise _too_many("rest_too_many_params", MAX_FIELDS) from exc
+        return _pairs(pairs)
     if content_type == "multipart/form-data":
         try:
-            form = await request.form()
+            form = await request.form(max_fields=MAX_FIELDS)
         except (HTTPException, MultiPartException) as exc:
             # Starlette answers a malformed body (no boundary, broken parts) with a bare
-            # HTTPException; it is a bad body like any other.
+            # HTTPException; it is a bad body like any other, unless it has too many fields
+            # (Starlette's words for its max_fields).
+            if str(getattr(exc, "detail", exc)).startswith("Too many fields"):
+                raise _too_many("rest_too_many_params", MAX_FIELDS) from exc
             raise ApiError(400, "rest_invalid_body") from exc
         try:
             # Uploaded files are no parameters (images are given by URL or ID).
-            return _pairs((k, v) for k, v in form.multi_items() if isinstance(v, str))
+            return _pairs([(k, v) for k, v in form.multi_items() if isinstance(v, str)])
         finally:
             await form.close()
     return {}
@@ -123,8 +153,9 @@ async def raw_params(request: Request) -> RawParams:
     cached: RawParams | None = request.scope.get("state", {}).get(RAW_PARAMS_STATE_KEY)
     if cached is not None:
         return cached
-    params = _pairs(request.query_params.multi_items())
+    params: RawParams = {}
     try:
+        params = _pairs(request.query_params.multi_items())
         params.update(await _body_params(request))
     except ApiError as exc:
         if exc.status == 413:  # too large to keep reading: refused at once

@@ -262,6 +262,18 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "Der Anfrageinhalt konnte nicht gelesen werden.",
         "sk": "Telo požiadavky sa nepodarilo prečítať.",
     },
+    "rest_too_many_params": {
+        "en": "The request has too many parameters: at most {max} in the query string and "
+        "{max} in the body.",
+        "de": "Die Anfrage hat zu viele Parameter: höchstens {max} im Query-String und {max} "
+        "im Inhalt.",
+        "sk": "Požiadavka má priveľa parametrov: najviac {max} v reťazci dopytu a {max} v tele.",
+    },
+    "too_many_repeats": {
+        "en": "The parameter {name} is given more than {max} times.",
+        "de": "Der Parameter {name} wird mehr als {max}-mal angegeben.",
+        "sk": "Parameter {name} je zadaný viac ako {max}-krát.",
+    },
     "json_read_as_form": {
         "en": "Missing parameter(s): {names}. The body looks like JSON but was read as a "
         "form, because its Content-Type is {content_type} (curl -d sends "
