@@ -7,24 +7,33 @@ What it reproduces: discovery (the `Link` header, `/wp-json/`), the namespace's 
 starting today and its hiding of events hidden from listings; status visibility (anonymous:
 published only); password redaction in lists and the 403 of a protected single event;
 `hide_empty` terms; WordPress's own `/wp/v2/<post type>` listing (with passwords in
-`context=edit` for a signed-in editor); HTTP Basic application passwords; uploaded files
-(`files`). Tests change the records between runs and can make routes fail (`fail`).
+`context=edit` for a signed-in editor) and `/wp/v2/users/me`; HTTP Basic application
+passwords; uploaded files (`files`). Tests change the records between runs and can make
+routes fail (`fail`), move paths to another address (`redirects`), point the `Link` header
+elsewhere (`link`), or drop the Authorization header as a misconfigured proxy does
+(`drop_authorization`). Served in process (`app()`), or over real HTTP (`served`).
 """
 
+import asyncio
 import base64
+import contextlib
 import copy
 import json
 import math
 from collections import Counter
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
+
+from tests.live import wait_until_listening
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tec"
 HOST = "http://tec.test"
@@ -67,7 +76,13 @@ class FakeTEC:
         self.failures: dict[str, int] = {}  # path fragment → 500s still to answer
         self.files: dict[str, tuple[bytes, str]] = {}  # path → (bytes, type): uploads
         self.file_credentials: list[str | None] = []  # the Authorization of each file request
+        self.authorizations: list[str | None] = []  # the Authorization of every request
         self.requests: list[str] = []
+        # Path prefix → the base URL it moved to: answered with a 302 there, unless the
+        # request already came to that base (one app served on two ports).
+        self.redirects: dict[str, str] = {}
+        self.link: str | None = None  # the API root the `Link` header names (default: own)
+        self.drop_authorization = False
         self.next_id = 100
         self.now = datetime(2026, 11, 21, 21, 44, tzinfo=UTC)
         self.host = HOST
@@ -248,7 +263,7 @@ class FakeTEC:
         return body
 
     def _user(self, request: Request) -> str | None:
-        header = request.headers.get("authorization", "")
+        header = "" if self.drop_authorization else request.headers.get("authorization", "")
         if not header.startswith("Basic "):
             return None
         login, _, password = base64.b64decode(header[6:]).decode().partition(":")
@@ -261,6 +276,12 @@ class FakeTEC:
         path = request.url.path
         self._counts: Counter[tuple[str, int]] | None = None
         self.requests.append(f"{path}?{request.url.query}")
+        self.authorizations.append(request.headers.get("authorization"))
+        here = f"{request.url.scheme}://{request.url.netloc}"
+        for prefix, base in self.redirects.items():
+            if path.startswith(prefix) and base != here:
+                query = f"?{request.url.query}" if request.url.query else ""
+                return RedirectResponse(f"{base}{path}{query}", status_code=302)
         for fragment, left in list(self.failures.items()):
             if fragment in f"{path}?{request.url.query}" and left > 0:
                 self.failures[fragment] = left - 1
@@ -273,7 +294,7 @@ class FakeTEC:
         if user == "!":
             return _error(401, "incorrect_password")
         if path == "/":
-            link = f'<{self.host}/wp-json/>; rel="https://api.w.org/"'
+            link = f'<{self.link or self.host + "/wp-json/"}>; rel="https://api.w.org/"'
             return Response("<html></html>", media_type="text/html", headers={"Link": link})
         if path == "/wp-json/":
             namespaces = ["tribe/events/v1", *(["wp/v2"] if self.expose_wp else [])]
@@ -369,6 +390,10 @@ class FakeTEC:
         return JSONResponse(self._listed(route, record, password))
 
     def _wp(self, request: Request, post_type: str, user: str | None) -> Response:
+        if self.expose_wp and post_type == "users/me":
+            if user is None:
+                return _error(401, "rest_not_logged_in")
+            return JSONResponse({"id": 1, "name": user})
         if not self.expose_wp or post_type not in POST_TYPES:
             return _error(404, "rest_no_route")
         query = request.query_params
@@ -399,6 +424,24 @@ class FakeTEC:
 
     def app(self) -> Starlette:
         return Starlette(routes=[Route("/{path:path}", self.handle)])
+
+
+@contextlib.asynccontextmanager
+async def served(tec: FakeTEC, port: int, *, second: bool = False) -> AsyncIterator[str]:
+    """`tec` over real HTTP on 127.0.0.1:`port`; its `host` becomes that address, unless this
+    is a `second` address of a site served already."""
+    url = f"http://127.0.0.1:{port}"
+    if not second:
+        tec.host = url
+    config = uvicorn.Config(tec.app(), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    try:
+        await wait_until_listening(port)
+        yield url
+    finally:
+        server.should_exit = True
+        await task
 
 
 def _error(status: int, code: str) -> JSONResponse:

@@ -6,6 +6,10 @@ nothing it copied before, and a record the source still shows the old address fo
 update of the record) is pointed at the copy again. Each image is copied and linked in a
 transaction of its own; a failure (unreachable, not an image, too large) is reported in the
 summary and the run goes on.
+
+Images are fetched without the credentials, from the source's own origin or from public
+addresses only, redirects included (app/importer/guard.py); any other is refused with one
+neutral reason and never connected to.
 """
 
 import posixpath
@@ -18,6 +22,7 @@ from app.core.edge.errors import ApiError
 from app.core.edge.i18n import translate
 from app.core.infra.database import SessionMaker
 from app.importer.client import SourceClient
+from app.importer.guard import NotPublic
 from app.importer.repository import ImportRepository
 from app.importer.summary import ImageCounts
 from app.media.incoming import base_name
@@ -95,11 +100,8 @@ class ImageCopier:
         if not is_http_url(url):
             raise CopyFailed("not an http(s) URL")
         limit = self.limits.max_bytes
-        self.client.requests += 1
         try:
-            async with self.client.http.stream(
-                "GET", url, auth=None, headers={"Accept": "image/*"}
-            ) as response:
+            async with self.client.open(url, {"Accept": "image/*"}) as response:
                 if response.status_code != 200:
                     raise CopyFailed(f"answered {response.status_code}")
                 declared = response.headers.get("content-length", "")
@@ -111,5 +113,7 @@ class ImageCopier:
                     if len(data) > limit:
                         raise CopyFailed(f"larger than {limit} bytes")
                 return bytes(data)
+        except NotPublic as exc:
+            raise CopyFailed(str(exc)) from None
         except httpx.HTTPError as exc:
             raise CopyFailed(f"could not download ({exc.__class__.__name__})") from None

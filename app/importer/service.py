@@ -19,7 +19,7 @@ from app.core.edge.caching import after_write
 from app.core.edge.errors import ApiError, InvalidParams
 from app.core.infra.database import DatabaseError, Session, SessionMaker
 from app.core.rules.permissions import Principal
-from app.importer.client import SourceClient, SourceError, site_key
+from app.importer.client import CredentialsDropped, SourceClient, SourceError, site_key
 from app.importer.images import CopyLimits, ImageCopier
 from app.importer.listing import Listing, collect
 from app.importer.prune import Pruner
@@ -48,7 +48,7 @@ MODELS: dict[str, type[SourceRecord]] = {
 
 
 class ImportFailed(Exception):
-    """The run cannot start (no owner, no such site)."""
+    """The run cannot start (no owner, no such site), or must stop (signed out)."""
 
 
 class Unlinkable(Exception):
@@ -109,6 +109,8 @@ class Importer:
             await self.client.discover()
         except SourceError as exc:
             raise ImportFailed(str(exc)) from None
+        except CredentialsDropped as exc:
+            raise ImportFailed(f"stopped: {exc}") from None
         self.source = self.summary.source = site_key(self.client.base)
         # Two runs of one source at once would both create what is new: the second waits
         # for nothing and stops. The lock lives on this session's connection, kept by its
@@ -119,6 +121,8 @@ class Importer:
                 raise ImportFailed(f"another import of {self.source} is running")
             try:
                 await self._import()
+            except CredentialsDropped as exc:
+                raise ImportFailed(f"stopped: {exc}") from None
             finally:
                 await imports.unlock()
                 await guard.commit()
@@ -360,11 +364,19 @@ class Importer:
     # ---- prune ----------------------------------------------------------------------
 
     async def _prune(self, listing: Listing) -> None:
+        # What the source confirmed this run sees, not what it sent: an account the source
+        # does not take, or one that may not list every status, sees published records only.
+        every_status = self.client.sees_every_status
+        if self.client.signed_in and not every_status:
+            self.summary.notes.append(
+                "the source did not confirm that this account sees every status: "
+                "only published records were pruned"
+            )
         pruner = Pruner(
             self.maker,
             self.source,
             self.summary,
-            signed_in=self.client.signed_in,
+            signed_in=every_status,
             language=self.options.language,
         )
         for kind in reversed(KINDS):

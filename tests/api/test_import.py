@@ -504,8 +504,9 @@ async def test_discovery(
     summary = await run(maker, site.tec, source="http://tec.test/wp-json/tribe/events/v1/")
     assert summary.source == "tec.test/wp-json/tribe/events/v1"
     assert summary.exit_status == 0
-    # Another way to name the same site is the same source: nothing duplicated.
-    again = await run(maker, site.tec, source="https://TEC.test/")
+    # Another way to name the same site is the same source: nothing duplicated. (Named by
+    # its base: the site's own `Link` names http://, another origin that gets no credentials.)
+    again = await run(maker, site.tec, source="https://TEC.test/wp-json/tribe/events/v1")
     assert again.kinds["event"].unchanged == 6
     plain_wordpress = httpx.ASGITransport(app=_no_tec_app())
     async with SourceClient("http://wp.test", transport=plain_wordpress) as client:

@@ -7,11 +7,9 @@ import io
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from datetime import datetime
 
 import pytest
-import uvicorn
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -19,8 +17,8 @@ from app.cli import build_parser
 from app.core.infra.settings import get_settings
 from app.importer.client import site_key
 from app.importer.command import cmd_import
-from tests.live import free_port, fresh_database, wait_until_listening
-from tests.tec_source import FakeTEC
+from tests.live import free_port, fresh_database
+from tests.tec_source import FakeTEC, served
 
 
 def almanac(url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -33,21 +31,6 @@ def almanac(url: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@contextlib.asynccontextmanager
-async def served(tec: FakeTEC) -> AsyncIterator[str]:
-    port = free_port()
-    tec.host = f"http://127.0.0.1:{port}"
-    config = uvicorn.Config(tec.app(), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    try:
-        await wait_until_listening(port)
-        yield tec.host
-    finally:
-        server.should_exit = True
-        await task
-
-
 async def test_import_command(database_url: str) -> None:
     tec = FakeTEC()
     music = tec.add_category("Music")
@@ -58,7 +41,7 @@ async def test_import_command(database_url: str) -> None:
     tec.add_event("Drafted", datetime(2027, 1, 6, 18, 0), status="draft")
     async with (
         fresh_database(database_url, "almanac_import_cli", migrated=True) as url,
-        served(tec) as site,
+        served(tec, free_port()) as site,
     ):
         no_owner = await asyncio.to_thread(almanac, url, "import", site)
         assert no_owner.returncode == 1
