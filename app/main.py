@@ -58,6 +58,7 @@ from app.events.occurrences import Horizon
 from app.media.files import serve_media_file
 from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
+from app.pages.headers import fresh_nonces
 from app.pages.paths import is_cached_path
 from app.pages.router import add_page_routes
 from app.webhooks.worker import LANES, WebhookWorker
@@ -185,6 +186,8 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
             ],
             expose_headers=EXPOSED_HEADERS,
         ),
+        # Outside the cache: every page response gets a nonce of its own, a hit's included.
+        fresh_nonces,
         # Outside the ETags: cached entries keep theirs (a hit's 304 hashes nothing).
         ResponseCaching(app.state.response_cache, settings.site_zone, pages=is_cached_path),
         body_limit(settings.max_body_bytes, settings.default_language, settings.max_upload_bytes),

@@ -16,7 +16,6 @@ database session commits before the response goes out, unless the answer is an e
 (`render` with a 4xx status: a refused form writes nothing)."""
 
 import hmac
-import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -26,6 +25,7 @@ from fastapi import Depends, Request
 from starlette.datastructures import Headers
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from app.core.edge.csp import new_nonce
 from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
@@ -169,7 +169,7 @@ def current_nav(path: str) -> str | None:
 def nonce_of(request: Request) -> str:
     state = request.scope.setdefault("state", {})
     if NONCE_STATE_KEY not in state:  # set by DeskHeaders on every desk path
-        state[NONCE_STATE_KEY] = secrets.token_urlsafe(18)
+        state[NONCE_STATE_KEY] = new_nonce()
     return str(state[NONCE_STATE_KEY])
 
 

@@ -4,35 +4,25 @@ own files is this response's nonce (no `unsafe-inline`), no framing, and referre
 this site. The nonce is drawn here, before the route runs, and read by the templates
 (app/desk/context.py)."""
 
-import secrets
-from urllib.parse import urlsplit
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.edge.csp import content_security_policy, new_nonce, origin_of
 from app.desk.paths import desk_parts, is_static
 
 NONCE_STATE_KEY = "desk_nonce"
 STATIC_CACHE = b"public, max-age=3600"
 
 
-def content_security_policy(nonce: str, media_url: str | None = None) -> str:
-    """The desk's policy; images may also come from MEDIA_URL's origin (a CDN)."""
-    images = ["'self'", "data:", "blob:"]
-    if media_url:
-        parts = urlsplit(media_url)
-        if parts.scheme in ("http", "https") and parts.netloc:
-            images.append(f"{parts.scheme}://{parts.netloc}")
-    return "; ".join(
-        [
-            "default-src 'self'",
-            f"script-src 'self' 'nonce-{nonce}'",
-            "style-src 'self'",
-            f"img-src {' '.join(images)}",
-            "object-src 'none'",
-            "frame-ancestors 'none'",
-            "form-action 'self'",
-            "base-uri 'none'",
-        ]
+def desk_policy(nonce: str, media_url: str | None = None) -> str:
+    """The desk's policy (the shared base, app/core/edge/csp.py): its own script files and
+    this response's nonce; images may also come from MEDIA_URL's origin (a CDN)."""
+    media = origin_of(media_url)
+    return content_security_policy(
+        {
+            "script-src": ("'self'", f"'nonce-{nonce}'"),
+            "style-src": ("'self'",),
+            "img-src": ("'self'", "data:", "blob:", *([media] if media else [])),
+        }
     )
 
 
@@ -51,10 +41,10 @@ class DeskHeaders:
         if desk_parts(relative) is None:
             await self.app(scope, receive, send)
             return
-        nonce = secrets.token_urlsafe(18)
+        nonce = new_nonce()
         scope.setdefault("state", {})[NONCE_STATE_KEY] = nonce
         static = is_static(relative)
-        policy = content_security_policy(nonce, self.media_url).encode()
+        policy = desk_policy(nonce, self.media_url).encode()
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

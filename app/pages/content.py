@@ -1,6 +1,7 @@
 """What the pages show, read through the API's own services: the event list (its window,
 visibility, hidden-from-listings and language rules), single reads (status and password
-rules), terms. The pages never decide on their own who may see what."""
+rules), terms. The pages never decide on their own who may see what. Every body read here
+is a `PageBody`: its markup reads sanitised, whoever wrote it (app/pages/markup.py)."""
 
 import dataclasses
 from collections.abc import AsyncIterator, Iterator
@@ -21,6 +22,7 @@ from app.events.service import EventService
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.organizers.kind import ORGANIZERS
+from app.pages.markup import PageBody, page_bodies
 from app.posts.service import PostService
 from app.terms.service import CATEGORIES, TAGS, TermService
 from app.users.auth import session_reader
@@ -89,13 +91,14 @@ class Content:
     ) -> list[Body]:
         """Events of the list under `filters` (the API's parameters), without the total."""
         with _refused_as_not_shown():
-            return await list_bodies(self._with(filters), self.totals, offset, limit)
+            return page_bodies(await list_bodies(self._with(filters), self.totals, offset, limit))
 
     async def summaries(self, filters: dict[str, Any], limit: int) -> list[Body]:
         """Up to `limit` events of the list under `filters`, as a calendar grid shows them:
         title, link and dates (`summary_body`), the same events the list would show."""
         with _refused_as_not_shown():
-            return await list_summaries(self._with(filters), self.totals, Page(1, limit))
+            summaries = await list_summaries(self._with(filters), self.totals, Page(1, limit))
+        return page_bodies(summaries)
 
     async def days(
         self, filters: dict[str, Any], first: date, last: date, per_day: int
@@ -103,15 +106,16 @@ class Content:
         """The list under `filters` on each day from `first` to `last`: for each day with
         events, how many and the first `per_day` of them as a calendar grid shows them."""
         with _refused_as_not_shown():
-            return await list_days(self._with(filters), first, last, per_day)
+            days = await list_days(self._with(filters), first, last, per_day)
+        return [(day, count, page_bodies(shown)) for day, count, shown in days]
 
     async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
         raw = {"password": password} if password else {}
         service = EventService(self._with(raw))
         try:
             if day is None:
-                return await service.read(slug)
-            return await service.read_on(slug, day)
+                return PageBody(await service.read(slug))
+            return PageBody(await service.read_on(slug, day))
         except ApiError as exc:
             if exc.code == PROTECTED:
                 raise PasswordNeeded from exc
@@ -126,7 +130,7 @@ class Content:
     @staticmethod
     async def _post(service: PostService[Any], slug: str) -> Body:
         try:
-            return await service.read(slug)
+            return PageBody(await service.read(slug))
         except ApiError as exc:
             raise NotShown from exc
 
@@ -136,4 +140,4 @@ class Content:
         terms, _, _ = await TermService(kind, self._with(raw)).list(Page(1, 1))
         if not terms:
             raise NotShown
-        return terms[0]
+        return PageBody(terms[0])

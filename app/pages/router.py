@@ -19,6 +19,7 @@ from app.core.infra.settings import LANGUAGES, Settings
 from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
 from app.pages.discovery import discovery_router
+from app.pages.headers import page_headers, page_nonce
 from app.pages.i18n import Environments, describe_series, first_weekday
 from app.pages.links import SITE_VIEWS, PageLinks
 from app.pages.paths import READS, is_page_path, page_path, path_language
@@ -51,11 +52,13 @@ def render_page(
         canonical=links.page(path),
         alternates=links.alternates(path),
         site_name=settings.site_name or links.urls.site.split("://", 1)[-1],
+        csp_nonce=page_nonce(request),
         **values,
     )
     # The page's own language, stored with it in the response cache: a hit must not take
     # the header from the request's Accept-Language (the path decides a page's language).
-    return HTMLResponse(html, status_code=status, headers={"Content-Language": language})
+    headers = {"Content-Language": language, **page_headers(request, links.urls.site)}
+    return HTMLResponse(html, status_code=status, headers=headers)
 
 
 @dataclass

@@ -33,7 +33,7 @@ async def event(client: AsyncClient, editor: AuthFor, title: str, **fields: Any)
 
 
 def json_ld(html: str) -> dict[str, Any]:
-    match = re.search(r'<script type="application/ld\+json">(.*?)</script>', html, re.S)
+    match = re.search(r'<script type="application/ld\+json"[^>]*>(.*?)</script>', html, re.S)
     assert match, "no JSON-LD"
     data: dict[str, Any] = json.loads(match.group(1))
     return data

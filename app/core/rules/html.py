@@ -3,8 +3,12 @@ they may keep, as WordPress's kses lets them (docs/design.md#records).
 
 Descriptions and excerpts keep the tags and attributes of WordPress's allowed post tags;
 titles and names keep its few inline tags; other text fields (addresses, phones, costs) keep
-no markup. Scripts, `on*` handlers, `javascript:` and other unknown URL schemes never stay.
-The sanitiser is nh3 (ammonia), an HTML5 parser, not a pattern match.
+no markup. Scripts, `on*` handlers, `javascript:` and other unknown URL schemes never stay,
+nor does a style declaration that could load or run anything (`url(`, `expression(`, CSS
+escapes). The sanitiser is nh3 (ammonia), an HTML5 parser, not a pattern match.
+
+The public pages print every description and excerpt through `post_html`, whoever wrote it
+(app/pages/markup.py): editors keep their markup in the API, not on a page.
 """
 
 import html
@@ -193,6 +197,31 @@ STYLE_PROPERTIES: Final = frozenset(
 # Their content is code, not text: removed with the tags.
 CODE_TAGS: Final = frozenset({"script", "style"})
 
+# The CSS functions a kept declaration may call: colours and arithmetic. Never `url()`,
+# `image-set()` (they fetch), `expression()` (old IE runs it) or anything else.
+CSS_FUNCTIONS: Final = frozenset({"rgb", "rgba", "hsl", "hsla", "calc", "min", "max", "clamp"})
+_CSS_CALL = re.compile(r"([\w-]*)\s*\(")
+# Escapes (`ex\70 ression`, `\75 rl(`), comments, blocks, at-rules and markup: a declaration
+# with any of them is not one an editor types, and each can hide a call from the check above.
+_CSS_HIDING = re.compile(r"[\\{}<>@&]|/\*")
+
+
+def _safe_declaration(declaration: str) -> bool:
+    if _CSS_HIDING.search(declaration):
+        return False
+    return all(name.lower() in CSS_FUNCTIONS for name in _CSS_CALL.findall(declaration))
+
+
+def _kept_style(value: str) -> str | None:
+    """A style attribute's declarations that can neither load nor run anything (nh3 then
+    keeps the allowed properties of them); None drops the attribute."""
+    kept = [part for part in value.split(";") if part.strip() and _safe_declaration(part)]
+    return ";".join(kept) if kept else None
+
+
+def _attribute(tag: str, name: str, value: str) -> str | None:
+    return _kept_style(value) if name == "style" else value
+
 
 def _cleaner(tags: dict[str, set[str] | frozenset[str]]) -> nh3.Cleaner:
     return nh3.Cleaner(
@@ -205,6 +234,7 @@ def _cleaner(tags: dict[str, set[str] | frozenset[str]]) -> nh3.Cleaner:
         generic_attribute_prefixes={"data-", "aria-"},
         url_schemes=set(URL_SCHEMES),
         filter_style_properties=set(STYLE_PROPERTIES),
+        attribute_filter=_attribute,
         link_rel=None,  # WordPress does not add rel to links; `rel` is an allowed attribute
         strip_comments=True,
     )
