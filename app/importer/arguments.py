@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", help="the site's URL, or its …/wp-json/tribe/events/v1 base URL")
     parser.add_argument(
         "--user",
-        help="login on the source, with --password (default: none: what anonymous visitors see)",
+        help="login on the source, with --password, sent to the source's own scheme, host and "
+        "port only (default: none: what anonymous visitors see)",
     )
     parser.add_argument(
         "--password",
@@ -58,8 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--copy-images",
         action="store_true",
-        help="download the records' images into the media library, once, and show the copies "
-        "(default: off: images stay links to the source)",
+        help="download the records' images into the media library, once, and show the copies; "
+        "only from the source itself or public addresses (default: off: images stay links to "
+        "the source)",
     )
     parser.add_argument(
         "--attempts",

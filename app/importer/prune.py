@@ -1,8 +1,10 @@
 """`--prune`: local records whose source record is gone are trashed (categories and tags,
 which have no trash in WordPress either, are deleted), each in a transaction of its own.
 
-Only what this run could have seen is pruned: an anonymous run sees published records only,
-so it leaves every other local record alone. A pruned post keeps its mapping with an empty
+Only what this run could have seen is pruned: a run sees every status only when the source
+confirmed it (signed in, WordPress's `users/me` answered and its `context=edit` listings
+too); any other run, anonymous or not, sees published records only, so it leaves every
+other local record alone. (A signed-in run the source answers anonymously stops before.) A pruned post keeps its mapping with an empty
 digest: should the source record come back, the next run updates (and so restores) it.
 """
 
@@ -24,13 +26,13 @@ class Pruner:
         source: str,
         summary: Summary,
         *,
-        signed_in: bool,
+        every_status: bool,
         language: str,
     ) -> None:
         self.maker = maker
         self.source = source
         self.summary = summary
-        self.signed_in = signed_in
+        self.every_status = every_status
         self.language = language
 
     async def prune(self, kind: str, gone: list[int], *, dry_run: bool) -> bool:
@@ -65,8 +67,8 @@ class Pruner:
         status = await ImportRepository(session, self.source).local_status(kind, local_id)
         if status is None or status == TRASH:
             return False
-        if not self.signed_in and status != PUBLISH:
-            return False  # an anonymous run could not have seen it
+        if not self.every_status and status != PUBLISH:
+            return False  # this run could not have seen it
         if not dry_run:
             if kind == "event":
                 await EventRepository(session, self.language, self.language).trash(local_id)

@@ -376,7 +376,7 @@ class Importer:
             self.maker,
             self.source,
             self.summary,
-            signed_in=every_status,
+            every_status=every_status,
             language=self.options.language,
         )
         for kind in reversed(KINDS):
