@@ -22,6 +22,7 @@ from app.core.infra.database import Session
 from app.core.rules.dates import parse_zone
 from app.events.recurrence import SERIES_COMPLETE, parse_recurrence
 from app.events.repository.occurrences import OccurrenceRepository
+from app.events.rule_walk import Walk
 from app.http.context import RequestContext
 
 # Fields one occurrence may change on its own, by the write parameters that change them.
@@ -292,7 +293,8 @@ def _following(lines: list[str], rules: list[rrule], from_start: datetime) -> li
         parts = _parts(line)
         count = next((int(v) for k, v in parts if k == "COUNT"), None)
         if count is not None:
-            before = sum(1 for _ in takewhile(lambda m: m.astimezone(UTC) < from_start, rule))
+            dates = Walk(rule, from_start.year)  # only the dates before from_start count
+            before = sum(1 for _ in takewhile(lambda m: m.astimezone(UTC) < from_start, dates))
             if count - before <= 0:
                 continue
             parts = [(k, str(count - before) if k == "COUNT" else v) for k, v in parts]

@@ -5,12 +5,17 @@ Rules run in the event's time zone on wall-clock times, so a 19:00 class stays a
 both sides of a DST change; dateutil's `rrule` does the expansion. The series' own start is
 always its first occurrence (RFC 5545: DTSTART is the first instance), unless an `EXDATE`
 removes it.
+
+Every expansion is bounded (docs/design.md#limits): a rule gives at most MAX_DATES_PER_DAY
+dates a day and steps by at most MAX_INTERVAL periods, and dateutil never walks a rule more
+than WALK_YEARS past the series' start or this year (app/events/rule_walk.py), so one rule
+costs a request milliseconds, whatever it says.
 """
 
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from datetime import UTC, date, datetime, time, tzinfo
 from heapq import merge
 from itertools import islice
 
@@ -18,17 +23,28 @@ from dateutil.rrule import rrule, rrulestr
 
 from app.core.edge.errors import InvalidParams, note
 from app.core.rules.dates import ZoneError, parse_zone
+from app.events.rule_walk import Walk
 
 FIELD = "recurrence"
 MAX_LINES = 50
 MAX_RULES = 5  # RRULE lines
 MAX_LINE_LENGTH = 2000
 MAX_DATES_PER_LINE = 1000
-# A rule checked for emptiness looks this far ahead of the series' start: an impossible rule
-# such as "every 30 February" would otherwise be walked to the year 9999 (an hourly one
-# hour by hour, hence its shorter look).
-LOOKAHEAD = timedelta(days=366 * 10)
-HOURLY_LOOKAHEAD = timedelta(days=366)
+# A rule checked for emptiness looks this many years ahead of the series' start for its first
+# date (an hourly one, one year: it may have 24 candidates a day to look through).
+LOOKAHEAD_YEARS = 10
+HOURLY_LOOKAHEAD_YEARS = 1
+# Expanding a series looks this many years past its start, or past this year for a series that
+# started long ago: the stored dates reach two years ahead (the horizon), and a rule with no
+# date for decades after that is walked no further (the series is then not marked complete).
+WALK_YEARS = 50
+# At most this many dates a day (BYHOUR x BYMINUTE x BYSECOND, hourly: 24 / INTERVAL at most):
+# FREQ=HOURLY's pace. A rule listing every second of a day gave 86,400 candidates a day for
+# dateutil to build, a minute of CPU for one request (issue 40).
+MAX_DATES_PER_DAY = 24
+# RFC 5545 wants a positive INTERVAL; 0 never advances (dateutil loops forever). The upper
+# bound keeps dateutil's date arithmetic (DAILY: one month at a time) short.
+MAX_INTERVAL = 1000
 FREQUENCIES = ("YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY")
 LINE = re.compile(r"^(RRULE|RDATE|EXDATE)((?:;[A-Z-]+=[^;:]*)*):(.+)$", re.IGNORECASE)
 UNTIL_PART = re.compile(r"(?i)(?<![A-Z])UNTIL=([0-9]{8}(?:T[0-9]{6}Z?)?)")
@@ -56,7 +72,12 @@ _LONGEST_MONTH = {
     11: 30,
     12: 31,
 }
-_BOUNDED = re.compile(r"(?i)(?<![A-Z])(UNTIL|COUNT)=")
+_TIME_PARTS = ("BYHOUR", "BYMINUTE", "BYSECOND")
+# BYDAY's numbered weekdays ("2TU", "-1FR") count within a month or a year (RFC 5545 3.3.10),
+# so only MONTHLY (up to 5) and YEARLY (up to 53, not with BYWEEKNO) rules take them;
+# dateutil fails on the others.
+_WEEKDAY = re.compile(r"^([+-]?[0-9]{1,2})?(MO|TU|WE|TH|FR|SA|SU)$")
+_NUMBERED_WEEKDAYS = {"MONTHLY": 5, "YEARLY": 53}
 
 
 def _problem(key: str, **values: object) -> InvalidParams:
@@ -72,11 +93,19 @@ class Recurrence:
     rules: tuple[rrule, ...]
     dates: tuple[datetime, ...]  # RDATE, aware
     excluded: frozenset[datetime]  # EXDATE, as UTC instants
+    walk_to: int  # the last year a rule is walked through (WALK_YEARS)
 
     def starts(self) -> Iterator[datetime]:
-        """Local wall times of every occurrence in order (endless for an endless rule)."""
+        """Local wall times of every occurrence in order, up to the end of `walk_to`."""
+        return self._starts([Walk(rule, self.walk_to) for rule in self.rules])
+
+    def _walks(self, until: datetime) -> list[Walk]:
+        last_year = max(self.walk_to, until.year + 1)
+        return [Walk(rule, last_year) for rule in self.rules]
+
+    def _starts(self, walks: list[Walk]) -> Iterator[datetime]:
         zone = self.start.tzinfo
-        streams = [iter(rule) for rule in self.rules]
+        streams: list[Iterator[datetime]] = [iter(walk) for walk in walks]
         streams.append(iter(sorted({self.start, *self.dates})))
         last: datetime | None = None
         for moment in merge(*streams):
@@ -90,13 +119,18 @@ class Recurrence:
 
     def complete(self, until: datetime, cap: int) -> bool:
         """Whether expand(until, cap) stores every date the series will ever store: its
-        first `cap` dates (all of them, when the rules end sooner) are all up to `until`."""
-        return all(start <= until for start in islice(self.starts(), cap))
+        first `cap` dates (all of them, when the rules end sooner) are all up to `until`,
+        and no rule was cut short by the walk's bound."""
+        walks = self._walks(until)
+        starts = list(islice(self._starts(walks), cap))
+        if any(start > until for start in starts):
+            return False
+        return len(starts) == cap or not any(walk.truncated for walk in walks)
 
     def expand(self, until: datetime, cap: int) -> list[datetime]:
         """Local start times up to `until` (a local wall time), at most `cap` of them; the
         first one always (a series that starts beyond the horizon is still there)."""
-        starts = list(islice(self.starts(), cap))
+        starts = list(islice(self._starts(self._walks(until)), cap))
         return starts[:1] + [start for start in starts[1:] if start <= until]
 
 
@@ -110,8 +144,8 @@ def _instant(local: datetime, zone: tzinfo | None) -> datetime:
 
 def parse_recurrence(lines: list[str], start_local: datetime, zone_name: str) -> Recurrence:
     """The rules of `lines` for a series starting at `start_local` in `zone_name`; a 400
-    naming the line when one cannot be read, is more frequent than hourly, or yields
-    nothing."""
+    naming the line when one cannot be read, is more frequent than hourly or denser than
+    MAX_DATES_PER_DAY, never advances, or yields nothing."""
     if len(lines) > MAX_LINES:
         raise _problem("recurrence_too_many", max=MAX_LINES)
     zone = parse_zone(zone_name)
@@ -135,7 +169,10 @@ def parse_recurrence(lines: list[str], start_local: datetime, zone_name: str) ->
             dates.extend(moments)
         else:
             excluded.update(moment.astimezone(UTC) for moment in moments)
-    recurrence = Recurrence(tuple(lines), start, tuple(rules), tuple(dates), frozenset(excluded))
+    walk_to = max(start.year, datetime.now(UTC).year) + WALK_YEARS
+    recurrence = Recurrence(
+        tuple(lines), start, tuple(rules), tuple(dates), frozenset(excluded), walk_to
+    )
     if next(recurrence.starts(), None) is None:
         raise _problem("recurrence_empty")
     return recurrence
@@ -155,10 +192,10 @@ def _rule(line: str, value: str, start: datetime, zone: tzinfo) -> rrule:
         rule = rrulestr(value, dtstart=start)
         if not isinstance(rule, rrule):
             raise ValueError(value)
-        ahead = start + (HOURLY_LOOKAHEAD if frequency.group(1).upper() == "HOURLY" else LOOKAHEAD)
-        bounded = rule if _BOUNDED.search(value) else rule.replace(until=ahead)
-        first = bounded.after(start, inc=True)
-    except (ValueError, TypeError, OverflowError):
+        hourly = frequency.group(1).upper() == "HOURLY"
+        ahead = start.year + (HOURLY_LOOKAHEAD_YEARS if hourly else LOOKAHEAD_YEARS)
+        first = Walk(rule, ahead).first_after(start)
+    except (ValueError, TypeError, OverflowError, IndexError):
         raise _problem("recurrence_bad_line", line=line[:200]) from None
     if first is None:
         raise _problem("recurrence_empty_rule", line=line[:200])
@@ -172,6 +209,10 @@ def _check_parts(line: str, value: str, frequency: str) -> None:
     parts = {key.upper(): item for key, _, item in (p.partition("=") for p in value.split(";"))}
     if any(name in parts and frequency in refused for name, refused in _NOT_WITH.items()):
         raise _problem("recurrence_bad_line", line=line[:200])
+    if "COUNT" in parts and "UNTIL" in parts:  # RFC 5545: one or the other
+        raise _problem("recurrence_bad_line", line=line[:200])
+    _check_pace(line, parts, frequency)
+    _check_weekdays(line, parts.get("BYDAY"), "WEEKLY" if "BYWEEKNO" in parts else frequency)
     try:
         months = [int(m) for m in parts["BYMONTH"].split(",")] if "BYMONTH" in parts else []
         days = [int(d) for d in parts["BYMONTHDAY"].split(",")] if "BYMONTHDAY" in parts else []
@@ -181,6 +222,36 @@ def _check_parts(line: str, value: str, frequency: str) -> None:
         abs(day) <= _LONGEST_MONTH.get(month, 0) for day in days for month in months or range(1, 13)
     ):
         raise _problem("recurrence_empty_rule", line=line[:200])
+
+
+def _check_pace(line: str, parts: dict[str, str], frequency: str) -> None:
+    """A rule advances (INTERVAL 1 to MAX_INTERVAL) and gives at most MAX_DATES_PER_DAY
+    dates a day: what dateutil builds for each period stays small."""
+    try:
+        interval = int(parts.get("INTERVAL", "1"))
+        per_day = 1
+        for name in _TIME_PARTS:
+            if name in parts:
+                per_day *= len({int(item) for item in parts[name].split(",")})
+    except ValueError:
+        raise _problem("recurrence_bad_line", line=line[:200]) from None
+    if not 1 <= interval <= MAX_INTERVAL:
+        raise _problem("recurrence_bad_interval", line=line[:200], max=MAX_INTERVAL)
+    if frequency == "HOURLY" and "BYHOUR" not in parts:
+        per_day *= -(-24 // interval)  # one date an hour (or every INTERVAL hours) at most
+    if per_day > MAX_DATES_PER_DAY:
+        raise _problem("recurrence_too_dense", line=line[:200], max=MAX_DATES_PER_DAY)
+
+
+def _check_weekdays(line: str, days: str | None, frequency: str) -> None:
+    for day in (days or "").upper().split(",") if days is not None else ():
+        match = _WEEKDAY.match(day.strip())
+        if match is None:
+            raise _problem("recurrence_bad_line", line=line[:200])
+        if match.group(1) is not None:
+            number = abs(int(match.group(1)))
+            if not 1 <= number <= _NUMBERED_WEEKDAYS.get(frequency, 0):
+                raise _problem("recurrence_bad_line", line=line[:200])
 
 
 def until_utc(stamp: str, zone: tzinfo) -> str:

@@ -474,6 +474,22 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "{name} nimmt höchstens {max} Zeilen und {max} Daten pro Zeile.",
         "sk": "{name} prijme najviac {max} riadkov a {max} dátumov na riadok.",
     },
+    "recurrence_bad_interval": {
+        "en": "{name}: '{line}' needs an INTERVAL from 1 to {max}; 0 never moves on to the "
+        "next date.",
+        "de": "{name}: '{line}' braucht ein INTERVAL von 1 bis {max}; mit 0 käme nie der "
+        "nächste Termin.",
+        "sk": "{name}: '{line}' potrebuje INTERVAL od 1 do {max}; s 0 by nikdy neprišiel "
+        "ďalší termín.",
+    },
+    "recurrence_too_dense": {
+        "en": "{name}: '{line}' gives more than {max} dates a day (BYHOUR × BYMINUTE × "
+        "BYSECOND); a series repeats at most hourly.",
+        "de": "{name}: '{line}' ergibt mehr als {max} Termine am Tag (BYHOUR × BYMINUTE × "
+        "BYSECOND); eine Serie wiederholt sich höchstens stündlich.",
+        "sk": "{name}: '{line}' dáva viac než {max} termínov za deň (BYHOUR × BYMINUTE × "
+        "BYSECOND); séria sa opakuje najviac každú hodinu.",
+    },
     "recurrence_too_many_rules": {
         "en": "{name} takes at most {max} RRULE lines.",
         "de": "{name} nimmt höchstens {max} RRULE-Zeilen.",
