@@ -189,8 +189,12 @@ def _run_uvicorn(args: argparse.Namespace) -> None:
         log_config=logging_config(settings.log_format, settings.log_level),
         access_log=False,
         timeout_graceful_shutdown=30,
+        # Connections that send no complete request in time are closed (a slow-header or idle
+        # client held its socket for ever): uvicorn's keep-alive timeout between requests, and
+        # a deadline for each request's headers, which uvicorn lacks.
+        timeout_keep_alive=settings.http_keepalive_timeout,
         loop="auto",
-        http="auto",
+        http="app.core.infra.header_deadline:HeaderDeadlineProtocol",
         **options,
     )
 

@@ -65,6 +65,16 @@ class Settings(BaseSettings):
     db_connect_timeout: float = Field(default=5.0, gt=0)
     db_statement_timeout_ms: int = Field(default=15000, ge=0)
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
+    # `almanac serve`'s connections (app/core/infra/header_deadline.py, app/cli.py).
+    http_header_timeout: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds a connection has to send a request's headers, from connecting "
+        "or from the request's first byte; then it is closed",
+    )
+    http_keepalive_timeout: int = Field(
+        default=5, ge=1, description="Seconds an idle connection is kept open between requests"
+    )
     login_failures_limit: int = Field(default=10, ge=1)
     login_failures_window: float = Field(default=60.0, gt=0)
     app_password_pepper: str = Field(default="almanac-app-passwords")
