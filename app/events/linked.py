@@ -89,7 +89,7 @@ class LinkedPosts:
         wanted = {name: (model, ids) for name, (model, ids) in wanted.items() if ids}
         if not wanted:
             return
-        self._found = await existing_ids(self.ctx.session, wanted)
+        self._found = await existing_ids(self.ctx.session, wanted, self.user)
         self._checked = {name: set(ids) for name, (_, ids) in wanted.items()}
 
     async def venue(self, raw: Any) -> int | None:
@@ -106,7 +106,9 @@ class LinkedPosts:
         if record_id in self._checked.get(kind.name, ()):
             return record_id in self._found.get(kind.name, ())
         assert kind.posts is not None  # venues and organizers have their repository
-        return bool(await kind.posts(self.ctx).exists(record_id))
+        wanted = {kind.name: (kind.posts(self.ctx).model, [record_id])}
+        found = await existing_ids(self.ctx.session, wanted, self.user)
+        return record_id in found[kind.name]
 
     async def _reference(self, kind: PostKind[Any], item: Any) -> int:
         """The record an item names (an ID, an {id} object, an inline record), or the 400

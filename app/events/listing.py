@@ -2,6 +2,7 @@
 widening, strict dates, relations and status visibility; docs/design.md#event-list), then
 the page and its total."""
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
@@ -15,6 +16,7 @@ from app.core.rules.constants import DATE_PARAMS, END_OF_DAY, STATUSES, TRASH, T
 from app.core.rules.dates import DATETIME_FORMAT, parse_when
 from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.params import EventFilterParams, EventListParams
+from app.events.records import EventRecord
 from app.events.repository.day_query import DayQuery
 from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListFilters, EventListQuery
@@ -244,9 +246,23 @@ async def list_events(
     public pages do)."""
     query, params, listing = await _list_query(ctx)
     page = page or Page(number=params.page, size=params.per_page)
+    if params.password is not None and ctx.guesses is not None:
+        await ctx.guesses.check()
     records, total = await query.page(page.offset, page.size, totals)
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
+    await _count_guess(ctx, records, view)
     return render_events(records, view, False), total, listing.ordered_echo(), page
+
+
+async def _count_guess(ctx: RequestContext, records: list[EventRecord], view: View) -> None:
+    """A list's `password` is one guess against every protected event of the page: wrong
+    (one failed guess of the client) when it opens none of those it protects."""
+    if view.password is None or ctx.guesses is None:
+        return
+    unopened = dataclasses.replace(view, password=None)
+    protected = [record for record in records if unopened.hides(record)]
+    if protected and all(view.hides(record) for record in protected):
+        await ctx.guesses.failed()
 
 
 async def list_bodies(

@@ -85,6 +85,7 @@ class EventService(PostService[EventRecord]):
             values = {"slug": slug, "day": day.isoformat()}
             raise ApiError(404, "rest-event-not-found", "occurrence_not_found", values=values)
         password = parse(ReadParams, self.ctx.raw).password
+        await self.check_guess(record, password)
         self._check_readable(record, password)
         return self.body(record, json_ld=True, password=password)
 

@@ -8,6 +8,7 @@ from fastapi import Depends, Request
 
 from app.core.edge.errors import invalid, no_route
 from app.core.edge.language import header_language, requested_language, set_language
+from app.core.edge.ratelimit import Guesses
 from app.core.edge.urls import Urls, urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
 from app.core.infra.pool_share import AnonymousReads
@@ -59,6 +60,9 @@ class RequestContext:
     settings: Settings
     # The request's `If-Match` header: writes check it under the record's row lock.
     if_match: str | None = None
+    # The client's wrong record passwords, throttled with its failed logins (none: not
+    # throttled, e.g. a context made for a background task).
+    guesses: Guesses | None = None
 
     @property
     def translated(self) -> bool:
@@ -82,8 +86,16 @@ async def request_context(
         if_match = request.headers.get("if-match")
         # After authenticating (which reads nothing for anonymous callers): credentials
         # that fail are a 401, not a way around the anonymous share of the pool.
+        guesses = password_guesses(request)
         async with reads.admitted(request.method, user is None):
-            yield RequestContext(raw, language, user, session, urls, settings, if_match)
+            yield RequestContext(raw, language, user, session, urls, settings, if_match, guesses)
+
+
+def password_guesses(request: Request) -> Guesses:
+    """The request's client's record-password guesses (app/core/edge/ratelimit.py)."""
+    client = request.client.host if request.client else "unknown"
+    reader = getattr(request.state, "version_reader", None)  # none in in-process tests
+    return Guesses(request.app.state.failed_logins, client, reader)
 
 
 # scope="function": the session commits before the response goes out, so a failed commit

@@ -19,7 +19,7 @@ from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.settings import Settings
 from app.events.listing import list_bodies, list_days, list_summaries
 from app.events.service import EventService
-from app.http.context import RequestContext
+from app.http.context import RequestContext, password_guesses
 from app.http.pagination import Page
 from app.organizers.kind import ORGANIZERS
 from app.pages.markup import PageBody, page_bodies
@@ -73,7 +73,8 @@ async def visitor_context(
         urls = urls_of(request, settings)
         # A visitor's page is an anonymous read whatever its method (a password form).
         async with reads.admitted("GET", user is None):
-            yield RequestContext({}, language, user, session, urls, settings)
+            guesses = password_guesses(request)  # the password form's guesses too
+            yield RequestContext({}, language, user, session, urls, settings, guesses=guesses)
 
 
 class Content:
@@ -117,7 +118,8 @@ class Content:
                 return PageBody(await service.read(slug))
             return PageBody(await service.read_on(slug, day))
         except ApiError as exc:
-            if exc.code == PROTECTED:
+            # A throttled client's guess is not even checked: the form again.
+            if exc.code in (PROTECTED, "rest_too_many_requests"):
                 raise PasswordNeeded from exc
             raise NotShown from exc
 

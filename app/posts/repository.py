@@ -38,7 +38,7 @@ from app.core.infra.sql import (
     upsert_translation,
 )
 from app.core.rules.constants import TRASH
-from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
+from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses, may
 from app.core.rules.slugs import make_slug
 from app.http.pagination import Page
 from app.models import Event, Image, Organizer, Venue
@@ -378,16 +378,24 @@ async def is_post(session: AsyncSession, record_id: int) -> bool:
 
 
 async def existing_ids(
-    session: AsyncSession, wanted: Mapping[str, tuple[type[PostModel], Sequence[int]]]
+    session: AsyncSession,
+    wanted: Mapping[str, tuple[type[PostModel], Sequence[int]]],
+    user: User,
 ) -> dict[str, set[int]]:
-    """Those of the IDs that exist, by name (each name: its kind's model and the IDs asked
-    for); one statement for every kind, as a write's venue and organizers are checked."""
+    """Those of the IDs that exist and that `user` may read, by name (each name: its kind's
+    model and the IDs asked for); one statement for every kind, as a write's venue and
+    organizers are checked. A record the caller may not read is as good as none: linking
+    it would show another author's unpublished venue on the caller's event, and a
+    different answer would tell that it exists."""
     names = list(wanted)
     parts = [
-        select(literal(index).label("kind"), model.id).where(model.id.in_(ids))
+        select(literal(index).label("kind"), model.id, model.author_id, model.status).where(
+            model.id.in_(ids)
+        )
         for index, (model, ids) in enumerate(wanted.values())
     ]
     found: dict[str, set[int]] = {name: set() for name in names}
-    for index, record_id in await session.execute(union_all(*parts)):
-        found[names[index]].add(record_id)
+    for index, record_id, author_id, status in await session.execute(union_all(*parts)):
+        if may(user, "read", author_id, status):
+            found[names[index]].add(record_id)
     return found

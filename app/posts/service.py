@@ -146,8 +146,19 @@ class PostService(Generic[R]):
         the password the caller sent."""
         record = await self.find(key)
         password = parse(ReadParams, self.ctx.raw).password
+        await self.check_guess(record, password)
         self._check_readable(record, password)
         return record, password
+
+    async def check_guess(self, record: R, password: str | None) -> None:
+        """A password sent for a record it protects from this caller is a guess: refused
+        while the client is throttled, counted when wrong (docs/design.md, Passwords)."""
+        guesses = self.ctx.guesses
+        if guesses is None or password is None or not self.view.hides(record):
+            return
+        await guesses.check()
+        if dataclasses.replace(self.view, password=password).hides(record):
+            await guesses.failed()
 
     async def read(self, key: Key) -> Body:
         record, password = await self.readable(key)

@@ -158,6 +158,6 @@ async def _principal(
     found = await users.by_password(hash_password(password, pepper))
     if found is not None and (login is None or found.login.lower() == login.lower()):
         return found
-    if login is not None and await users.by_login(login) is None:
-        raise ApiError(401, "invalid_username")
-    raise ApiError(401, "incorrect_password")
+    # One answer whether the login exists or not (WordPress tells them apart, which lets
+    # anybody find out which logins exist): `incorrect_password`, the code clients know.
+    raise ApiError(401, "incorrect_password", "wrong_credentials")

@@ -34,9 +34,9 @@ async def test_wrong_credentials_are_401_on_every_route(
             basic(editor.login, "not-the-password"),
             basic(editor.login, other.password),  # someone else's password
             {"Authorization": "Bearer not-a-password"},
+            basic("nobody-here", editor.password),  # the same answer: no login is revealed
         ],
         "invalid_username": [
-            basic("nobody-here", editor.password),
             {"Authorization": "Basic !!!not-base64"},
             {"Authorization": "Basic " + base64.b64encode(b"no-colon").decode()},
         ],
@@ -56,11 +56,20 @@ async def test_wrong_credentials_are_401_on_every_route(
 async def test_messages_of_auth_errors(client: AsyncClient, auth: Auth) -> None:
     editor = await auth("editor")
     response = await client.get(f"{API}/tags", headers=basic(editor.login, "wrong"))
-    assert response.json()["message"] == "The provided password is an invalid application password."
+    assert response.json()["message"] == "The login or the application password is wrong."
     german = await client.get(f"/de{API}/tags", headers=basic(editor.login, "wrong"))
-    assert (
-        german.json()["message"] == "Das angegebene Passwort ist kein gültiges Anwendungspasswort."
-    )
+    assert german.json()["message"] == "Der Login oder das Anwendungspasswort ist falsch."
+
+
+async def test_an_unknown_login_and_a_wrong_password_answer_alike(
+    client: AsyncClient, auth: Auth
+) -> None:
+    """Which logins exist is not for anybody to find out (WordPress tells them apart)."""
+    editor = await auth("editor")
+    wrong_password = await client.get(f"{API}/tags", headers=basic(editor.login, "wrong"))
+    unknown_login = await client.get(f"{API}/tags", headers=basic("nobody-here", "wrong"))
+    assert wrong_password.status_code == unknown_login.status_code == 401
+    assert wrong_password.json() == unknown_login.json()
 
 
 async def test_unknown_scheme_or_no_header_is_anonymous(client: AsyncClient) -> None:

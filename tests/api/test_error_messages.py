@@ -201,7 +201,7 @@ async def test_auth_messages_say_what_is_missing(client: AsyncClient) -> None:
         assert malformed.json()["code"] == "invalid_username"
         assert malformed.json()["message"].startswith("The Authorization header is malformed")
     unknown = await client.get(f"{API}/tags", headers={"Authorization": "Basic bm9ib2R5Ong="})
-    assert unknown.json()["code"] == "invalid_username"
+    assert unknown.json()["code"] == "incorrect_password"  # an unknown login is not revealed
     assert "email" not in unknown.json()["message"]
 
 

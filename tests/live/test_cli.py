@@ -63,7 +63,7 @@ async def test_users_commands(client: AsyncClient, database_url: str) -> None:
     assert removed.returncode == 0
     gone = await client.get(f"{API}/tags", headers=basic("cli-editor", password))
     assert gone.status_code == 401
-    assert gone.json()["code"] == "invalid_username"
+    assert gone.json()["code"] == "incorrect_password"
     missing = await asyncio.to_thread(almanac, database_url, "users", "remove", "cli-editor")
     assert missing.returncode == 1
 

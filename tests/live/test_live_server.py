@@ -284,4 +284,4 @@ async def test_signed_in_callers_follow_user_changes_at_once(shared: Server) -> 
         await almanac(shared.url, "users", "remove", "cached")
         refused = await author.get(events)
         assert refused.status_code == 401
-        assert refused.json()["code"] == "invalid_username"
+        assert refused.json()["code"] == "incorrect_password"

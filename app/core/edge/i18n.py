@@ -358,6 +358,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "sk": "Hlavička Authorization je chybná: pošlite Basic s base64 z login:heslo alebo "
         "Bearer s aplikačným heslom.",
     },
+    "wrong_credentials": {
+        "en": "The login or the application password is wrong.",
+        "de": "Der Login oder das Anwendungspasswort ist falsch.",
+        "sk": "Login alebo aplikačné heslo je nesprávne.",
+    },
     "incorrect_password": {
         "en": "The provided password is an invalid application password.",
         "de": "Das angegebene Passwort ist kein gültiges Anwendungspasswort.",
@@ -552,6 +557,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "Bitte alles neu herunterladen.",
         "sk": "Synchronizačný token je starší ako uchovaná história zmien. "
         "Stiahnite si všetko znova.",
+    },
+    "too_many_guesses": {
+        "en": "Too many wrong passwords. Try again later.",
+        "de": "Zu viele falsche Passwörter. Bitte später erneut versuchen.",
+        "sk": "Príliš veľa nesprávnych hesiel. Skúste to neskôr.",
     },
     "rest_too_many_requests": {
         "en": "Too many failed login attempts. Try again later.",

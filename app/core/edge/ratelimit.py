@@ -13,10 +13,12 @@ primary under a server, else a small pool of the throttle's own (the app run wit
 lifespan, as the in-process tests do).
 """
 
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
 
+from app.core.edge.errors import ApiError
 from app.core.rules.constants import VERSION_SEQUENCE
 
 CLIENT_LENGTH = 64  # the column's size; an IPv6 address takes 45
@@ -93,3 +95,25 @@ class FailedLogins:
         if self._own is not None:
             await self._own.close()
             self._own = None
+
+
+@dataclass(frozen=True, slots=True)
+class Guesses:
+    """One request's client's wrong record passwords (`?password=` of events, venues and
+    organizers), counted with its failed logins: the same limit, window and rows. Without
+    it, a protected event's password could be guessed as fast as requests go, and a list's
+    `password=` tries one guess against every protected event at once."""
+
+    limiter: FailedLogins
+    client: str
+    reader: Any = None
+
+    async def check(self) -> None:
+        """429 `rest_too_many_requests` while the client is throttled, before any guess."""
+        wait, _ = await self.limiter.check(self.client, self.reader)
+        if wait:
+            headers = {"Retry-After": str(wait)}
+            raise ApiError(429, "rest_too_many_requests", "too_many_guesses", headers=headers)
+
+    async def failed(self) -> None:
+        await self.limiter.record(self.client, self.reader)
