@@ -10,9 +10,10 @@ from html.parser import HTMLParser
 
 import pytest
 from httpx import AsyncClient, Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tests.desk_support import DeskUserFactory, desk_login
-from tests.factories import API, Auth, AuthFor, create_record
+from tests.factories import API, Auth, AuthFor, create_record, make_event
 
 TOMORROW = (datetime.now(UTC) + timedelta(days=1)).date()
 SENTINEL = "pwned"  # what every hostile payload would write somewhere if it ran
@@ -185,6 +186,25 @@ async def test_hostile_markup_of_editors_and_administrators_is_gone_from_every_p
         if shown.endswith("-TEXT"):
             for allowed in ALLOWED:
                 assert allowed in response.text, (path, allowed)
+
+
+async def test_markup_stored_outside_the_api_is_sanitised_on_its_pages(
+    client: AsyncClient, db: AsyncSession
+) -> None:
+    """Records written before this rule, by the importer (as an administrator) or by SQL:
+    the page sanitises what is stored, not what a write path let through."""
+    await make_event(
+        db,
+        title="Imported night",
+        slug="imported-night",
+        description=markup("IMPORTED-TEXT"),
+        excerpt=markup("IMPORTED-EXCERPT"),
+    )
+    for path, shown in (("/event/imported-night/", "IMPORTED-TEXT"), ("/events/list/", "IMPORTED-EXCERPT")):  # fmt: skip
+        response = await client.get(path)
+        assert shown in response.text, path
+        assert_harmless_page(response)
+        assert all(allowed in response.text for allowed in ALLOWED), path
 
 
 async def test_hostile_markup_is_gone_for_a_signed_in_administrator_too(
