@@ -21,7 +21,7 @@ from app.core.edge.caching import (
     after_write,
 )
 from app.core.edge.cors import cors
-from app.core.edge.errors import register_error_handlers
+from app.core.edge.errors import answer_outages, register_error_handlers
 from app.core.edge.etags import tag_responses
 from app.core.edge.middleware import (
     TrustedPeers,
@@ -163,6 +163,8 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
         count_requests(app.state.activity),
         # The request id and the access line cover everything after them.
         AccessLog(peers, metrics),
+        # A database outage raised in any step or route is a 503, on a connection kept open.
+        answer_outages,
         # Before anything reads a URL: the public scheme, host, prefix and client.
         trusted_proxy(peers, settings.root_path),
         trailing_slash,

@@ -13,9 +13,11 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 from starlette.routing import Match
+from starlette.types import Message
 
 from app.core.edge.i18n import translate
 from app.core.edge.language import language_of
+from app.core.edge.pipeline import Exchange, Handler
 from app.core.edge.request_id import NONE as NO_REQUEST_ID
 from app.core.edge.request_id import STATE_KEY as REQUEST_ID_KEY
 from app.core.edge.request_id import current_request_id, new_request_id
@@ -355,6 +357,30 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
         headers={"X-Request-ID": request_id},
     )
     return _error_response(request, error)
+
+
+async def answer_outages(exchange: Exchange, inner: Handler) -> None:
+    """The edge step that answers a database outage raised anywhere inside it with the 503.
+    The exception middleware answers only the classes registered below; any other (asyncpg's
+    own errors, which the failed-login throttle's raw pool raises) and any error of an edge
+    step reached the server error middleware, which answers, then re-raises, and uvicorn
+    closes the connection: requests already sent on it got no answer at all."""
+    send = exchange.send
+    started = False
+
+    async def watched(message: Message) -> None:
+        nonlocal started
+        started = started or message["type"] == "http.response.start"
+        await send(message)
+
+    exchange.send = watched
+    try:
+        await inner(exchange)
+    except Exception as exc:
+        if started or not _is_unavailable(exc):
+            raise
+        response = await _unexpected(Request(exchange.scope), exc)
+        await response(exchange.scope, exchange.receive, send)
 
 
 UNEXPECTED = (
