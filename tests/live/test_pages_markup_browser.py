@@ -8,6 +8,7 @@ nothing runs, and the subscriber stays one (asked through the API)."""
 
 import asyncio
 import time
+from typing import Any
 
 import httpx
 from selenium.webdriver.common.by import By
@@ -45,9 +46,9 @@ def _subscriber_id(driver: WebDriver, site: DeskSite) -> int:
     return int(str(label.get_attribute("for")).removeprefix("role-"))
 
 
-def _visit(driver: WebDriver, urls: list[str]) -> dict[str, object]:
+def _visit(driver: WebDriver, urls: list[str]) -> dict[str, list[Any]]:
     """Open each page, click the trap link where there is one, and give scripts time."""
-    seen: dict[str, object] = {}
+    seen: dict[str, list[Any]] = {}
     for url in urls:
         driver.get(url)
         assert "Opening night" in driver.page_source, url  # the description is on the page
@@ -98,6 +99,6 @@ async def test_an_editors_script_does_not_run_for_a_signed_in_administrator(
     # The subscriber is still one: the API refuses them a write, as before (an
     # administrator's would be 201).
     assert await _can_write(desk_site, "subscriber") in (401, 403)
-    for url, (title, ran, image, link, svg) in seen.items():  # type: ignore[misc]
+    for url, (title, ran, image, link, svg) in seen.items():
         assert title != "pwned", url
         assert (ran, image, link, svg) == (False, False, False, False), url
