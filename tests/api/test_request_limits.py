@@ -106,11 +106,3 @@ async def test_one_key_repeated_past_the_limit_is_a_400(
     # As many as the limit are parameters like any other.
     within = "&".join([f"{key}=publish"] * MAX_REPEATS)
     assert (await client.get(f"{API}/events?{within}", headers=editor.basic)).status_code == 200
-
-
-async def test_the_desk_sign_in_form_of_100000_pairs_is_answered_promptly(
-    client: AsyncClient,
-) -> None:
-    body = "&".join(["login=a"] * PAIRS)
-    response = await timed(lambda: client.post("/desk/signin", content=body, headers=FORM))
-    assert 400 <= response.status_code < 500, response.text
