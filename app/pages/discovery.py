@@ -62,7 +62,7 @@ async def sitemap(request: Request, maker: MakerDep) -> Response:
     return Response(_urlset(site, entries), media_type=XML)
 
 
-@discovery_router.api_route("/sitemap-{number:int}.xml", methods=READS)
+@discovery_router.api_route("/sitemap-{number:id}.xml", methods=READS)
 async def sitemap_part(request: Request, number: int, maker: MakerDep) -> Response:
     limit = _limit(request)
     entries: Sequence[Entry] = []

@@ -219,7 +219,7 @@ async def list_page(request: Request, maker: MakerDep) -> Response:
     return await _respond(request, maker, lambda page: _list(page, 1, {}, "/events"))
 
 
-@router.api_route("/events/list/page/{number:int}", methods=READS)
+@router.api_route("/events/list/page/{number:id}", methods=READS)
 async def list_page_n(request: Request, number: int, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         if number < 1:
@@ -287,7 +287,7 @@ async def term_list_page(request: Request, taxonomy: str, slug: str, maker: Make
     return await _term_page(request, maker, taxonomy, slug, "list")
 
 
-@router.api_route("/events/{taxonomy}/{slug}/list/page/{number:int}", methods=READS)
+@router.api_route("/events/{taxonomy}/{slug}/list/page/{number:id}", methods=READS)
 async def term_list_page_n(
     request: Request, taxonomy: str, slug: str, number: int, maker: MakerDep
 ) -> Response:

@@ -87,3 +87,12 @@ async def test_an_id_out_of_range_is_a_404_on_the_desk(
             if response.status_code != 404:
                 failures.append((method, url, response.status_code))
     assert failures == []
+
+
+@pytest.mark.parametrize(
+    "path", ["/sitemap-{n}.xml", "/events/list/page/{n}/", "/events/category/music/list/page/{n}/"]
+)
+async def test_a_page_number_out_of_range_is_a_404(client: AsyncClient, path: str) -> None:
+    """The pages' numbered paths take the same numbers (a sitemap part past 64 bits was a 500)."""
+    response = await client.get(path.replace("{n}", HUGE))
+    assert response.status_code == 404, response.text[:200]
