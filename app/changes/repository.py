@@ -77,6 +77,28 @@ EVENT_IDS_SQL = text(
     """
 )
 
+# Of hidden posts' IDs: those the caller may have seen. Every caller may have seen a post
+# that was ever published; a signed-in writer also their own unpublished posts, and any post
+# that is gone altogether (nothing tells whose a deleted draft was: see the module of the
+# feed's service).
+SEEN_SQL = text(
+    """
+    SELECT logged.id FROM unnest(CAST(:ids AS bigint[])) AS logged (id)
+    WHERE EXISTS (SELECT 1 FROM ever_published AS p WHERE p.id = logged.id)
+       OR (CAST(:user_id AS bigint) IS NOT NULL AND (
+           EXISTS (SELECT 1 FROM events AS r WHERE r.id = logged.id AND r.author_id = :user_id)
+           OR EXISTS (SELECT 1 FROM occurrences AS r
+                      WHERE r.id = logged.id AND r.author_id = :user_id)
+           OR EXISTS (SELECT 1 FROM venues AS r WHERE r.id = logged.id AND r.author_id = :user_id)
+           OR EXISTS (SELECT 1 FROM organizers AS r
+                      WHERE r.id = logged.id AND r.author_id = :user_id)
+           OR NOT (EXISTS (SELECT 1 FROM events AS r WHERE r.id = logged.id)
+                   OR EXISTS (SELECT 1 FROM occurrences AS r WHERE r.id = logged.id)
+                   OR EXISTS (SELECT 1 FROM venues AS r WHERE r.id = logged.id)
+                   OR EXISTS (SELECT 1 FROM organizers AS r WHERE r.id = logged.id))))
+    """
+)
+
 MAC_BYTES = 12
 
 
@@ -181,6 +203,14 @@ class ChangeRepository:
             return set(), set()
         rows = (await self.session.execute(EVENT_IDS_SQL, {"ids": event_ids})).all()
         return {r.id for r in rows if r.occurrence}, {r.id for r in rows if r.override}
+
+    async def seen(self, post_ids: list[int], user_id: int | None) -> set[int]:
+        """Those of `post_ids` (posts the caller may not read now) that the caller may have
+        seen: ever published, or, for a signed-in `user_id`, their own or gone (SEEN_SQL)."""
+        if not post_ids:
+            return set()
+        values = {"ids": post_ids, "user_id": user_id}
+        return set((await self.session.execute(SEEN_SQL, values)).scalars())
 
 
 def _latest(rows: list[Any]) -> list[Logged]:

@@ -2,7 +2,16 @@
 now. A record the caller may read is an `upsert` with the body its GET returns; one that
 is gone or that the caller may no longer read (trashed, deleted, unpublished, made
 private) is a `delete`. The feed reports current states, not history: a record changed
-three times since the token appears once, as it is now."""
+three times since the token appears once, as it is now.
+
+A hidden post is a `delete` only if the caller may have seen it: one that was never public
+and that the caller could never read (a new draft, for anonymous callers and the webhooks)
+is left out, so that the feed does not tell them that it exists, nor its ID. What tells it
+is `ever_published` (migration 5e1a2b3c4d6f), not the log: the log keeps no statuses and its
+older rows are pruned while a token is still valid. A signed-in writer below editor could
+read their own drafts, so those stay `delete`s; a post that is gone altogether is one for
+them too, as nothing tells whose a deleted draft was (the ID of another's deleted draft
+is what a writer may so learn; anonymous callers never)."""
 
 from datetime import UTC
 from typing import Any
@@ -11,6 +20,7 @@ from app.changes.params import ChangesParams
 from app.changes.repository import ChangeRepository, Logged, Token, token_key
 from app.core.edge.errors import invalid, note, sync_token_expired
 from app.core.rules.dates import format_datetime
+from app.core.rules.permissions import can_create_posts, may
 from app.events.kind import EVENTS
 from app.http.context import RequestContext
 from app.http.params import parse
@@ -51,7 +61,29 @@ class ChangeFeed:
         as an anonymous caller: app/webhooks/fanout.py)."""
         shown, occurrences = await self._shown(logged)
         bodies = await self._visible(shown, occurrences)
-        return [self._change(change, bodies) for change in shown]
+        unseen = await self._never_seen(shown, bodies)
+        return [
+            self._change(change, bodies)
+            for change in shown
+            if (change.kind, change.record_id) not in unseen
+        ]
+
+    async def _never_seen(
+        self, changes: list[Logged], bodies: dict[tuple[str, int], Body]
+    ) -> set[tuple[str, int]]:
+        """The hidden posts this caller could never have seen (the module's rule)."""
+        user = self.ctx.user
+        if may(user, "read", None, "draft"):  # editors read every post: nothing unseen
+            return set()
+        hidden = {
+            (c.kind, c.record_id)
+            for c in changes
+            if c.kind in POST_KINDS and (c.kind, c.record_id) not in bodies
+        }
+        # Only writers (contributor and up) could read unpublished posts of their own.
+        writer = user.id if user is not None and can_create_posts(user) else None
+        seen = await self.repo.seen([record_id for _, record_id in hidden], writer)
+        return {key for key in hidden if key[1] not in seen}
 
     @staticmethod
     def _change(logged: Logged, bodies: dict[tuple[str, int], Body]) -> Body:

@@ -1,7 +1,7 @@
 """Every model, imported so that Base.metadata is complete (Alembic reads it)."""
 
 from app.models.base import Base
-from app.models.changes import Change, ChangeHorizon
+from app.models.changes import Change, ChangeHorizon, EverPublished
 from app.models.events import (
     Event,
     EventTranslation,
@@ -35,6 +35,7 @@ __all__ = [
     "DeskSession",
     "Event",
     "EventTranslation",
+    "EverPublished",
     "Image",
     "ImportMapping",
     "ImportRun",

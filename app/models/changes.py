@@ -51,3 +51,17 @@ class ChangeHorizon(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     pruned_through: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+
+
+class EverPublished(Base):
+    """A post (event, venue, organizer or date: one ID sequence) that was `publish` at some
+    time, added by triggers (migration `5e1a2b3c4d6f`) and never removed, not even with the
+    record: the changes feed tells a caller of a `delete` only when it could have seen the
+    record (app/changes/service.py)."""
+
+    __tablename__ = "ever_published"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    first_published_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=text("now()")
+    )

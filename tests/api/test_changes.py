@@ -18,7 +18,7 @@ from app.changes.repository import MAC_BYTES, token_key
 from app.core.edge.etags import etag_of
 from app.core.edge.responses import dumps
 from app.core.infra.settings import get_settings
-from tests.factories import API, AuthFor, create_record
+from tests.factories import API, Auth, AuthFor, create_record
 
 FEED = f"{API}/changes"
 
@@ -65,8 +65,7 @@ async def test_visibility_is_per_caller(client: AsyncClient, editor: AuthFor) ->
     as_editor = await changes(client, since, editor.basic)
     assert as_editor[key]["action"] == "upsert"
     assert as_editor[key]["record"]["status"] == "draft"
-    anonymous = await changes(client, since)
-    assert anonymous[key] == {**anonymous[key], "action": "delete", "record": None}
+    assert key not in await changes(client, since)  # never public: not even its ID
 
     url = f"{API}/events/{draft['id']}"
     await client.patch(url, json={"status": "publish"}, headers=editor.basic)
@@ -77,6 +76,46 @@ async def test_visibility_is_per_caller(client: AsyncClient, editor: AuthFor) ->
         assert (await changes(client, since, editor.basic))[key]["action"] == "upsert"
     await client.delete(url, headers=editor.basic)  # trashed: gone for everybody
     assert (await changes(client, since, editor.basic))[key]["action"] == "delete"
+
+
+async def test_drafts_never_published_are_not_in_the_anonymous_feed(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    since = await token(client)
+    draft = await create_record(client, editor, "events", "Draft", status="draft")
+    pending = await create_record(client, editor, "venues", "Pending hall", status="pending")
+    drafts = {("event", draft["id"]), ("venue", pending["id"])}
+    assert not drafts & set(await changes(client, since))
+    assert drafts <= set(await changes(client, since, editor.basic))
+
+    # Published once, then unpublished: the anonymous caller may have it, so it is a delete.
+    url = f"{API}/venues/{pending['id']}"
+    for status in ("publish", "draft"):
+        answer = await client.patch(url, json={"status": status}, headers=editor.basic)
+        assert answer.status_code == 200, answer.text
+    found = await changes(client, since)
+    assert found["venue", pending["id"]]["action"] == "delete"
+    assert ("event", draft["id"]) not in found
+    # A never-published draft deleted for good stays unknown to anonymous callers.
+    gone = await client.delete(
+        f"{API}/events/{draft['id']}", params={"force": "true"}, headers=editor.basic
+    )
+    assert gone.status_code == 200, gone.text
+    assert ("event", draft["id"]) not in await changes(client, since)
+
+
+async def test_a_writer_hears_of_their_own_drafts_only(client: AsyncClient, auth: Auth) -> None:
+    since = await token(client)
+    editor, writer = await auth("editor"), await auth("contributor")
+    other = await create_record(client, editor, "events", "Other's", status="draft")
+    own = await create_record(client, writer, "events", "Own", status="draft")
+    found = await changes(client, since, writer.basic)
+    assert ("event", other["id"]) not in found
+    assert found["event", own["id"]]["action"] == "upsert"
+    trashed = await client.delete(f"{API}/events/{own['id']}", headers=writer.basic)
+    assert trashed.status_code == 200, trashed.text  # trashed: gone for everybody
+    found = await changes(client, since, writer.basic)
+    assert found["event", own["id"]]["action"] == "delete"
 
 
 async def test_deleted_records_are_deletes(client: AsyncClient, editor: AuthFor) -> None:
