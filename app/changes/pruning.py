@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from app.changes.repository import ChangeRepository
 from app.core.infra.database import Session
+from app.http.idempotency import prune_keys
 
 PRUNE_INTERVAL_SECONDS = 60.0
 
@@ -24,6 +25,9 @@ class ChangePruner:
     async def prune(self, session: Session) -> None:
         """Delete the expired rows now (one transaction of its own)."""
         await ChangeRepository(session).prune(datetime.now(UTC) - self.retention)
+        # Idempotency keys (24 hours) are pruned here too: they are also only written by
+        # writes, so pruning after writes keeps them bounded.
+        await prune_keys(session)
         await session.commit()
 
     async def after_write(self, session: Session) -> None:

@@ -37,6 +37,8 @@ ERROR_TEXTS = {
     "history (rest_sync_token_expired): download everything again",
     409: "In use: the media is shown by records (rest_media_in_use; force=true deletes it)",
     412: "If-Match does not hold: the record changed since it was read (rest_precondition_failed)",
+    422: "The Idempotency-Key was used for another request within 24 hours "
+    "(rest_idempotency_key_reused)",
     413: "Request body too large",
     429: "Too many failed sign-ins from this address (rest_too_many_requests, with Retry-After)",
     500: "Unexpected error (rest_internal_error)",
@@ -183,9 +185,14 @@ def api_doc(
     status: int = 200,
     errors: tuple[int, ...] = (),
     paging_headers: bool = False,
+    idempotent: bool = False,
 ) -> dict[str, Any]:
-    """Keyword arguments for a route decorator documenting what the handler really parses."""
+    """Keyword arguments for a route decorator documenting what the handler really parses
+    (`idempotent`: a create that takes an Idempotency-Key, app/http/idempotency.py)."""
     parameters = _query_parameters(query) if query else [dict(LANGUAGE_PARAMETER)]
+    if idempotent:
+        parameters.append(dict(IDEMPOTENCY_KEY))
+        errors = (*errors, 422)
     extra: dict[str, Any] = {"parameters": parameters}
     if body is not None:
         extra["requestBody"] = _body(body, required)
@@ -250,6 +257,16 @@ IF_MATCH = {
     "description": "The ETag the record's GET returned (or * for any existing record): the "
     "write happens only if the record has not changed since, else 412 and nothing is written",
 }
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
+    "description": "A key of the client's choosing (1-255 printable ASCII characters), new "
+    "for each create: a repeat of the same request with the same key within 24 hours answers "
+    "the first one's status, body and Location (with Idempotent-Replayed: true) and creates "
+    "nothing; another request with the key is 422",
+}
 NOT_MODIFIED = {"description": "Not modified: the stored copy named by If-None-Match is current"}
 
 
@@ -289,7 +306,9 @@ def _public_operations(schema: dict[str, Any]) -> dict[str, Any]:
             continue
         relative = path[len(prefix) :] or "/"
         for operation in item.values():
-            operation.get("responses", {}).pop("422", None)
+            names = {p.get("name") for p in operation.get("parameters", [])}
+            if IDEMPOTENCY_KEY["name"] not in names:  # FastAPI's validation (never a 422)
+                operation.get("responses", {}).pop("422", None)
             operation["parameters"] = [
                 p
                 for p in operation.get("parameters", [])

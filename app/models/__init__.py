@@ -10,6 +10,7 @@ from app.models.events import (
     event_terms,
     listed_spans,
 )
+from app.models.idempotency import IdempotencyKey
 from app.models.images import Image
 from app.models.imports import ImportMapping, ImportRun
 from app.models.organizers import Organizer, OrganizerTranslation
@@ -36,6 +37,7 @@ __all__ = [
     "Event",
     "EventTranslation",
     "EverPublished",
+    "IdempotencyKey",
     "Image",
     "ImportMapping",
     "ImportRun",

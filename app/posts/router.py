@@ -6,11 +6,13 @@ from collections.abc import Callable
 from typing import Any, Generic
 
 from fastapi import APIRouter
+from starlette.requests import Request
 from starlette.responses import Response
 
 from app.core.edge.etags import etag_headers
 from app.core.edge.responses import json_response
 from app.http.context import ContextDep, RequestContext
+from app.http.idempotency import idempotent
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
 from app.http.params import Params
@@ -51,7 +53,10 @@ class PostRoutes(Generic[R]):
             filters=echoed,
         )
 
-    async def create_record(self, ctx: ContextDep) -> Response:
+    async def create_record(self, request: Request, ctx: ContextDep) -> Response:
+        return await idempotent(request, ctx, lambda: self._create(ctx))
+
+    async def _create(self, ctx: RequestContext) -> Response:
         record_id, answer = await self.service(ctx).create()
         location = ctx.urls.rest(f"/{self.kind.plural}/{record_id}")
         return json_response(answer.body, 201, {"Location": location, **etag_headers(answer.etag)})
@@ -100,6 +105,7 @@ class PostRoutes(Generic[R]):
             response=kind.schema,
             status=201,
             errors=(401, 403, 413),
+            idempotent=True,
         )
         summary = f"Create {kind.label}"
         add("", self.create_record, methods=["POST"], status_code=201, summary=summary, **creating)

@@ -1,11 +1,13 @@
 """Categories and tags: the same routes for both kinds; handlers parse, call, respond."""
 
 from fastapi import APIRouter
+from starlette.requests import Request
 from starlette.responses import Response
 
 from app.core.edge.etags import etag_headers, etag_of
 from app.core.edge.responses import dumps, json_response
-from app.http.context import ContextDep
+from app.http.context import ContextDep, RequestContext
+from app.http.idempotency import idempotent
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
 from app.http.routing import RecordId, update_route
@@ -34,7 +36,10 @@ class TermRoutes:
     async def get_term(self, id: RecordId, ctx: ContextDep) -> Response:
         return json_response(await TermService(self.kind, ctx).get(id))
 
-    async def create_term(self, ctx: ContextDep) -> Response:
+    async def create_term(self, request: Request, ctx: ContextDep) -> Response:
+        return await idempotent(request, ctx, lambda: self._create(ctx))
+
+    async def _create(self, ctx: RequestContext) -> Response:
         body = await TermService(self.kind, ctx).create()
         headers = {"Location": body["urls"]["self"], "ETag": etag_of(dumps(body))}
         return json_response(body, 201, headers)
@@ -62,6 +67,7 @@ class TermRoutes:
             response=Term,
             status=201,
             errors=(401, 403, 413),
+            idempotent=True,
         )
         updating = api_doc(body=kind.write_params, response=Term, errors=(401, 403, 404, 413))
         deleting = api_doc(response=Term, errors=(401, 403, 404))

@@ -350,6 +350,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "sk": "Hlavička X-Almanac-Position je chybná: pošlite späť hodnotu, ktorou odpovedal "
         "zápis (pozíciu WAL, napríklad 0/16B3748), alebo ju vynechajte.",
     },
+    "malformed_idempotency_key": {
+        "en": "The Idempotency-Key header must be 1 to 255 printable ASCII characters.",
+        "de": "Der Header Idempotency-Key muss aus 1 bis 255 druckbaren ASCII-Zeichen bestehen.",
+        "sk": "Hlavička Idempotency-Key musí mať 1 až 255 tlačiteľných znakov ASCII.",
+    },
     "malformed_authorization": {
         "en": "The Authorization header is malformed: send Basic with base64 of "
         "login:password, or Bearer with the application password.",
@@ -557,6 +562,16 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "Bitte alles neu herunterladen.",
         "sk": "Synchronizačný token je starší ako uchovaná história zmien. "
         "Stiahnite si všetko znova.",
+    },
+    "rest_idempotency_key_reused": {
+        "en": "This Idempotency-Key was used for another request in the last 24 hours. "
+        "Send a new key with each new create, and the same key only to retry it unchanged.",
+        "de": "Dieser Idempotency-Key wurde in den letzten 24 Stunden für eine andere Anfrage "
+        "verwendet. Für jedes neue Anlegen einen neuen Schlüssel senden und denselben nur, "
+        "um es unverändert zu wiederholen.",
+        "sk": "Tento Idempotency-Key bol za posledných 24 hodín použitý pre inú požiadavku. "
+        "Ku každému novému vytvoreniu pošlite nový kľúč a ten istý len pri jeho nezmenenom "
+        "opakovaní.",
     },
     "too_many_guesses": {
         "en": "Too many wrong passwords. Try again later.",
