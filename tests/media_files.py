@@ -63,3 +63,13 @@ def opened(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
     return image
+
+
+def noise_jpeg(size: tuple[int, int], quality: int = 95) -> bytes:
+    """A real JPEG of random noise: it does not compress, so a phone photo's size in bytes
+    (about 1.2 bytes per pixel at this quality) comes from a picture of modest dimensions."""
+    width, height = size
+    data = random.Random(width * height).randbytes(width * height * 3)
+    out = io.BytesIO()
+    Image.frombytes("RGB", size, data).save(out, format="JPEG", quality=quality)
+    return out.getvalue()

@@ -27,6 +27,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.edge.csp import new_nonce
 from app.core.edge.errors import ApiError
+from app.core.edge.middleware import BODY_REFUSED_STATE_KEY
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
 from app.core.infra.settings import LANGUAGES, Settings
@@ -397,12 +398,24 @@ async def check_csrf(request: Request, expected: str, language: str) -> None:
         )
 
 
+def body_refused(request: Request) -> int | None:
+    """The limit (bytes) a form's body was over, when the edge did not read it
+    (app/core/edge/middleware.py): the desk answers with a page saying so, never JSON."""
+    limit = request.scope.get("state", {}).get(BODY_REFUSED_STATE_KEY)
+    return int(limit) if limit is not None else None
+
+
 async def desk_writer(request: Request, db: DeskDatabase) -> DeskContext:
     """A signed-in desk write: a same-origin form that carries the session's CSRF token;
-    else 403 (or, without a live session, the sign-in page)."""
+    else 403 (or, without a live session, the sign-in page). A form too large to be read
+    is a 413 page (a screen that can show its own form with the message does so first)."""
     language = desk_language(request)
     refuse_cross_site(request, language)
     desk = await _signed_in(request, db)
+    if body_refused(request) is not None:
+        raise DeskRefused(
+            413, N_("The form was too large to be received, so nothing was saved."), language
+        )
     await check_csrf(request, desk.csrf_token, language)
     return desk
 

@@ -17,12 +17,13 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 
-from app.core.edge.errors import ApiError, InvalidParams, MissingParams, forbidden
+from app.core.edge.errors import ApiError, forbidden
 from app.core.infra.settings import LANGUAGES
 from app.core.rules.dates import parse_when, parse_zone
 from app.core.rules.permissions import may
 from app.desk.context import DeskContext
-from app.desk.event_form import FormValues, form_field
+from app.desk.editor_messages import field_messages
+from app.desk.event_form import FormValues
 from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence
 from app.events.service import EventService
@@ -56,16 +57,18 @@ class Refusal:
     code: str = ""
 
 
-def refusal(error: ApiError, language: str) -> Refusal:
-    body = error.body(language)
-    fields: dict[str, str] = {}
-    if isinstance(error, InvalidParams):
-        for name, text in body["data"].get("params", {}).items():
-            fields[form_field(name)] = text
-    elif isinstance(error, MissingParams):
-        for name in error.names:
-            fields[form_field(name)] = body["message"]
-    return Refusal(error.status, body["message"], fields, error.code)
+def refusal(
+    error: ApiError,
+    language: str,
+    values: FormValues | None = None,
+    max_upload_bytes: int = 0,
+) -> Refusal:
+    """The refusal as the form shows it: a refusal about fields has each message at its
+    field (app/desk/editor_messages.py) and no message of its own, so that the page does
+    not repeat the API's parameter names ("Invalid parameter(s): end_date")."""
+    fields = field_messages(error, language, values or {}, max_upload_bytes)
+    message = "" if fields else str(error.body(language)["message"])
+    return Refusal(error.status, message, fields, error.code)
 
 
 @dataclass(frozen=True)

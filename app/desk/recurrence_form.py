@@ -225,6 +225,35 @@ def _read_dates(line: str, start: datetime, zone: Any) -> tuple[list[date], str]
 
 # ---- the HTML form's fields ---------------------------------------------------------------
 
+# The start date the builder's weekday, day of the month and "2nd Tuesday" were set for
+# (a hidden field of a form whose builder is still at its defaults: a new event, one that
+# does not repeat yet). While they are as set for that date, they follow the start date.
+DEFAULTS_FIELD = "repeat_defaults"
+
+
+def follow_start(values: dict[str, Any]) -> dict[str, Any]:
+    """`values` with the builder's fields that are still the defaults of the day they were
+    set for moved to the start date's (Weekly from a Thursday start repeats on Thursdays,
+    whatever day the page was opened), and DEFAULTS_FIELD now the start date. A field the
+    person changed is kept. The page's script does the same as the start date changes."""
+    try:
+        shown = date.fromisoformat(str(values.get(DEFAULTS_FIELD, "")).strip())
+        start = date.fromisoformat(str(values.get("start_day", "")).strip())
+    except ValueError:
+        return values
+    if shown == start:
+        return values
+    before, after = to_fields(RepeatForm.starting(shown)), to_fields(RepeatForm.starting(start))
+    values = {**values, DEFAULTS_FIELD: start.isoformat()}
+    if _list(values, "repeat_weekdays") == before["repeat_weekdays"]:
+        values["repeat_weekdays"] = after["repeat_weekdays"]
+    if str(values.get("repeat_month_day", "")).strip() == before["repeat_month_day"]:
+        values["repeat_month_day"] = after["repeat_month_day"]
+    names = ("repeat_week", "repeat_weekday")
+    if all(str(values.get(name, "")).strip() == before[name] for name in names):
+        values.update({name: after[name] for name in names})
+    return values
+
 
 def from_fields(values: dict[str, Any], errors: dict[str, str]) -> RepeatForm:
     """The builder from the submitted form (names `repeat_*`); what cannot be read goes to

@@ -212,7 +212,7 @@ async def test_create_with_new_venue_organizers_category_tags_and_repetition(
     page = await client.get(f"/desk/events/{event_id}/edit")
     assert page.status_code == 200
     assert 'value="Jazzabend"' in page.text
-    assert "Saved." in page.text  # the flash, once
+    assert "Published." in page.text  # the flash, once: what the save did
 
 
 async def test_a_refused_save_keeps_every_value_and_writes_nothing(

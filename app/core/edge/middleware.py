@@ -3,6 +3,7 @@ response headers, HEAD as GET, the body size limit."""
 
 import functools
 import ipaddress
+import re
 from collections.abc import Iterable
 from urllib.parse import parse_qsl
 
@@ -192,9 +193,32 @@ async def _drain(receive: Receive, declared: int) -> None:
 
 # An upload to the media library (`POST .../media`, or the desk's upload form at
 # `.../desk/media`) may be as large as MAX_UPLOAD_BYTES, plus room for a multipart form's
-# other fields.
+# other fields. So may the desk's event editor, which takes an image file with the event.
 UPLOAD_PATHS = (f"/{NAMESPACE}/media", "/desk/media")
+EDITOR_PATH = re.compile(r"/desk/events/(?:new|[0-9]+/edit)/?$")
 FORM_ROOM = 256 * 1024
+# A desk form's path (after the root path): its refusal is a desk page, never JSON.
+DESK_FORM = re.compile(rf"^(?:/(?:{'|'.join(LANGUAGES)}))?/desk/")
+# The scope's state key set when a desk form's body was over the limit and not read: the
+# desk then answers with its own page (app/desk/context.py), the limit in bytes as value.
+BODY_REFUSED_STATE_KEY = "body_refused"
+
+
+def _refused_desk_form(exchange: Exchange, limit: int) -> None:
+    """Let a desk form whose body is too large through to the desk with no body at all, so
+    that the person sees a desk page saying so (the body itself is never read)."""
+    scope = exchange.scope
+    scope.setdefault("state", {})[BODY_REFUSED_STATE_KEY] = limit
+    scope["headers"] = [
+        (name, value)
+        for name, value in scope["headers"]
+        if name not in (b"content-length", b"content-type")
+    ] + [(b"content-length", b"0")]
+
+    async def empty() -> Message:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    exchange.receive = empty
 
 
 def body_limit(max_bytes: int, default_language: str, upload_bytes: int = 0) -> Step:
@@ -203,9 +227,17 @@ def body_limit(max_bytes: int, default_language: str, upload_bytes: int = 0) -> 
 
     def limit_of(scope: Scope) -> int:
         path: str = scope["path"]
-        if scope["method"] == "POST" and path.rstrip("/").endswith(UPLOAD_PATHS):
+        if scope["method"] == "POST" and (
+            path.rstrip("/").endswith(UPLOAD_PATHS) or EDITOR_PATH.search(path)
+        ):
             return upload_limit
         return max_bytes
+
+    def desk_form(scope: Scope) -> bool:
+        path: str = scope["path"]
+        root: str = scope.get("root_path", "")
+        relative = path[len(root) :] if root and path.startswith(root) else path
+        return scope["method"] == "POST" and DESK_FORM.match(relative) is not None
 
     async def step(exchange: Exchange, inner: Handler) -> None:
         scope = exchange.scope
@@ -213,6 +245,10 @@ def body_limit(max_bytes: int, default_language: str, upload_bytes: int = 0) -> 
         declared = header(scope, b"content-length") or "0"
         if declared.isdigit() and int(declared) > limit:
             await _drain(exchange.receive, int(declared))
+            if desk_form(scope):
+                _refused_desk_form(exchange, limit)
+                await inner(exchange)
+                return
             body = payload_too_large().body(_scope_language(scope, default_language))
             await exchange.send(
                 {

@@ -11,11 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
 
 from app.core.edge.errors import ApiError
+from app.core.edge.urls import urls_of
 from app.core.rules.dates import ZoneError
 from app.core.rules.html import POST_TAGS
 from app.core.rules.permissions import (
@@ -24,7 +25,16 @@ from app.core.rules.permissions import (
     can_publish,
     poster,
 )
-from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.context import (
+    DeskContext,
+    DeskDatabase,
+    body_refused,
+    desk_language,
+    desk_reader,
+    desk_writer,
+    refuse_cross_site,
+)
+from app.desk.editor_messages import LABELS, megabytes, too_big
 from app.desk.event_editing import (
     Editing,
     NewImage,
@@ -44,13 +54,37 @@ from app.desk.event_form import (
     translation_form,
     translation_params,
 )
-from app.desk.i18n import gettext
-from app.desk.recurrence_form import WEEKDAYS, WEEKS, from_fields, to_lines
+from app.desk.form_once import FIELD as TOKEN_FIELD
+from app.desk.form_once import FormOnce, new_token
+from app.desk.i18n import N_, gettext
+from app.desk.recurrence_form import (
+    DEFAULTS_FIELD,
+    WEEKDAYS,
+    WEEKS,
+    follow_start,
+    from_fields,
+    to_lines,
+)
+from app.desk.series_dates import PER_PAGE, DatesPage, series_dates
 from app.events.records import EventRecord
+from app.events.serializer import public_url
 
 router = APIRouter()
 Reader = Annotated[DeskContext, Depends(desk_reader)]
 Writer = Annotated[DeskContext, Depends(desk_writer)]
+
+
+async def editor_writer(request: Request, db: DeskDatabase) -> DeskContext:
+    """`desk_writer`, but a form too large to be read (its body was never received, so no
+    CSRF token either) is let through as a read: the route shows the editor again with
+    the reason at the image field, and writes nothing."""
+    if body_refused(request) is None:
+        return await desk_writer(request, db)
+    refuse_cross_site(request, desk_language(request))
+    return await desk_reader(request, db)
+
+
+EditorWriter = Annotated[DeskContext, Depends(editor_writer)]
 
 # Form fields sent once per row or per checked box (everything else is one value).
 LISTS = (
@@ -81,7 +115,7 @@ def _form_values(form: FormData) -> FormValues:
             values[name].append(value)
         else:
             values[name] = value
-    return values
+    return follow_start(values)
 
 
 def _texts(editing: Editing, values: FormValues) -> dict[str, dict[str, str]]:
@@ -104,11 +138,16 @@ async def _page(
     theirs: FormValues | None = None,
     preview: list[datetime] | None = None,
     status: int = 200,
+    dates_page: int = 1,
 ) -> Response:
     errors = dict(problem.fields if problem else {})
     errors.update(field_errors or {})
     user = desk.principal
     series = record is not None and bool(record.recurrence)
+    head = record is not None and record.id == record.series_id
+    dates: DatesPage | None = None
+    if series and head and record is not None:
+        dates = await series_dates(desk.db, record, dates_page)
     return desk.render(
         "desk/editor.html",
         status=status,
@@ -133,7 +172,21 @@ async def _page(
         can_add_tags=can_manage_terms(user, "manage_tags"),
         weekdays=WEEKDAYS,
         weeks=WEEKS,
+        series_dates=dates,
+        per_page=PER_PAGE,
+        one_date=series and not head,
+        labels=LABELS,
+        max_upload_bytes=desk.settings.max_upload_bytes,
+        max_upload=megabytes(desk.settings.max_upload_bytes),
+        public_url=_public_url(desk, record),
     )
+
+
+def _public_url(desk: DeskContext, record: EventRecord | None) -> str | None:
+    """The event's public page, once the public can read it."""
+    if record is None or record.status != "publish" or record.password:
+        return None
+    return public_url(record, urls_of(desk.request, desk.settings))
 
 
 @router.get("/events/new")
@@ -143,41 +196,60 @@ async def new_event(desk: Reader) -> Response:
         poster(desk.principal)  # subscribers: the API's 403 for creating events
     except ApiError as error:
         return _refused(desk, error)
+    return await _page(desk, editing, _new_values(desk))
+
+
+def _new_values(desk: DeskContext) -> FormValues:
+    """A new event's form, with its one-time token (app/desk/form_once.py) and the day its
+    repeat builder's defaults are set for."""
     values = blank_form(desk.settings.site_timezone, datetime.now(desk.settings.site_zone))
-    return await _page(desk, editing, values)
+    values[TOKEN_FIELD] = new_token()
+    values[DEFAULTS_FIELD] = values["start_day"]
+    return values
 
 
 @router.post("/events/new")
-async def create_event(request: Request, desk: Writer) -> Response:
+async def create_event(request: Request, desk: EditorWriter) -> Response:
     editing = _editing(desk)
+    if body_refused(request) is not None:
+        return await _too_large(desk, editing, _new_values(desk), None)
     sent = await _submission(request, desk, editing, None)
     if isinstance(sent, Response):
         return sent
+    once = FormOnce(desk, str(sent.values.get(TOKEN_FIELD, "")))
+    made = await once.made_before()
+    if made is not None:  # this form was saved already: its event, not a second one
+        return desk.redirect(made, flash=gettext(desk.language, N_("This form was saved already.")))
     try:
         event_id = await editing.create(sent.params, _texts(editing, sent.values), sent.image)
     except ApiError as error:
         return await _refused_form(desk, editing, sent.values, None, error)
-    return _saved(desk, event_id)
+    await once.made(f"events/{event_id}/edit")
+    return await _saved(desk, editing, event_id, sent.values)
 
 
 @router.get("/events/{event_id:id}/edit")
-async def edit_event(event_id: int, desk: Reader) -> Response:
+async def edit_event(
+    event_id: int, desk: Reader, dates: Annotated[int, Query(ge=1, le=10_000)] = 1
+) -> Response:
     editing = _editing(desk)
     try:
         record = await editing.editable(event_id)
     except ApiError as error:
         return _refused(desk, error)
     values = await _record_values(editing, record)
-    return await _page(desk, editing, values, record=record)
+    return await _page(desk, editing, values, record=record, dates_page=dates)
 
 
 @router.post("/events/{event_id:id}/edit")
-async def update_event(event_id: int, request: Request, desk: Writer) -> Response:
+async def update_event(event_id: int, request: Request, desk: EditorWriter) -> Response:
     editing = _editing(desk)
     try:
         record = await editing.editable(event_id)
     except ApiError as error:
         return _refused(desk, error)
+    if body_refused(request) is not None:
+        return await _too_large(desk, editing, await _record_values(editing, record), record)
     sent = await _submission(request, desk, editing, record)
     if isinstance(sent, Response):
         return sent
@@ -194,7 +266,7 @@ async def update_event(event_id: int, request: Request, desk: Writer) -> Respons
         if error.status == 412:
             return await _conflict(desk, editing, sent.values, event_id, error)
         return await _refused_form(desk, editing, sent.values, record, error)
-    return _saved(desk, saved)
+    return await _saved(desk, editing, saved, sent.values)
 
 
 @router.post("/events/preview")
@@ -239,8 +311,41 @@ async def _submission(
     return Submission(values, params, image)
 
 
-def _saved(desk: DeskContext, event_id: int) -> Response:
-    return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, "Saved."))
+# What a save did, by the status the event has after it.
+SAVED = {
+    "publish": N_("Published."),
+    "future": N_("Scheduled for publication."),
+    "pending": N_("Sent for review."),
+    "private": N_("Saved as private."),
+}
+
+
+async def _saved(
+    desk: DeskContext, editing: Editing, event_id: int, values: FormValues
+) -> Response:
+    """Post/redirect/get: the saved event's editor, saying what happened. "Published" when
+    the press of Publish (or Submit for review) changed the status, "Saved." otherwise."""
+    record = await editing.editable(event_id)
+    pressed = values.get("action") in ("publish", "review")
+    said = SAVED.get(record.status, "Saved.") if pressed else "Saved."
+    return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, said))
+
+
+async def _too_large(
+    desk: DeskContext, editing: Editing, values: FormValues, record: EventRecord | None
+) -> Response:
+    """The form's body was over the limit and never read: the form again as it can be shown
+    (a new one, or the event as saved), the reason at the image field."""
+    limit = desk.settings.max_upload_bytes
+    message = gettext(
+        desk.language,
+        N_(
+            "The form was too large to be received, so nothing was saved and what you typed "
+            "could not be kept. Choose a smaller image and fill in the form again."
+        ),
+    )
+    problem = Refusal(413, message, {"image_file": too_big(desk.language, limit)})
+    return await _page(desk, editing, values, record=record, problem=problem, status=413)
 
 
 async def _refused_form(
@@ -251,7 +356,7 @@ async def _refused_form(
     error: ApiError,
 ) -> Response:
     """The form again, with the service's refusal and the values sent (nothing written)."""
-    problem = refusal(error, desk.language)
+    problem = refusal(error, desk.language, values, desk.settings.max_upload_bytes)
     return await _page(desk, editing, values, record=record, problem=problem, status=error.status)
 
 
@@ -261,6 +366,8 @@ async def _record_values(editing: Editing, record: EventRecord) -> FormValues:
         translated = await editing.in_language(record.id, language)
         values.update(translation_form(translated, language, record))
     values["version"] = editing.version(record)
+    if not record.recurrence:  # the builder at its defaults: they follow the start date
+        values[DEFAULTS_FIELD] = values["start_day"]
     return values
 
 
@@ -274,7 +381,7 @@ def _dates(
     try:
         return preview_dates(values, lines, params), None
     except ApiError as error:
-        return [], refusal(error, desk.language)
+        return [], refusal(error, desk.language, values)
     except (ValueError, ZoneError):
         return [], Refusal(400, "", {"start_day": ""})
 

@@ -36,6 +36,44 @@
     showRepeat();
   }
 
+  // ---- the builder's weekday and day of the month follow the start date ------------------
+  // As the server does (app/desk/recurrence_form.py, follow_start): a field still at the
+  // defaults of the day it was set for follows a new start date; one the person changed stays.
+  var startDay = document.getElementById("start_day");
+  var setFor = form.querySelector("input[name=repeat_defaults]");
+  var DAYS = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"];
+  function defaultsOf(text) {
+    var parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text || "");
+    if (!parts) { return null; }
+    var day = new Date(Date.UTC(+parts[1], +parts[2] - 1, +parts[3]));
+    var week = Math.floor((day.getUTCDate() - 1) / 7) + 1;
+    return { weekday: DAYS[day.getUTCDay()], monthDay: String(day.getUTCDate()),
+             week: String(week === 5 ? -1 : week) };
+  }
+  function followStart() {
+    var before = defaultsOf(setFor.value);
+    var after = defaultsOf(startDay.value);
+    if (!before || !after || setFor.value === startDay.value) { return; }
+    var boxes = Array.prototype.slice.call(form.querySelectorAll("input[name=repeat_weekdays]"));
+    var ticked = boxes.filter(function (box) { return box.checked; });
+    if (ticked.length === 1 && ticked[0].value === before.weekday) {
+      boxes.forEach(function (box) { box.checked = box.value === after.weekday; });
+    }
+    var monthDay = document.getElementById("repeat_month_day");
+    if (monthDay && monthDay.value === before.monthDay) { monthDay.value = after.monthDay; }
+    var week = document.getElementById("repeat_week");
+    var weekday = document.getElementById("repeat_weekday");
+    if (week && weekday && week.value === before.week && weekday.value === before.weekday) {
+      week.value = after.week;
+      weekday.value = after.weekday;
+    }
+    setFor.value = startDay.value;
+  }
+  if (startDay && setFor) {
+    startDay.addEventListener("input", followStart);
+    startDay.addEventListener("change", followStart);
+  }
+
   // ---- dates previewed in place -------------------------------------------------------
   var previewButton = document.getElementById("preview-button");
   var previewBox = document.getElementById("repeat-preview");
@@ -179,8 +217,28 @@
     box.appendChild(button);
   });
 
-  // ---- the chosen image, previewed ------------------------------------------------------
+  // ---- the chosen image: over the limit, said at once (the form and what was typed stay) --
   var file = document.getElementById("image_file");
+  var fileError = document.getElementById("image_file-error");
+  if (file && fileError) {
+    file.addEventListener("change", function () {
+      var chosen = file.files && file.files[0];
+      var limit = Number(file.getAttribute("data-max-bytes")) || 0;
+      if (chosen && limit && chosen.size > limit) {
+        fileError.textContent = file.getAttribute("data-too-big") || "";
+        fileError.hidden = false;
+        file.setAttribute("aria-invalid", "true");
+        file.value = "";  // not sent: the rest of the form can still be saved
+        file.focus();
+      } else {
+        fileError.hidden = true;
+        fileError.textContent = "";
+        file.removeAttribute("aria-invalid");
+      }
+    });
+  }
+
+  // ---- the chosen image, previewed ------------------------------------------------------
   var preview = document.getElementById("image-preview");
   if (file && preview && window.FileReader) {
     file.addEventListener("change", function () {
