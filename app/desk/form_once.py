@@ -1,6 +1,8 @@
 """A form for a new record is saved once: it carries a one-time token, and a second post of
 the same token (Back after saving, then Save again; a double click) opens the record the
-first post made instead of making another.
+first post made instead of making another. The token is also in the form page's address
+(the editor's `events/new?form=...`), so that Back, which loads that address again (desk
+pages are never cached), shows the form with the same token.
 
 The token is claimed as an idempotency key of the API's creates (app/http/idempotency.py:
 the same table, its lifetime and pruning), per user, in the create's own transaction: a
@@ -25,13 +27,17 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+def valid_token(token: str) -> bool:
+    return TOKEN.fullmatch(token) is not None
+
+
 class FormOnce:
     """The claim of one form's token for this desk user."""
 
     def __init__(self, desk: DeskContext, token: str) -> None:
         self.desk = desk
         self.ids = {"user_id": desk.principal.id, "key": _PREFIX + token}
-        self.valid = TOKEN.fullmatch(token) is not None
+        self.valid = valid_token(token)
 
     async def made_before(self) -> str | None:
         """The desk path of the record an earlier post of this form made, or None when

@@ -119,19 +119,19 @@ async def test_contributor_sees_submit_for_review_author_sees_publish(
     client: AsyncClient, desk_user: DeskUserFactory
 ) -> None:
     await desk_login(client, await desk_user("contributor"))
-    page = await client.get(NEW)
+    page = await client.get(NEW, follow_redirects=True)
     assert page.status_code == 200
     assert "Submit for review" in page.text
     assert 'value="publish"' not in page.text  # neither the button nor the status
     assert page.headers["cache-control"] == "no-store"
-    german = await client.get("/de/desk/events/new")
+    german = await client.get("/de/desk/events/new", follow_redirects=True)
     assert "Zur Prüfung einreichen" in german.text
     assert "Wiederholung" in german.text
-    slovak = await client.get("/sk/desk/events/new")
+    slovak = await client.get("/sk/desk/events/new", follow_redirects=True)
     assert "Odoslať na kontrolu" in slovak.text
 
     await desk_login(client, await desk_user("author"))
-    page = await client.get(NEW)
+    page = await client.get(NEW, follow_redirects=True)
     assert 'name="action" value="publish"' in page.text
     assert "Submit for review" not in page.text
 
@@ -276,7 +276,7 @@ async def test_an_image_of_the_library_a_schedule_and_a_password(
     )
     assert uploaded.status_code == 201
     media_id = uploaded.json()["id"]
-    page = await client.get(NEW)
+    page = await client.get(NEW, follow_redirects=True)
     assert f'<option value="{media_id}">' in page.text  # offered in the editor
     later = (date.today() + timedelta(days=3)).isoformat()
     form = _form(

@@ -112,7 +112,7 @@ async def test_weekly_follows_the_start_date_not_the_day_the_page_was_opened(
 ) -> None:
     editor = await desk_user("editor")
     await desk_login(client, editor)
-    page = await client.get(NEW)
+    page = await client.get(NEW, follow_redirects=True)
     shown = _shown_form(page)  # as the page shows it: today's weekday ticked
     today = date.fromisoformat(shown["start_day"])  # the day the page was opened
     start = _day_after((today.weekday() + 5) % 7)  # another weekday
@@ -143,7 +143,7 @@ async def test_a_weekday_the_person_chose_is_kept_and_monthly_follows_too(
 ) -> None:
     editor = await desk_user("editor")
     await desk_login(client, editor)
-    shown = _shown_form(await client.get(NEW))
+    shown = _shown_form(await client.get(NEW, follow_redirects=True))
     today = date.fromisoformat(shown["repeat_defaults"])
     start = _day_after((today.weekday() + 3) % 7)
     chosen = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][(today.weekday() + 1) % 7]
@@ -176,7 +176,13 @@ async def test_back_and_save_again_opens_the_event_made_the_first_time(
     editor = await desk_user("editor")
     await desk_login(client, editor)
     before = await _total(client, editor)
-    shown = _shown_form(await client.get(NEW))  # with its one-time token
+    fresh = await client.get(NEW)  # "Add event": the form's own address, with its token
+    assert fresh.status_code == 303
+    address = fresh.headers["location"]
+    assert re.search(r"/desk/events/new\?form=[\w-]{16,}$", address)
+    page = await client.get(address)
+    shown = _shown_form(page)
+    assert address.endswith(shown["form_token"])
     form = {**shown, "title": "Once", "action": "save"}
     first = await client.post(NEW, data=form)
     event_id = _edited_id(first)  # post/redirect/get: a 303 to the saved event's editor
@@ -186,6 +192,13 @@ async def test_back_and_save_again_opens_the_event_made_the_first_time(
     assert "This form was saved already." in page.text
     assert await _total(client, editor) == before + 1
     assert (await _event(client, editor, event_id))["title"] == "Once"
+    back = _shown_form(await client.get(address))  # Back loads the form's address again
+    assert back["form_token"] == shown["form_token"]
+    third = await client.post(NEW, data={**back, "title": "Once", "action": "save"})
+    assert _edited_id(third) == event_id
+    assert await _total(client, editor) == before + 1
+    other_form = _shown_form(await client.get(NEW, follow_redirects=True))
+    assert other_form["form_token"] != shown["form_token"]  # a new "Add event": a new form
     # Another person's same token is another form.
     other = await desk_login(client, await desk_user("editor"))
     assert _edited_id(await client.post(NEW, data={**form, "csrf_token": other})) != event_id
@@ -197,7 +210,7 @@ async def test_a_refused_first_post_leaves_the_form_to_be_saved_once_fixed(
     editor = await desk_user("editor")
     await desk_login(client, editor)
     before = await _total(client, editor)
-    shown = _shown_form(await client.get(NEW))
+    shown = _shown_form(await client.get(NEW, follow_redirects=True))
     day = date.today() + timedelta(days=9)
     wrong = {**shown, "title": "Fixed", "start_day": day.isoformat(), "action": "save"}
     wrong["end_day"] = (day - timedelta(days=1)).isoformat()

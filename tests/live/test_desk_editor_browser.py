@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -26,7 +28,7 @@ from tests.live.desk_harness import (
     sign_out,
     wait,
 )
-from tests.media_files import picture
+from tests.media_files import noise_jpeg, picture
 
 
 def _first_tuesday_next_month() -> date:
@@ -152,7 +154,7 @@ async def test_create_a_weekly_event_and_change_one_date(
     assert [stamp[:10] for stamp in seen["preview"]] == [
         (START + timedelta(weeks=n)).isoformat() for n in range(4)
     ]
-    assert seen["flash"] == "Saved."
+    assert seen["flash"] == "Published."
     series_id = int(seen["edit_url"].rstrip("/").split("/")[-2])
     with _api(desk_site) as api:
         body = api.get(f"/events/{series_id}").json()
@@ -168,7 +170,7 @@ async def test_create_a_weekly_event_and_change_one_date(
 
     changed = await asyncio.to_thread(_change_one_date, desk_browser, desk_site, dates[2]["id"])
     assert changed["scope"] == "this"
-    assert changed["flash"] == "Saved."
+    assert changed["flash"] == "Published."
     assert changed["month"].count("Riverside Jazz") == 3
     assert changed["month"].count("Riverside Jazz: guest band") == 1
     with _api(desk_site) as api:
@@ -216,7 +218,7 @@ async def test_a_contributor_submits_for_review_and_an_editor_publishes(
     seen = await asyncio.to_thread(_review_then_publish, desk_browser, desk_site)
     assert seen["contributor_buttons"] == ["Save draft", "Submit for review"]
     assert seen["editor_buttons"] == ["Save", "Publish"]
-    assert seen["flash"] == "Saved."
+    assert seen["flash"] == "Published."
     with _api(desk_site) as api:
         body = api.get(f"/events/{seen['event_id']}").json()
     assert body["status"] == "publish"
@@ -284,3 +286,266 @@ async def test_two_windows_the_second_save_shows_the_conflict_and_loses_nothing(
         body = api.get(f"/events/{event_id}").json()
     assert body["title"] == "Title from the first window"
     assert "An excerpt nobody else wrote" in body["excerpt"]
+
+
+# ---- issue 42: saves an editor can trust --------------------------------------------------
+
+WEEKDAY_CODES = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
+
+
+def _thursday() -> date:
+    """A Thursday some weeks ahead; a Wednesday on a Thursday, so that the start's weekday
+    is never the day the page was opened (the default it must not keep)."""
+    wanted = 2 if date.today().weekday() == 3 else 3
+    day = date.today() + timedelta(days=14)
+    return day + timedelta(days=(wanted - day.weekday()) % 7)
+
+
+THURSDAY = _thursday()
+
+
+def _ticked(driver: WebDriver) -> list[str]:
+    boxes = driver.find_elements(By.CSS_SELECTOR, "input[name=repeat_weekdays]")
+    return [str(b.get_attribute("value")) for b in boxes if b.is_selected()]
+
+
+def _fill_weekly(driver: WebDriver, title: str) -> None:
+    _type(driver, "title", title)
+    for field in ("start_day", "end_day"):
+        _set(driver, field, THURSDAY.isoformat())
+    Select(driver.find_element(By.ID, "repeat")).select_by_value("weekly")
+    driver.find_element(By.ID, "repeat-ends-after").click()
+    _type(driver, "repeat_count", "4")
+
+
+def _series_of(site: DeskSite, series_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    with _api(site) as api:
+        body = api.get(f"/events/{series_id}").json()
+        dates = api.get("/events", params={"post_parent": series_id}).json()["events"]
+    return body, dates
+
+
+def _photo_weekly_and_one_date(
+    driver: WebDriver, site: DeskSite, photo: Path, too_big: Path
+) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    browser_errors(driver)  # the console's messages of earlier tests: read and dropped
+    driver.delete_all_cookies()
+    sign_in(driver, site, "contributor")  # the editor is a contributor's only way to upload
+    driver.get(site.url("events/new"))
+    seen["ticked_before"] = _ticked(driver)
+    _fill_weekly(driver, "Thursday choir")
+    seen["ticked_after"] = _ticked(driver)  # the start's weekday, not today's
+    driver.find_element(By.ID, "image_file").send_keys(str(too_big))
+    error = driver.find_element(By.ID, "image_file-error")
+    wait(driver).until(lambda d: error.is_displayed())
+    seen["too_big"] = error.text
+    seen["title_kept"] = driver.find_element(By.ID, "title").get_attribute("value")
+    assert_accessible(driver, "editor (a file over the limit)")
+    driver.find_element(By.ID, "image_file").send_keys(str(photo))
+    seen["error_after"] = error.is_displayed()
+    _type(driver, "image_alt", "The choir on stage")
+    _save(driver, "review")
+    seen["flash"] = driver.find_element(By.CSS_SELECTOR, ".flash").text
+    seen["series_id"] = int(driver.current_url.rstrip("/").split("/")[-2])
+    seen["errors"] = browser_errors(driver)
+
+    # An editor publishes it, then reaches and edits one date from the series' editor.
+    sign_out(driver)
+    sign_in(driver, site, "editor")
+    driver.get(site.url(f"events/{seen['series_id']}/edit"))
+    _save(driver, "publish")
+    seen["published"] = driver.find_element(By.CSS_SELECTOR, ".flash").text
+    seen["public_link"] = driver.find_element(By.CSS_SELECTOR, ".desk-public-link a").get_attribute(
+        "href"
+    )
+    assert_accessible(driver, "editor (a series, its dates listed)")
+    section = driver.find_element(By.ID, "series-dates")
+    links = section.find_elements(By.CSS_SELECTOR, "li a")
+    seen["listed"] = [a.find_element(By.TAG_NAME, "time").get_attribute("datetime") for a in links]
+    last = str(links[-1].get_attribute("href")).rstrip("/").split("/")[-2]
+    old = driver.find_element(By.TAG_NAME, "html")
+    links[1].click()
+    wait(driver).until(page_replaced(old))
+    seen["one_date_url"] = driver.current_url
+    seen["one_date_heading"] = driver.find_element(By.ID, "one-date").text
+    assert_accessible(driver, "editor (one date, its heading)")
+    _type(driver, "title", "Thursday choir: open rehearsal")
+    _set(driver, "start_time", "20:00")
+    _set(driver, "end_time", "22:00")
+    _save(driver, "publish")
+    seen["one_date_flash"] = driver.find_element(By.CSS_SELECTOR, ".flash").text
+    with _api(site) as api:  # the last date cancelled (an EXDATE)
+        assert api.delete(f"/events/{last}").status_code == 200
+    driver.find_element(By.CSS_SELECTOR, "#one-date a").click()  # back to the series
+    wait(driver).until(lambda d: d.find_elements(By.ID, "series-dates"))
+    seen["marks"] = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#series-dates li")]
+    assert_accessible(driver, "editor (a series with a changed, a moved and a cancelled date)")
+    driver.set_window_size(1280, 640)
+    driver.execute_script("document.getElementById('series-dates').scrollIntoView()")
+    screenshot(driver, "desk-series-dates")
+    driver.set_window_size(1280, 1000)
+    return seen
+
+
+async def test_a_3_mb_photo_weekly_from_a_thursday_and_one_date_from_the_series_editor(
+    desk_site: DeskSite, desk_browser: WebDriver, tmp_path: Path
+) -> None:
+    photo = tmp_path / "phone.jpg"
+    photo.write_bytes(noise_jpeg((1800, 1450)))  # a phone photo: 3 MB of noise
+    assert 3_000_000 < photo.stat().st_size < 10_485_760
+    too_big = tmp_path / "camera.jpg"
+    too_big.write_bytes(noise_jpeg((3000, 3000)))
+    assert too_big.stat().st_size > 10_485_760
+    seen = await asyncio.to_thread(
+        _photo_weekly_and_one_date, desk_browser, desk_site, photo, too_big
+    )
+    weekday = WEEKDAY_CODES[THURSDAY.weekday()]
+    assert seen["ticked_before"] == [WEEKDAY_CODES[date.today().weekday()]]
+    assert seen["ticked_after"] == [weekday]
+    assert "10 MB" in seen["too_big"]
+    assert seen["title_kept"] == "Thursday choir"
+    assert seen["error_after"] is False
+    assert seen["flash"] == "Sent for review."
+    assert seen["errors"] == []
+    body, dates = _series_of(desk_site, seen["series_id"])  # the last date since cancelled
+    assert body["recurrence"][0] == f"RRULE:FREQ=WEEKLY;BYDAY={weekday};COUNT=4"
+    thursdays = [(THURSDAY + timedelta(weeks=n)).isoformat() for n in range(4)]
+    assert [stamp[:10] for stamp in seen["listed"]] == thursdays  # as saved: four
+    assert [d["start_date"][:10] for d in dates] == thursdays[:3]
+    assert body["image"]["alt"] == "The choir on stage"
+    assert seen["published"] == "Published."
+    assert seen["public_link"] == body["url"]
+    assert seen["one_date_url"].endswith(f"/desk/events/{dates[1]['id']}/edit")
+    assert "One date of a series" in seen["one_date_heading"]
+    assert str((THURSDAY + timedelta(weeks=1)).day) in seen["one_date_heading"]
+    assert seen["one_date_flash"] == "Published."
+    assert len(seen["marks"]) == 4
+    assert "changed on its own" in seen["marks"][1]
+    assert "moved" in seen["marks"][1]
+    assert "changed on its own" not in seen["marks"][0]
+    assert "cancelled" in seen["marks"][3]
+    with _api(desk_site) as api:
+        assert api.get(f"/events/{dates[1]['id']}").json()["title"] == (
+            "Thursday choir: open rehearsal"
+        )
+        assert api.get(f"/events/{dates[2]['id']}").json()["title"] == "Thursday choir"
+
+
+def _back_and_save_again(driver: WebDriver, site: DeskSite) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    driver.delete_all_cookies()
+    sign_in(driver, site, "editor")
+    driver.get(site.url("events/new"))
+    _type(driver, "title", "Saved once")
+    for field in ("start_day", "end_day"):
+        _set(driver, field, START.isoformat())
+    _save(driver, "save")
+    seen["first"] = driver.current_url
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.back()
+    wait(driver).until(page_replaced(old))
+    seen["back_at"] = driver.current_url
+    seen["title_after_back"] = driver.find_element(By.ID, "title").get_attribute("value")
+    if not seen["title_after_back"]:  # the browser kept nothing: the person types again
+        _type(driver, "title", "Saved once")
+        for field in ("start_day", "end_day"):
+            _set(driver, field, START.isoformat())
+    _save(driver, "save")
+    seen["second"] = driver.current_url
+    seen["flash"] = driver.find_element(By.CSS_SELECTOR, ".flash").text
+    return seen
+
+
+async def test_back_after_saving_and_saving_again_makes_one_event(
+    desk_site: DeskSite, desk_browser: WebDriver
+) -> None:
+    with _api(desk_site) as api:
+        before = int(api.get("/events", params={"status": "any"}).headers["x-wp-total"])
+    seen = await asyncio.to_thread(_back_and_save_again, desk_browser, desk_site)
+    assert "/desk/events/new?form=" in seen["back_at"]
+    assert seen["second"] == seen["first"]
+    assert seen["flash"] == "This form was saved already."
+    with _api(desk_site) as api:
+        found = api.get("/events", params={"status": "any", "search": "Saved once"}).json()
+        after = int(api.get("/events", params={"status": "any"}).headers["x-wp-total"])
+    assert [e["title"] for e in found["events"]] == ["Saved once"]
+    assert after == before + 1
+
+
+def _chromium_without_scripts() -> WebDriver:
+    """The harness's headless Chromium with the pages' scripts off (the driver's own
+    `execute_script` still works: it only sets the date fields)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,1000",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ):
+        options.add_argument(argument)
+    options.add_experimental_option(
+        "prefs", {"profile.managed_default_content_settings.javascript": 2}
+    )
+    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+
+
+def _weekly_without_scripts(site: DeskSite) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    driver = _chromium_without_scripts()
+    try:
+        sign_in(driver, site, "editor")
+        driver.get(site.url("events/new"))
+        seen["scripts"] = driver.find_element(By.ID, "description-help").text
+        seen["ticked_before"] = _ticked(driver)
+        _fill_weekly(driver, "Thursday choir, no scripts")
+        seen["ticked_unchanged"] = _ticked(driver)  # no script: the page cannot follow
+        old = driver.find_element(By.TAG_NAME, "html")
+        driver.find_element(By.ID, "preview-button").click()  # the whole form, sent
+        wait(driver).until(page_replaced(old))
+        seen["ticked_preview"] = _ticked(driver)  # the server's form: the start's weekday
+        seen["preview"] = [
+            t.get_attribute("datetime")
+            for t in driver.find_elements(By.CSS_SELECTOR, "#repeat-preview time")
+        ]
+        _save(driver, "publish")
+        seen["series_id"] = int(driver.current_url.rstrip("/").split("/")[-2])
+        seen["flash"] = driver.find_element(By.CSS_SELECTOR, ".flash").text
+    finally:
+        driver.quit()
+    return seen
+
+
+def _weekly_saved_without_preview(site: DeskSite) -> int:
+    driver = _chromium_without_scripts()
+    try:
+        sign_in(driver, site, "editor")
+        driver.get(site.url("events/new"))
+        _fill_weekly(driver, "Thursday choir, saved at once")
+        _save(driver, "save")
+        return int(driver.current_url.rstrip("/").split("/")[-2])
+    finally:
+        driver.quit()
+
+
+async def test_weekly_from_a_thursday_start_without_scripts(desk_site: DeskSite) -> None:
+    seen = await asyncio.to_thread(_weekly_without_scripts, desk_site)
+    weekday = WEEKDAY_CODES[THURSDAY.weekday()]
+    today = WEEKDAY_CODES[date.today().weekday()]
+    assert seen["ticked_before"] == seen["ticked_unchanged"] == [today]
+    assert seen["ticked_preview"] == [weekday]
+    assert [stamp[:10] for stamp in seen["preview"]] == [
+        (THURSDAY + timedelta(weeks=n)).isoformat() for n in range(4)
+    ]
+    assert seen["flash"] == "Published."
+    body, dates = _series_of(desk_site, seen["series_id"])
+    assert body["recurrence"] == [f"RRULE:FREQ=WEEKLY;BYDAY={weekday};COUNT=4"]
+    assert len(dates) == 4
+    series_id = await asyncio.to_thread(_weekly_saved_without_preview, desk_site)
+    body, dates = _series_of(desk_site, series_id)
+    assert body["recurrence"] == [f"RRULE:FREQ=WEEKLY;BYDAY={weekday};COUNT=4"]
+    assert [d["start_date"][:10] for d in dates] == [
+        (THURSDAY + timedelta(weeks=n)).isoformat() for n in range(4)
+    ]

@@ -10,6 +10,7 @@ form (the "Preview dates" button without scripts).
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
 from starlette.datastructures import FormData
@@ -55,7 +56,7 @@ from app.desk.event_form import (
     translation_params,
 )
 from app.desk.form_once import FIELD as TOKEN_FIELD
-from app.desk.form_once import FormOnce, new_token
+from app.desk.form_once import FormOnce, new_token, valid_token
 from app.desk.i18n import N_, gettext
 from app.desk.recurrence_form import (
     DEFAULTS_FIELD,
@@ -190,20 +191,26 @@ def _public_url(desk: DeskContext, record: EventRecord | None) -> str | None:
 
 
 @router.get("/events/new")
-async def new_event(desk: Reader) -> Response:
+async def new_event(desk: Reader, form: Annotated[str, Query(max_length=64)] = "") -> Response:
+    """A new event's form, at an address of its own (`?form=<one-time token>`: a fresh
+    "Add event" is redirected there). Back after saving loads that address again, with the
+    same token, so that saving again opens the event made the first time; the browser
+    restores what was typed (without scripts too)."""
     editing = _editing(desk)
     try:
         poster(desk.principal)  # subscribers: the API's 403 for creating events
     except ApiError as error:
         return _refused(desk, error)
-    return await _page(desk, editing, _new_values(desk))
+    if not valid_token(form):
+        return desk.redirect(f"events/new?{urlencode({'form': new_token()})}")
+    return await _page(desk, editing, _new_values(desk, form))
 
 
-def _new_values(desk: DeskContext) -> FormValues:
+def _new_values(desk: DeskContext, token: str) -> FormValues:
     """A new event's form, with its one-time token (app/desk/form_once.py) and the day its
     repeat builder's defaults are set for."""
     values = blank_form(desk.settings.site_timezone, datetime.now(desk.settings.site_zone))
-    values[TOKEN_FIELD] = new_token()
+    values[TOKEN_FIELD] = token
     values[DEFAULTS_FIELD] = values["start_day"]
     return values
 
@@ -212,7 +219,7 @@ def _new_values(desk: DeskContext) -> FormValues:
 async def create_event(request: Request, desk: EditorWriter) -> Response:
     editing = _editing(desk)
     if body_refused(request) is not None:
-        return await _too_large(desk, editing, _new_values(desk), None)
+        return await _too_large(desk, editing, _new_values(desk, new_token()), None)
     sent = await _submission(request, desk, editing, None)
     if isinstance(sent, Response):
         return sent
