@@ -11,7 +11,9 @@ import pytest
 
 from app.desk.recurrence_form import (
     CUSTOM,
+    DEFAULTS_FIELD,
     RepeatForm,
+    follow_start,
     from_fields,
     from_lines,
     to_fields,
@@ -186,3 +188,45 @@ def test_fields_that_cannot_be_read_are_named(values: dict[str, object], field: 
     errors: dict[str, str] = {}
     from_fields(values, errors)
     assert field in errors
+
+
+# ---- the builder's defaults follow the start date (issue 42) ------------------------------
+
+SATURDAY = date(2026, 11, 28)  # the day the page was opened: the 4th Saturday
+THURSDAY = date(2026, 12, 3)  # the start chosen: the 1st Thursday
+
+
+def _opened(**changes: object) -> dict[str, object]:
+    """A new event's form as opened on SATURDAY, then the start moved to THURSDAY."""
+    values: dict[str, object] = {**to_fields(RepeatForm.starting(SATURDAY))}
+    values.update({DEFAULTS_FIELD: SATURDAY.isoformat(), "start_day": THURSDAY.isoformat()})
+    values.update(changes)
+    return values
+
+
+def test_untouched_defaults_follow_the_start_date() -> None:
+    followed = follow_start(_opened(repeat="weekly"))
+    assert followed["repeat_weekdays"] == ["TH"]
+    assert followed["repeat_month_day"] == "3"
+    assert (followed["repeat_week"], followed["repeat_weekday"]) == ("1", "TH")
+    assert followed[DEFAULTS_FIELD] == THURSDAY.isoformat()
+    lines = to_lines(from_fields({**followed, "repeat_ends": "after", "repeat_count": "4"}, {}))
+    assert lines == ["RRULE:FREQ=WEEKLY;BYDAY=TH;COUNT=4"]
+    start = datetime.combine(THURSDAY, START.time())
+    found = list(islice(parse_recurrence(lines, start, ZONE).starts(), 10))
+    assert [moment.date() for moment in found] == [date(2026, 12, 3 + 7 * n) for n in range(4)]
+
+
+def test_what_the_person_changed_is_kept() -> None:
+    followed = follow_start(
+        _opened(repeat_weekdays=["MO", "SA"], repeat_month_day="15", repeat_week="-1")
+    )
+    assert followed["repeat_weekdays"] == ["MO", "SA"]
+    assert followed["repeat_month_day"] == "15"
+    assert (followed["repeat_week"], followed["repeat_weekday"]) == ("-1", "SA")
+
+
+@pytest.mark.parametrize("shown", ["", "not a day", THURSDAY.isoformat()])
+def test_no_defaults_day_or_the_same_day_changes_nothing(shown: str) -> None:
+    values = _opened(**{DEFAULTS_FIELD: shown})
+    assert follow_start(values) == values
