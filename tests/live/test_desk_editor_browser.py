@@ -432,6 +432,42 @@ async def test_a_3_mb_photo_weekly_from_a_thursday_and_one_date_from_the_series_
         assert api.get(f"/events/{dates[2]['id']}").json()["title"] == "Thursday choir"
 
 
+def _refusals(driver: WebDriver, site: DeskSite, too_big: Path) -> dict[str, Any]:
+    """The editor's refused forms, as shown: a file over the image limit that the script
+    did not stop (its limit taken off the page), an end before the start."""
+    seen: dict[str, Any] = {}
+    driver.delete_all_cookies()
+    sign_in(driver, site, "editor")
+    driver.get(site.url("events/new"))
+    _type(driver, "title", "Refused")
+    file = driver.find_element(By.ID, "image_file")
+    driver.execute_script("arguments[0].removeAttribute('data-max-bytes')", file)
+    file.send_keys(str(too_big))
+    _save(driver, "save")
+    seen["too_big"] = driver.find_element(By.ID, "image_file-error").text
+    assert_accessible(driver, "editor (a form too large to be read)")
+    _type(driver, "title", "Refused")
+    _set(driver, "start_day", START.isoformat())
+    _set(driver, "end_day", (START - timedelta(days=1)).isoformat())
+    _save(driver, "save")
+    seen["refused"] = driver.find_element(By.ID, "end_day-error").text
+    seen["summary"] = driver.find_element(By.ID, "editor-problem").text
+    assert_accessible(driver, "editor (a refusal at its field)")
+    return seen
+
+
+async def test_refusals_are_said_at_their_fields(
+    desk_site: DeskSite, desk_browser: WebDriver, tmp_path: Path
+) -> None:
+    too_big = tmp_path / "camera.jpg"
+    too_big.write_bytes(b"\xff\xd8" + bytes(12_000_000))
+    seen = await asyncio.to_thread(_refusals, desk_browser, desk_site, too_big)
+    assert "10 MB" in seen["too_big"]
+    assert seen["refused"] == "End date is before the start date."
+    assert "End date" in seen["summary"]
+    assert "end_date" not in seen["summary"]
+
+
 def _back_and_save_again(driver: WebDriver, site: DeskSite) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     driver.delete_all_cookies()
@@ -518,19 +554,29 @@ def _weekly_without_scripts(site: DeskSite) -> dict[str, Any]:
     return seen
 
 
-def _weekly_saved_without_preview(site: DeskSite) -> int:
+def _weekly_saved_without_preview(site: DeskSite, too_big: Path) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
     driver = _chromium_without_scripts()
     try:
         sign_in(driver, site, "editor")
         driver.get(site.url("events/new"))
         _fill_weekly(driver, "Thursday choir, saved at once")
+        # A camera file over the image limit: no script stops it, the server's page says so.
+        driver.find_element(By.ID, "image_file").send_keys(str(too_big))
         _save(driver, "save")
-        return int(driver.current_url.rstrip("/").split("/")[-2])
+        seen["too_big"] = driver.find_element(By.ID, "image_file-error").text
+        seen["too_big_alert"] = driver.find_element(By.ID, "editor-problem").text
+        _fill_weekly(driver, "Thursday choir, saved at once")
+        _save(driver, "save")
+        seen["series_id"] = int(driver.current_url.rstrip("/").split("/")[-2])
     finally:
         driver.quit()
+    return seen
 
 
-async def test_weekly_from_a_thursday_start_without_scripts(desk_site: DeskSite) -> None:
+async def test_weekly_from_a_thursday_start_without_scripts(
+    desk_site: DeskSite, tmp_path: Path
+) -> None:
     seen = await asyncio.to_thread(_weekly_without_scripts, desk_site)
     weekday = WEEKDAY_CODES[THURSDAY.weekday()]
     today = WEEKDAY_CODES[date.today().weekday()]
@@ -543,8 +589,12 @@ async def test_weekly_from_a_thursday_start_without_scripts(desk_site: DeskSite)
     body, dates = _series_of(desk_site, seen["series_id"])
     assert body["recurrence"] == [f"RRULE:FREQ=WEEKLY;BYDAY={weekday};COUNT=4"]
     assert len(dates) == 4
-    series_id = await asyncio.to_thread(_weekly_saved_without_preview, desk_site)
-    body, dates = _series_of(desk_site, series_id)
+    too_big = tmp_path / "camera.jpg"
+    too_big.write_bytes(b"\xff\xd8" + bytes(12_000_000))  # over the image limit and its room
+    seen = await asyncio.to_thread(_weekly_saved_without_preview, desk_site, too_big)
+    assert "10 MB" in seen["too_big"]
+    assert "nothing was saved" in seen["too_big_alert"]
+    body, dates = _series_of(desk_site, seen["series_id"])
     assert body["recurrence"] == [f"RRULE:FREQ=WEEKLY;BYDAY={weekday};COUNT=4"]
     assert [d["start_date"][:10] for d in dates] == [
         (THURSDAY + timedelta(weeks=n)).isoformat() for n in range(4)
