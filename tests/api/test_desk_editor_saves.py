@@ -276,6 +276,10 @@ async def test_publish_says_published_and_links_the_public_page(
     assert re.search(r'class="flash"[^>]*>\s*Published\.', page.text)
     body = await _event(client, editor, _edited_id(answer))
     assert f'href="{body["url"]}"' in page.text
+    event_id = _edited_id(answer)
+    again = await client.post(f"/desk/events/{event_id}/edit", data=_form(token, action="publish"))
+    page = await client.get(again.headers["location"])  # "Update" of a published event
+    assert re.search(r'class="flash"[^>]*>\s*Saved\.', page.text)
     draft = await client.post(NEW, data=_form(token, action="save"))
     page = await client.get(draft.headers["location"])
     assert re.search(r'class="flash"[^>]*>\s*Saved\.', page.text)

@@ -273,7 +273,7 @@ async def update_event(event_id: int, request: Request, desk: EditorWriter) -> R
         if error.status == 412:
             return await _conflict(desk, editing, sent.values, event_id, error)
         return await _refused_form(desk, editing, sent.values, record, error)
-    return await _saved(desk, editing, saved, sent.values)
+    return await _saved(desk, editing, saved, sent.values, before=record.status)
 
 
 @router.post("/events/preview")
@@ -328,13 +328,14 @@ SAVED = {
 
 
 async def _saved(
-    desk: DeskContext, editing: Editing, event_id: int, values: FormValues
+    desk: DeskContext, editing: Editing, event_id: int, values: FormValues, before: str = ""
 ) -> Response:
-    """Post/redirect/get: the saved event's editor, saying what happened. "Published" when
-    the press of Publish (or Submit for review) changed the status, "Saved." otherwise."""
+    """Post/redirect/get: the saved event's editor, saying what happened: "Published." (or
+    "Sent for review." ...) when the press of Publish or Submit for review changed the
+    status (from `before`), "Saved." otherwise (an update of a published event)."""
     record = await editing.editable(event_id)
     pressed = values.get("action") in ("publish", "review")
-    said = SAVED.get(record.status, "Saved.") if pressed else "Saved."
+    said = SAVED.get(record.status, "Saved.") if pressed and record.status != before else "Saved."
     return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, said))
 
 
