@@ -352,6 +352,10 @@ async def test_a_series_editor_lists_its_dates_each_linking_to_its_editor(
     )
     assert len(rows) == 5
     assert f'/desk/events/{ids[-1]}/edit"' in rows[-1]
+    for wrong in ("abc", "0", "9" * 20):  # a page no pager wrote: the first, never JSON
+        odd = await client.get(f"/desk/events/{series_id}/edit", params={"dates": wrong})
+        assert odd.status_code == 200
+        assert f'/desk/events/{ids[0]}/edit"' in odd.text
 
     one = await client.get(f"/desk/events/{ids[3]}/edit")
     heading = re.search(r'<p class="desk-one-date" id="one-date">(.*?)</p>', one.text, re.S)

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
 
@@ -191,7 +191,7 @@ def _public_url(desk: DeskContext, record: EventRecord | None) -> str | None:
 
 
 @router.get("/events/new")
-async def new_event(desk: Reader, form: Annotated[str, Query(max_length=64)] = "") -> Response:
+async def new_event(request: Request, desk: Reader) -> Response:
     """A new event's form, at an address of its own (`?form=<one-time token>`: a fresh
     "Add event" is redirected there). Back after saving loads that address again, with the
     same token, so that saving again opens the event made the first time; the browser
@@ -201,6 +201,7 @@ async def new_event(desk: Reader, form: Annotated[str, Query(max_length=64)] = "
         poster(desk.principal)  # subscribers: the API's 403 for creating events
     except ApiError as error:
         return _refused(desk, error)
+    form = request.query_params.get("form", "")
     if not valid_token(form):
         return desk.redirect(f"events/new?{urlencode({'form': new_token()})}")
     return await _page(desk, editing, _new_values(desk, form))
@@ -236,16 +237,17 @@ async def create_event(request: Request, desk: EditorWriter) -> Response:
 
 
 @router.get("/events/{event_id:id}/edit")
-async def edit_event(
-    event_id: int, desk: Reader, dates: Annotated[int, Query(ge=1, le=10_000)] = 1
-) -> Response:
+async def edit_event(event_id: int, request: Request, desk: Reader) -> Response:
     editing = _editing(desk)
     try:
         record = await editing.editable(event_id)
     except ApiError as error:
         return _refused(desk, error)
     values = await _record_values(editing, record)
-    return await _page(desk, editing, values, record=record, dates_page=dates)
+    # The page of the series' dates: a number the pager wrote; anything else is the first.
+    page = request.query_params.get("dates", "")
+    dates_page = int(page) if page.isdigit() and len(page) < 6 else 1
+    return await _page(desk, editing, values, record=record, dates_page=dates_page)
 
 
 @router.post("/events/{event_id:id}/edit")
