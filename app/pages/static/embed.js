@@ -5,7 +5,8 @@
  *     <a href="https://calendar.example.org/events/">Our calendar</a>
  *   </almanac-events>
  *
- * Attributes: view (list, or month: the events of this month by day), category, tag (slugs),
+ * Attributes: view (list, or month: the events of this month by day), month (YYYY-MM, the
+ * month view's month; the visitor's current month by default), category, tag (slugs),
  * venue (an ID), limit (1-50, default 5), lang (en, de, sk). The element reads the JSON API
  * of the site this script came from (that site's CORS_ORIGINS must name the embedding page's
  * origin) and is styled by the same custom properties as the site (--almanac-*). Its
@@ -15,6 +16,17 @@
   const script = document.currentScript;
   const site = script ? new URL(script.src).origin : location.origin;
   const LANGUAGES = ["en", "de", "sk"];
+  const PAGE = 100; // the API's largest page
+  const PAGES = 10; // pages read for one month at most
+
+  /** "YYYY-MM-DD HH:MM:SS" (a wall time of the site) as a Date whose UTC fields are it. */
+  const wallTime = (text) => {
+    const [d, t = "00:00:00"] = String(text).split(/[ T]/);
+    const [year, month, number] = d.split("-").map(Number);
+    const [hour = 0, minute = 0, second = 0] = t.split(":").map(Number);
+    return new Date(Date.UTC(year, month - 1, number, hour, minute, second));
+  };
+  const isoDay = (moment) => moment.toISOString().slice(0, 10); // of a Date held as UTC
   const STYLE = `
     :host { display: block; font: inherit; color: var(--almanac-fg, inherit); }
     ul { list-style: none; margin: 0; padding: 0; }
@@ -36,18 +48,29 @@
       if (this.isConnected) this.load();
     }
 
+    /** The month shown by view="month": [year, month (1-12)]. */
+    month() {
+      const asked = /^(\d{4})-(\d{2})$/.exec(this.getAttribute("month") || "");
+      if (asked && +asked[2] >= 1 && +asked[2] <= 12) return [+asked[1], +asked[2]];
+      const now = new Date(); // the visitor's own calendar: their year and month
+      return [now.getFullYear(), now.getMonth() + 1];
+    }
+
     query() {
       const lang = this.getAttribute("lang");
       const prefix = LANGUAGES.includes(lang) ? `/${lang}` : "";
       const limit = Math.min(50, Math.max(1, parseInt(this.getAttribute("limit") || "5", 10) || 5));
       const params = new URLSearchParams({ per_page: String(limit) });
-      const now = new Date();
       if (this.getAttribute("view") === "month") {
-        const first = new Date(now.getFullYear(), now.getMonth(), 1);
-        const last = new Date(now.getFullYear(), now.getMonth() + 1, 0);
-        params.set("start_date", first.toISOString().slice(0, 10));
-        params.set("end_date", last.toISOString().slice(0, 10));
-        params.set("per_page", "50");
+        // Calendar days written from their numbers, never through toISOString (a visitor's
+        // midnight east of UTC is the day before in UTC). Whole days in the site's zone, as
+        // the month page reads them: events that end after the day before the month starts
+        // and start before the month's last day is over - those that began earlier or end
+        // later included.
+        const [year, month] = this.month();
+        params.set("ends_after", isoDay(new Date(Date.UTC(year, month - 1, 0))));
+        params.set("starts_before", isoDay(new Date(Date.UTC(year, month, 0))));
+        params.set("per_page", String(PAGE));
       }
       for (const [attribute, name] of [["category", "categories"], ["tag", "tags"], ["venue", "venue"]]) {
         const value = this.getAttribute(attribute);
@@ -59,11 +82,17 @@
     async load() {
       const url = this.query();
       this.loading = url;
-      let events;
+      const events = [];
       try {
-        const response = await fetch(url, { headers: { Accept: "application/json" } });
-        if (!response.ok) return; // the fallback children stay
-        events = (await response.json()).events || [];
+        // The month view reads every page of its month (a bound keeps a runaway list short).
+        let next = url;
+        for (let read = 0; next && read < (this.getAttribute("view") === "month" ? PAGES : 1); read++) {
+          const response = await fetch(next, { headers: { Accept: "application/json" } });
+          if (!response.ok) return; // the fallback children stay
+          const body = await response.json();
+          events.push(...(body.events || []));
+          next = body.next_rest_url;
+        }
       } catch (error) {
         return;
       }
@@ -73,29 +102,18 @@
     render(events) {
       const lang = this.getAttribute("lang") || document.documentElement.lang || "en";
       const prefix = LANGUAGES.includes(this.getAttribute("lang")) ? `/${this.getAttribute("lang")}` : "";
-      const day = new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric", month: "short" });
-      const time = new Intl.DateTimeFormat(lang, { hour: "numeric", minute: "2-digit" });
+      // Wall times are shown as the site wrote them: held as UTC and formatted in UTC, so the
+      // visitor's own zone never moves an event to another day or hour.
+      const day = new Intl.DateTimeFormat(lang, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+      const time = new Intl.DateTimeFormat(lang, { hour: "numeric", minute: "2-digit", timeZone: "UTC" });
       const root = this.shadowRoot || this.attachShadow({ mode: "open" });
       root.replaceChildren();
       const style = document.createElement("style");
       style.textContent = STYLE;
       root.append(style);
-      const byDay = this.getAttribute("view") === "month";
-      let list = null;
-      let heading = "";
-      for (const event of events) {
-        const start = new Date(event.start_date.replace(" ", "T"));
-        if (!list || (byDay && day.format(start) !== heading)) {
-          if (byDay) {
-            heading = day.format(start);
-            const title = document.createElement("h3");
-            title.textContent = heading;
-            root.append(title);
-          }
-          list = document.createElement("ul");
-          root.append(list);
-        }
-        const item = document.createElement("li");
+      const item = (event) => {
+        const start = wallTime(event.start_date);
+        const entry = document.createElement("li");
         const link = document.createElement("a");
         link.href = prefix && event.url.startsWith(`${site}/`)
           ? `${site}${prefix}${event.url.slice(site.length)}` : event.url;
@@ -103,16 +121,47 @@
         const when = document.createElement("time");
         when.dateTime = event.start_date.replace(" ", "T");
         when.textContent = event.all_day ? day.format(start) : `${day.format(start)}, ${time.format(start)}`;
-        item.append(link, when);
+        entry.append(link, when);
         if (event.venue && event.venue.venue) {
           const where = document.createElement("span");
           where.className = "where";
           where.textContent = event.venue.venue;
-          item.append(where);
+          entry.append(where);
         }
-        list.append(item);
+        return entry;
+      };
+      let shown = 0;
+      if (this.getAttribute("view") === "month") {
+        // Each day of the month with the events on it, a multi-day event on each of its days
+        // (an end at midnight does not reach the next day), as the month page lays them out.
+        const [year, month] = this.month();
+        const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+        for (let number = 1; number <= last; number++) {
+          const first = Date.UTC(year, month - 1, number);
+          const following = Date.UTC(year, month - 1, number + 1);
+          const on = events.filter((event) => {
+            const start = wallTime(event.start_date).getTime();
+            const end = wallTime(event.end_date || event.start_date).getTime();
+            return start < following && (start >= first || end > first);
+          });
+          if (!on.length) continue;
+          const title = document.createElement("h3");
+          const date = document.createElement("time");
+          date.dateTime = isoDay(new Date(first));
+          date.textContent = day.format(new Date(first));
+          title.append(date);
+          const list = document.createElement("ul");
+          list.append(...on.map(item));
+          root.append(title, list);
+          shown += on.length;
+        }
+      } else {
+        const list = document.createElement("ul");
+        list.append(...events.map(item));
+        root.append(list);
+        shown = events.length;
       }
-      this.dispatchEvent(new CustomEvent("almanac-rendered", { detail: { count: events.length } }));
+      this.dispatchEvent(new CustomEvent("almanac-rendered", { detail: { count: shown } }));
     }
   }
 
