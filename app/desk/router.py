@@ -40,6 +40,7 @@ SCREENS = [
     "media",
     "editor",
     "events",
+    "duplicate",
     "trash",
 ]
 
