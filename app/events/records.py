@@ -76,3 +76,5 @@ class EventSummary:
     start_local: datetime
     end_local: datetime
     recurrence: list[str] | None = None
+    # The series' status: a signed-in reader's page marks what a visitor would not see.
+    status: str = "publish"

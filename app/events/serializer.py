@@ -47,6 +47,7 @@ def summary_body(event: EventSummary, urls: Urls) -> dict[str, Any]:
         "slug": event.slug,
         "start_date": format_datetime(event.start_local),
         "end_date": format_datetime(event.end_local),
+        "status": event.status,
     }
 
 

@@ -149,7 +149,9 @@ class EventRepository:
         the same joins (and so the same filters) as `select_records`."""
         slug = _OWN_COLUMNS[2]  # a series' slug for its overrides, as in select_records
         columns = (Occurrence.id, slug, self._text("title"), Occurrence.start_local)
-        return self._joined(select(*columns, Occurrence.end_local, Event.recurrence))
+        return self._joined(
+            select(*columns, Occurrence.end_local, Event.recurrence, Occurrence.status)
+        )
 
     def _text(self, name: str) -> Any:
         """A text column in the request language, falling back to the default's."""
