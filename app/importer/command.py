@@ -1,6 +1,5 @@
-"""The `almanac import` command: options in, summary out (app/cli.py registers it)."""
+"""The `almanac import` command: options in, summary out (app/cli/importing.py registers it)."""
 
-import argparse
 import asyncio
 import os
 import sys
@@ -10,7 +9,7 @@ import httpx
 
 from app.core.infra.database import make_engine, make_sessionmaker
 from app.core.infra.settings import Settings
-from app.importer.arguments import PASSWORD_VARIABLE
+from app.importer.arguments import PASSWORD_VARIABLE, ImportArguments
 from app.importer.client import RetryPolicy, SourceClient
 from app.importer.images import CopyLimits
 from app.importer.service import Importer, ImportFailed, ImportOptions
@@ -21,7 +20,7 @@ from app.media.storage import LocalStorage
 async def run_import(
     url: str,
     settings: Settings,
-    args: argparse.Namespace,
+    args: ImportArguments,
     *,
     transport: httpx.AsyncBaseTransport | None = None,
     retry: RetryPolicy | None = None,
@@ -55,7 +54,7 @@ async def run_import(
         await engine.dispose()
 
 
-def cmd_import(url: str, settings: Settings, args: argparse.Namespace, out: TextIO) -> int:
+def cmd_import(url: str, settings: Settings, args: ImportArguments, out: TextIO) -> int:
     if args.user is not None and args.password is None:
         # Kept out of the process list and the shell history when it comes from there.
         args.password = os.environ.get(PASSWORD_VARIABLE)

@@ -10,7 +10,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.infra.database import not_content
 from app.core.rules.permissions import Principal, Role
-from app.models import AppPassword, DeskSession, User
+from app.models import AppPassword, DeskSession, Event, Image, Organizer, User, Venue
+
+# What a user can be the author of: removing the user must not leave it without one.
+AUTHORED: dict[str, type[Event | Venue | Organizer | Image]] = {
+    "events": Event,
+    "venues": Venue,
+    "organizers": Organizer,
+    "media": Image,
+}
 
 
 class UserRepository:
@@ -58,6 +66,33 @@ class UserRepository:
 
     async def remove(self, user_id: int) -> None:
         await self.session.execute(delete(User).where(User.id == user_id))
+
+    async def authored(self, user_id: int) -> dict[str, int]:
+        """How many records of each kind (AUTHORED) the user is the author of."""
+        return {
+            kind: int(
+                await self.session.scalar(
+                    select(func.count()).select_from(model).where(model.author_id == user_id)
+                )
+                or 0
+            )
+            for kind, model in AUTHORED.items()
+        }
+
+    async def reassign(self, user_id: int, to_id: int) -> None:
+        """Make `to_id` the author of everything `user_id` wrote (the dates of a series
+        follow their series' author, by trigger)."""
+        for model in AUTHORED.values():
+            await self.session.execute(
+                update(model).where(model.author_id == user_id).values(author_id=to_id)
+            )
+
+    async def delete_authored(self, user_id: int) -> None:
+        """Delete everything the user wrote, as the API's `force=true` does (the database
+        removes dates, translations and links, and records the deletions for the feed);
+        image files are left to `almanac media prune`."""
+        for model in AUTHORED.values():
+            await self.session.execute(delete(model).where(model.author_id == user_id))
 
     async def set_account_password(self, user_id: int, password_hash: str | None) -> None:
         await self.session.execute(

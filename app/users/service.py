@@ -1,6 +1,7 @@
 """User management behind the `almanac users` commands."""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from app.core.infra.database import Session, not_content
 from app.core.rules.permissions import Principal, Role
@@ -23,6 +24,20 @@ class UserExists(UserError):
     def __init__(self, user: User) -> None:
         super().__init__(f"user {user.login!r} already exists (role {user.role})")
         self.login = user.login
+
+
+@dataclass(frozen=True, slots=True)
+class Authored:
+    """What a user is the author of, by kind (events, venues, organizers, media)."""
+
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def __str__(self) -> str:
+        return ", ".join(f"{n} {kind}" for kind, n in self.counts.items() if n) or "nothing"
 
 
 class Accounts:
@@ -64,8 +79,30 @@ class Accounts:
     async def list(self) -> Sequence[User]:
         return await self.users.all()
 
-    async def remove(self, login: str) -> None:
-        await self.users.remove((await self._find(login)).id)
+    async def authored(self, login: str) -> Authored:
+        return Authored(await self.users.authored((await self._find(login)).id))
+
+    async def remove(
+        self, login: str, *, reassign_to: str | None = None, delete: bool = False
+    ) -> Authored:
+        """Remove the user; what they wrote goes to `reassign_to`, or is deleted with
+        `delete`. Refused when it would be left without an author (as `wp user delete`
+        asks for --reassign): the answer is what was moved or deleted."""
+        user = await self._find(login)
+        authored = Authored(await self.users.authored(user.id))
+        if reassign_to is not None:
+            heir = await self._find(reassign_to)
+            if heir.id == user.id:
+                raise UserError(f"cannot give {user.login!r}'s content to {user.login!r} itself")
+            await self.users.reassign(user.id, heir.id)
+        elif delete:
+            await self.users.delete_authored(user.id)
+        elif authored.total:
+            raise UserError(
+                f"{user.login} is the author of {authored}: give it to another user or delete it"
+            )
+        await self.users.remove(user.id)
+        return authored
 
     async def set_account_password(self, login: str, password: str) -> User:
         """Set the account password (the desk's sign-in); every desk session of the user

@@ -8,13 +8,14 @@ import os
 import subprocess
 import sys
 from datetime import datetime
+from typing import Any
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.cli import build_parser
 from app.core.infra.settings import get_settings
+from app.importer.arguments import ImportArguments
 from app.importer.client import site_key
 from app.importer.command import cmd_import
 from tests.live import free_port, fresh_database
@@ -93,23 +94,24 @@ async def test_import_command(database_url: str) -> None:
         )
 
 
-def import_command(database_url: str, *args: str) -> tuple[int, str, str]:
-    """`almanac import ARGS` in this process: its exit status, output and errors."""
+def import_command(database_url: str, source: str, **options: Any) -> tuple[int, str, str]:
+    """`almanac import SOURCE --OPTION ...` in this process: its exit status, output and
+    errors."""
     out, err = io.StringIO(), io.StringIO()
-    parsed = build_parser().parse_args(["import", *args])
     with contextlib.redirect_stderr(err):
-        status = cmd_import(database_url, get_settings(), parsed, out)
+        status = cmd_import(database_url, get_settings(), ImportArguments(source, **options), out)
     return status, out.getvalue(), err.getvalue()
 
 
 def test_import_command_errors(database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ALMANAC_IMPORT_PASSWORD", raising=False)
-    status, _, err = import_command(database_url, "http://tec.test", "--user", "admin")
+    status, _, err = import_command(database_url, "http://tec.test", user="admin")
     assert status == 2
     assert "--user and --password" in err
     unreachable = f"http://127.0.0.1:{free_port()}/"
-    status, _, err = import_command(database_url, unreachable, "--attempts", "2")
+    status, _, err = import_command(database_url, unreachable, attempts=2)
     assert status == 1
     assert err.startswith(f"error: {unreachable}")
-    with pytest.raises(SystemExit):  # argparse's usage error: tries are 1 to 20
-        build_parser().parse_args(["import", unreachable, "--attempts", "0"])
+    refused = almanac(database_url, "import", unreachable, "--attempts", "0")
+    assert refused.returncode == 2  # a usage error: tries are 1 to 20
+    assert "0 is not in the range 1<=x<=20" in refused.stderr

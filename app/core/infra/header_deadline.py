@@ -7,7 +7,7 @@ nginx closes such connections after `client_header_timeout`; a deployment withou
 gets the same here. From the moment a connection is made, and from the first byte of each
 later request on it, the headers must be complete within HTTP_HEADER_TIMEOUT seconds, however
 they are trickled; else the connection is closed. The wait between requests is uvicorn's own
-keep-alive timeout (HTTP_KEEPALIVE_TIMEOUT, app/cli.py), which it arms after each response.
+keep-alive timeout (HTTP_KEEPALIVE_TIMEOUT, app/cli/serve.py), which it arms after each response.
 """
 
 import asyncio
