@@ -25,6 +25,7 @@ class Row:
     modified: str  # the last change, in the site's time zone
     editable: bool  # the caller may change it: a checkbox for the bulk actions
     recurring: bool
+    series_id: int  # its series' ID (its own for a single event)
 
 
 def when_text(body: Mapping[str, Any], language: str) -> str:
@@ -67,6 +68,7 @@ def row(body: Mapping[str, Any], user: User, logins: Mapping[int, str], language
         ),
         editable=may(user, "edit", author_id, str(body["status"])),
         recurring=bool(body.get("recurrence")),
+        series_id=int(body.get("series_id") or body["id"]),
     )
 
 

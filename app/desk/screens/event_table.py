@@ -9,7 +9,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 # What the screen reads from its query string, by the API's names (so a 400 names the field).
-FILTERS = ("search", "status", "categories", "start_date", "end_date")
+FILTERS = ("search", "status", "categories", "start_date", "end_date", "post_parent")
+# `post_parent` (a series' ID): the table expands that series into its dates, a row each.
+SERIES = "post_parent"
 SORTS = ("start_date", "title", "modified")  # the table's sortable columns
 ORDERS = ("asc", "desc")
 DEFAULT_SORT = ("start_date", "desc")  # the latest events first, as an admin list shows
@@ -57,19 +59,26 @@ class TableQuery:
     def status(self) -> str:
         return self.filters.get("status", "")
 
+    @property
+    def series(self) -> str:
+        """The series expanded into its dates (its ID), or ""."""
+        return self.filters.get(SERIES, "")
+
     def api_params(self) -> dict[str, Any]:
         """The event list's parameters: every date unless limited, one row per series (its
-        first date in the window; the editor asks which dates a change is for)."""
+        first date in the window; the editor asks which dates a change is for), or, for
+        one series expanded, each of its dates."""
         params: dict[str, Any] = {
             "start_date": FIRST_DAY,
             "end_date": LAST_DAY,
             **self.filters,
-            "hide_subsequent_recurrences": "1",
             "orderby": self.orderby,
             "order": self.order,
             "page": self.page,
             "per_page": self.per_page,
         }
+        if not self.series:
+            params["hide_subsequent_recurrences"] = "1"
         return params
 
     # ---- links ------------------------------------------------------------------------
@@ -119,6 +128,11 @@ class TableQuery:
 
     def page_query(self, number: int) -> str:
         return self.query(page=str(number))
+
+    def dates_query(self, series_id: int) -> str:
+        """A series' dates: this table's filters and sort for that series, first dates first,
+        first page."""
+        return self.query(**{SERIES: str(series_id)}, orderby="start_date", order="asc", page=None)
 
 
 @dataclass(frozen=True)

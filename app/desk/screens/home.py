@@ -9,13 +9,12 @@ from starlette.responses import Response
 from app.core.edge.caching import CountCache
 from app.desk.context import DeskContext, desk_reader
 from app.desk.i18n import N_
+from app.desk.screens.event_table import TableQuery
 from app.events.listing import list_events
 from app.http.pagination import Page
 
 router = APIRouter()
 
-# Every date: the list's default window starts today.
-ALL_DATES = {"start_date": "1900-01-01", "end_date": "2999-12-31"}
 # (status, label): the counts the home page shows a person who writes events.
 COUNTS = (
     ("draft", N_("Drafts")),
@@ -27,8 +26,9 @@ COUNTS = (
 
 async def event_count(desk: DeskContext, totals: CountCache, status: str) -> int:
     """How many events of `status` the person may see, as the API's list counts them (an
-    author's own drafts, an editor's all)."""
-    ctx = desk.api_context({"status": status, **ALL_DATES})
+    author's own drafts, an editor's all), and as the Events table's tab of that status
+    counts them: its window and a series once (its first date), not each of its dates."""
+    ctx = desk.api_context(TableQuery(filters={"status": status}, per_page="1").api_params())
     _, total, _, _ = await list_events(ctx, totals, Page(1, 1))
     return total
 
