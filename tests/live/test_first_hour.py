@@ -61,6 +61,32 @@ async def test_start_up_lines_with_a_configured_database(database_url: str) -> N
     assert f"listening on {base}/ (API {base}{API}, docs {base}{API}/doc in a browser)" in output
 
 
+async def test_a_stop_says_stopped_once_and_nothing_about_pools(database_url: str) -> None:
+    """Ctrl-C and SIGTERM: one "stopped" line, no connection pool statistics (SQLAlchemy's
+    "Pool disposed ... Current Overflow: -10" read as trouble), with two workers too."""
+    async with fresh_database(database_url, "almanac_stop_lines", migrated=True) as url:
+        for stop, workers in ((signal.SIGINT, "1"), (signal.SIGTERM, "2")):
+            port = free_port()
+            process = await asyncio.create_subprocess_exec(
+                *(sys.executable, "-m", "app.cli", "serve", "--port", str(port)),
+                *("--workers", workers),
+                env={**os.environ, "DATABASE_URL": url},
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+            base = f"http://127.0.0.1:{port}"
+            await wait_until_serving(base, process)
+            async with httpx.AsyncClient() as client:  # the pools hold connections
+                assert (await client.get(f"{base}{API}/events")).status_code == 200
+            output = await _stop(process, stop)
+            assert process.returncode == 0, output
+            lines = output.splitlines()
+            assert lines.count("stopped") == 1, output
+            assert lines[-1] == "stopped", output
+            assert "Overflow" not in output, output
+            assert "Pool " not in output, output
+
+
 @pytest.fixture
 def data_dir() -> Iterator[Path]:
     """A data directory the embedded server's own system user can reach (not pytest's

@@ -63,6 +63,11 @@ JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s"
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 
 
+# SQLAlchemy's pools log under their class's module and name (app.core.infra.database's
+# MeteredPool) or under sqlalchemy.pool.
+POOL_LOGGERS = ("sqlalchemy.pool", "app.core.infra.database.MeteredPool")
+
+
 def logging_config(log_format: str, level: str) -> dict[str, Any]:
     """A `logging.config.dictConfig` for the app and uvicorn (whose own access log is off:
     app/core/edge/access.py writes one line per request instead)."""
@@ -79,6 +84,7 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         else {"()": "app.core.infra.logs.TextFormatter", "fmt": TEXT_FORMAT, "datefmt": DATE_FORMAT}
     )
     level = level.upper()
+    pool_level = level if level == "DEBUG" else "WARNING"
     handler = ["almanac"]
     return {
         "version": 1,
@@ -101,6 +107,10 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
             "uvicorn": {"handlers": handler, "level": level, "propagate": False},
             "uvicorn.error": {"level": level},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
+            # The pools' own lines ("Pool disposed ... Current Overflow: -10", one per pool
+            # on every stop) read as trouble and say nothing an operator acts on; below
+            # debug they are left out (`serve` says "stopped" once instead).
+            **{name: {"level": pool_level} for name in POOL_LOGGERS},
         },
     }
 
