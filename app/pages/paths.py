@@ -1,6 +1,8 @@
 """Which paths are pages, and their language: the first path segment when it names one of
 ours (`/de/events/`), else the default language."""
 
+import re
+
 from fastapi import Request
 
 from app.core.infra.settings import LANGUAGES
@@ -36,6 +38,17 @@ def is_page_path(path: str) -> bool:
     """A path (after the root path) the pages answer, in any language."""
     path = without_language(path)
     return path == "/events" or path.startswith(PAGE_PREFIXES)
+
+
+# A first segment that reads as a language tag (`fr`, `pt-br`): `/fr/events/list/` is a page
+# in a language the site does not have, answered with the HTML 404 page, not the API's JSON.
+LANGUAGE_TAG = re.compile(r"/([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*)(/.*)")
+
+
+def under_unknown_language(path: str) -> bool:
+    """A page path under a language segment that is not one of ours."""
+    found = LANGUAGE_TAG.fullmatch(path)
+    return found is not None and found.group(1) not in LANGUAGES and is_page_path(found.group(2))
 
 
 DISCOVERY_PATHS = ("/sitemap.xml", "/robots.txt")

@@ -22,9 +22,16 @@ from app.pages.discovery import discovery_router
 from app.pages.headers import page_headers, page_nonce
 from app.pages.i18n import Environments, describe_series, first_weekday
 from app.pages.links import SITE_VIEWS, PageLinks
-from app.pages.paths import READS, is_page_path, page_path, path_language
+from app.pages.paths import (
+    READS,
+    is_page_path,
+    page_path,
+    path_language,
+    under_unknown_language,
+)
 
 router = APIRouter(include_in_schema=False)
+ERROR_TEMPLATE = "error.html"
 
 
 class BadInput(Exception):
@@ -44,13 +51,18 @@ def render_page(
     )
     path = page_path(request)
     environments: Environments = request.app.state.page_templates
+    # An error page (404, 400) is no page of its own: no canonical URL and no hreflang
+    # alternates naming the missing page as if it existed in each language; its language
+    # menu leads to each language's calendar.
+    error = template == ERROR_TEMPLATE
     html = environments.render(
         language,
         template,
         links=links,
         path=path,
-        canonical=links.page(path),
-        alternates=links.alternates(path),
+        canonical=None if error else links.page(path),
+        alternates=[] if error else links.alternates(path),
+        language_menu=links.alternates("/events/" if error else path),
         site_name=settings.site_name or links.urls.site.split("://", 1)[-1],
         csp_nonce=page_nonce(request),
         **values,
@@ -145,11 +157,11 @@ async def _respond(request: Request, maker: Any, build: Build) -> Response:
             page.search = _search(request)
             return await build(page)
         except NotShown:
-            return page.render("error.html", 404, code=404)
+            return page.render(ERROR_TEMPLATE, 404, code=404)
         except BadInput as exc:
-            return page.render("error.html", 400, code=400, parameter=exc.name)
+            return page.render(ERROR_TEMPLATE, 400, code=400, parameter=exc.name)
         except views.TooDeep:
-            return page.render("error.html", 400, code=400, deepest=views.LAST_LIST_PAGE)
+            return page.render(ERROR_TEMPLATE, 400, code=400, deepest=views.LAST_LIST_PAGE)
 
 
 def _month_of(value: str) -> date:
@@ -399,10 +411,10 @@ def add_page_routes(app: FastAPI) -> None:
     async def not_found(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         relative = request.url.path[len(request.scope.get("root_path", "")) :]
-        if exc.status_code == 404 and is_page_path(relative):
+        if exc.status_code == 404 and (is_page_path(relative) or under_unknown_language(relative)):
             language = path_language(request, settings.default_language)
             request.state.language = language
-            return render_page(request, language, "error.html", 404, code=404)
+            return render_page(request, language, ERROR_TEMPLATE, 404, code=404)
         answer = api_errors(request, exc)
         return await answer if isinstance(answer, Awaitable) else answer
 

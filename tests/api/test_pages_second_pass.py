@@ -107,3 +107,36 @@ async def test_the_phone_month_list_names_its_days(client: AsyncClient, editor: 
     first = datetime.fromisoformat(day(1))
     whole = f"{first:%A}, {first:%B} {first.day}, {first.year}"
     assert f'<span class="in-list">{whole}</span>' in page.text
+
+
+async def test_a_page_under_an_unknown_language_is_the_html_404_page(client: AsyncClient) -> None:
+    for path in ("/fr/events/list/", "/pt-br/event/anything/", "/xx/events"):
+        page = await client.get(path, headers={"Accept": "text/html"})
+        assert page.status_code == 404, path
+        assert page.headers["content-type"].startswith("text/html"), path
+        assert '<html lang="en">' in page.text
+        assert 'name="tribe-bar-search"' in page.text  # the 404 page, with its search
+    # The API's paths keep their JSON, whatever the segment.
+    api = await client.get("/fr/calendar/events/v1/events")
+    assert api.status_code == 404
+    assert api.headers["content-type"].startswith("application/json")
+
+
+async def test_the_404_page_names_no_canonical_or_alternates_of_the_missing_page(
+    client: AsyncClient,
+) -> None:
+    for path in ("/de/event/no-such-event/", "/events/nothing/here/at/all/", "/fr/events/"):
+        page = await client.get(path)
+        assert page.status_code == 404
+        assert 'rel="canonical"' not in page.text, path
+        assert 'rel="alternate" hreflang' not in page.text, path
+        # The language menu leads to each language's calendar, not to the missing page.
+        menu = re.findall(r'<a href="([^"]+)" hreflang="(\w+)"', page.text)
+        assert menu == [
+            ("http://testserver/events/", "en"),
+            ("http://testserver/de/events/", "de"),
+            ("http://testserver/sk/events/", "sk"),
+        ], path
+    found = await client.get("/events/list/")
+    assert '<link rel="canonical" href="http://testserver/events/list/">' in found.text
+    assert found.text.count('rel="alternate" hreflang') == 3
