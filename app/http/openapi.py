@@ -18,7 +18,10 @@ from app import VERSION
 from app.core.edge.urls import NAMESPACE, Urls
 from app.core.infra.settings import LANGUAGES
 from app.core.rules.constants import STATUSES
+from app.core.rules.permissions import Need
 from app.http.openapi_clients import (
+    ROLE_EXTENSION,
+    SIGNED_IN,
     declare_security,
     name_operations,
     share_bodies,
@@ -186,14 +189,23 @@ def api_doc(
     errors: tuple[int, ...] = (),
     paging_headers: bool = False,
     idempotent: bool = False,
+    needs: Need | None = None,
 ) -> dict[str, Any]:
     """Keyword arguments for a route decorator documenting what the handler really parses
-    (`idempotent`: a create that takes an Idempotency-Key, app/http/idempotency.py)."""
+    (`idempotent`: a create that takes an Idempotency-Key, app/http/idempotency.py).
+
+    `needs`: the permission the handler's service requires (app/core/rules/permissions.py,
+    the same constant): the operation then needs credentials (`security` without the
+    optional alternative, whatever its method) and names its lowest role (`x-almanac-role`).
+    """
     parameters = _query_parameters(query) if query else [dict(LANGUAGE_PARAMETER)]
     if idempotent:
         parameters.append(dict(IDEMPOTENCY_KEY))
         errors = (*errors, 422)
     extra: dict[str, Any] = {"parameters": parameters}
+    if needs is not None:
+        extra["security"] = copy.deepcopy(SIGNED_IN)
+        extra[ROLE_EXTENSION] = needs.role.value
     if body is not None:
         extra["requestBody"] = _body(body, required)
     responses: dict[int | str, dict[str, Any]] = {}

@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 WRITE_METHODS = ("post", "put", "patch", "delete")
+# The lowest role an operation needs (`api_doc(needs=...)`, app/http/openapi.py).
+ROLE_EXTENSION = "x-almanac-role"
 
 # Both carry an application password (`almanac users add`, docs/design.md#users-and-permissions).
 SECURITY_SCHEMES = {
@@ -67,10 +69,12 @@ def share_schemas(tree: Any, named: dict[str, dict[str, Any]]) -> Any:
 
 
 def declare_security(document: dict[str, Any]) -> None:
-    """Credentials are optional for the whole document (reads), required on each write.
+    """Credentials are optional for the whole document (reads), required on each write and
+    on each read that needs a role (which `api_doc(needs=...)` already marked).
 
-    Reads carry no `security` of their own: generators take any operation-level requirement,
-    the optional one included, as "needs an authenticated client" (openapi-python-client).
+    Reads open to anonymous callers carry no `security` of their own: generators take any
+    operation-level requirement, the optional one included, as "needs an authenticated
+    client" (openapi-python-client).
     """
     document.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
     document["security"] = OPTIONAL

@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from app.core.edge.etags import etag_headers, etag_of
 from app.core.edge.responses import dumps, json_response
+from app.core.rules.permissions import POSTS
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
@@ -64,7 +65,9 @@ async def delete_media(id: RecordId, ctx: ContextDep, request: Request) -> Respo
 
 def _upload_doc() -> dict[str, Any]:
     """The upload's two bodies: a multipart form with the file, or the raw file."""
-    doc = api_doc(query=MediaUploadParams, response=Media, status=201, errors=(401, 403, 413))
+    doc = api_doc(
+        query=MediaUploadParams, response=Media, status=201, errors=(401, 403, 413), needs=POSTS
+    )
     fields = doc["openapi_extra"]["parameters"]
     properties: dict[str, Any] = {
         "file": {"type": "string", "format": "binary", "description": "The image"}
@@ -88,16 +91,27 @@ def _upload_doc() -> dict[str, Any]:
 router = APIRouter(prefix="/media", tags=["media"])
 add = router.add_api_route
 listing = api_doc(
-    query=MediaListParams, response=MediaList, errors=(401, 403, 404), paging_headers=True
+    query=MediaListParams,
+    response=MediaList,
+    errors=(401, 403, 404),
+    paging_headers=True,
+    needs=POSTS,
 )
 add("", list_media, methods=["GET"], summary="List the media library", **listing)
 add("", upload_media, methods=["POST"], status_code=201, summary="Upload an image", **_upload_doc())
 one = "/{id:id}"
-reading = api_doc(response=Media, errors=(401, 403, 404))
+reading = api_doc(response=Media, errors=(401, 403, 404), needs=POSTS)
 add(one, get_media, methods=["GET"], summary="Read one image of the library", **reading)
-writing = api_doc(body=MediaWriteParams, response=Media, errors=(401, 403, 404, 412, 413))
+writing = api_doc(
+    body=MediaWriteParams, response=Media, errors=(401, 403, 404, 412, 413), needs=POSTS
+)
 update_route(router, one, summary="Change an image's title, alt text or caption", **writing)(
     update_media
 )
-deleting = api_doc(query=MediaDeleteParams, response=MediaDeleted, errors=(401, 403, 404, 409, 412))
+deleting = api_doc(
+    query=MediaDeleteParams,
+    response=MediaDeleted,
+    errors=(401, 403, 404, 409, 412),
+    needs=POSTS,
+)
 add(one, delete_media, methods=["DELETE"], summary="Delete an image and its files", **deleting)

@@ -16,7 +16,7 @@ from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
 from app.core.rules.constants import UNPUBLISHED
 from app.core.rules.html import Markup
-from app.core.rules.permissions import Principal, Role, may, poster, require
+from app.core.rules.permissions import OTHERS_MEDIA, Principal, Role, may, poster, require
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import parse
@@ -86,7 +86,7 @@ class MediaService:
         user = poster(self.ctx.user)  # writers only: 401, 403
         record = await self._load(media_id)
         if not user.at_least(Role.AUTHOR):
-            require(user, may_manage(user, record))
+            require(user, may_manage(user, record), OTHERS_MEDIA)
         return self._body(record)
 
     async def use_counts(self, media_ids: list[int]) -> dict[int, int]:
@@ -155,7 +155,7 @@ class MediaService:
         user = poster(self.ctx.user)
         await self.repo.lock(media_id)
         record = await self._load(media_id)
-        require(user, may_manage(user, record))
+        require(user, may_manage(user, record), OTHERS_MEDIA)
         condition = self.ctx.if_match
         if condition is not None and not if_match_holds(
             condition, etag_of(dumps(self._body(record)))

@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from app.core.edge.etags import etag_headers
 from app.core.edge.responses import json_response
+from app.core.rules.permissions import POSTS
 from app.http.context import ContextDep, RequestContext
 from app.http.idempotency import idempotent
 from app.http.openapi import api_doc
@@ -106,6 +107,7 @@ class PostRoutes(Generic[R]):
             status=201,
             errors=(401, 403, 413),
             idempotent=True,
+            needs=POSTS,
         )
         summary = f"Create {kind.label}"
         add("", self.create_record, methods=["POST"], status_code=201, summary=summary, **creating)
@@ -125,9 +127,14 @@ class PostRoutes(Generic[R]):
     ) -> None:
         kind, add = self.kind, self.router.add_api_route
         reading = api_doc(query=ReadParams, response=kind.schema, errors=(401, 403, 404))
-        writing = api_doc(body=kind.write_params, response=kind.schema, errors=(401, 403, 404, 413))
+        writing = api_doc(
+            body=kind.write_params, response=kind.schema, errors=(401, 403, 404, 413), needs=POSTS
+        )
         deleting = api_doc(
-            query=self.delete_params, response=kind.schema, errors=(401, 403, 404, 410)
+            query=self.delete_params,
+            response=kind.schema,
+            errors=(401, 403, 404, 410),
+            needs=POSTS,
         )
         add(path, read, methods=["GET"], summary=f"Read {kind.label}{by}", **reading)
         update_route(self.router, path, summary=f"Update {kind.label}{by}", **writing)(update)

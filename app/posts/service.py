@@ -10,7 +10,7 @@ from app.core.edge.errors import ApiError, NotFound, note, precondition_failed
 from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
 from app.core.rules.constants import MAX_ID, TRASH
-from app.core.rules.permissions import Action, may, poster, require
+from app.core.rules.permissions import Action, may, poster, record_need, require
 from app.core.rules.slugs import is_trashed_slug, untrashed_slug
 from app.http.context import RequestContext
 from app.http.params import check, parse
@@ -74,7 +74,8 @@ class PostService(Generic[R]):
         if not await self.store.lock(record.id):
             raise NotFound(self.kind.name, record.id)
         record = await self.by_id(record.id)
-        require(user, may(user, action, record.author_id, record.status))
+        allowed = may(user, action, record.author_id, record.status)
+        require(user, allowed, record_need(user, record.author_id))
         condition = self.ctx.if_match
         if condition is not None and not if_match_holds(condition, self.read_etag(record)):
             raise precondition_failed()

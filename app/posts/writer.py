@@ -10,6 +10,7 @@ from app.core.infra.database import Session
 from app.core.rules.dates import parse_when
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
+    GIVE_RECORDS,
     Principal,
     can_post_unfiltered_html,
     can_publish,
@@ -85,7 +86,7 @@ async def common_columns(
             known = await UserRepository(session).exists(params.author)
             check("author", known, note("unknown_user", name="author", id=params.author))
         # Giving a record to somebody else is editing others' records: editors and up.
-        require(user, params.author == user.id or can_see_all_statuses(user))
+        require(user, params.author == user.id or can_see_all_statuses(user), GIVE_RECORDS)
         columns["author_id"] = params.author
     elif current is None:
         columns["author_id"] = user.id

@@ -6,6 +6,7 @@ from starlette.responses import Response
 
 from app.core.edge.etags import etag_headers, etag_of
 from app.core.edge.responses import dumps, json_response
+from app.core.rules.permissions import term_need
 from app.http.context import ContextDep, RequestContext
 from app.http.idempotency import idempotent
 from app.http.openapi import api_doc
@@ -55,6 +56,7 @@ class TermRoutes:
     def register(self) -> APIRouter:
         kind = self.kind
         router = APIRouter(prefix=f"/{kind.path}", tags=[kind.path])
+        need = term_need(kind.action)  # what TermService requires of writes
         listing = api_doc(
             query=kind.list_params,
             response=kind.list_schema,
@@ -68,9 +70,12 @@ class TermRoutes:
             status=201,
             errors=(401, 403, 413),
             idempotent=True,
+            needs=need,
         )
-        updating = api_doc(body=kind.write_params, response=Term, errors=(401, 403, 404, 413))
-        deleting = api_doc(response=Term, errors=(401, 403, 404))
+        updating = api_doc(
+            body=kind.write_params, response=Term, errors=(401, 403, 404, 413), needs=need
+        )
+        deleting = api_doc(response=Term, errors=(401, 403, 404), needs=need)
         reading = api_doc(response=Term, errors=(401, 404))
         add = router.add_api_route
         add("", self.list_terms, methods=["GET"], summary=f"List {kind.path}", **listing)

@@ -22,9 +22,9 @@ from app.core.rules.constants import MAX_ID
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
     TermAction,
-    can_manage_terms,
     can_post_unfiltered_html,
-    require,
+    require_role,
+    term_need,
 )
 from app.http.context import RequestContext
 from app.http.pagination import Page
@@ -139,7 +139,7 @@ class TermService:
     # ---- writes ---------------------------------------------------------------------
 
     def _authorize(self) -> None:
-        require(self.ctx.user, can_manage_terms(self.ctx.user, self.kind.action))
+        require_role(self.ctx.user, term_need(self.kind.action))
 
     def _parent(self, params: TermWriteParams) -> int | None:
         """The requested parent (0 = none), or None when not sent; tags refuse one."""

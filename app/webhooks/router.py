@@ -8,6 +8,7 @@ from starlette.responses import Response
 
 from app.core.edge.etags import etag_headers
 from app.core.edge.responses import json_response
+from app.core.rules.permissions import WEBHOOKS
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.routing import RecordId
@@ -49,6 +50,7 @@ def answer(written: Answer) -> Response:
         response=WebhookWithSecret,
         status=201,
         errors=(*ADMIN, 413),
+        needs=WEBHOOKS,
     ),
 )
 async def create_webhook(ctx: ContextDep) -> Response:
@@ -56,13 +58,19 @@ async def create_webhook(ctx: ContextDep) -> Response:
     return json_response(body, 201, {"Location": location})
 
 
-@router.get("", summary="List webhook subscriptions", **api_doc(response=Webhooks, errors=ADMIN))
+@router.get(
+    "",
+    summary="List webhook subscriptions",
+    **api_doc(response=Webhooks, errors=ADMIN, needs=WEBHOOKS),
+)
 async def list_webhooks(ctx: ContextDep) -> Response:
     return json_response({"webhooks": await WebhookService(ctx).all()})
 
 
 @router.get(
-    ONE, summary="Read a webhook subscription", **api_doc(response=Webhook, errors=(*ADMIN, 404))
+    ONE,
+    summary="Read a webhook subscription",
+    **api_doc(response=Webhook, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def get_webhook(id: RecordId, ctx: ContextDep) -> Response:
     return json_response(await WebhookService(ctx).get(id))
@@ -71,7 +79,9 @@ async def get_webhook(id: RecordId, ctx: ContextDep) -> Response:
 @router.patch(
     ONE,
     summary="Change a webhook subscription (active: pause, resume)",
-    **api_doc(body=WebhookUpdateParams, response=Webhook, errors=(*ADMIN, 404, 413)),
+    **api_doc(
+        body=WebhookUpdateParams, response=Webhook, errors=(*ADMIN, 404, 413), needs=WEBHOOKS
+    ),
 )
 async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
     return answer(await WebhookService(ctx).update(id))
@@ -80,7 +90,7 @@ async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
 @router.delete(
     ONE,
     summary="Delete a webhook subscription and its log",
-    **api_doc(response=DeletedWebhook, errors=(*ADMIN, 404)),
+    **api_doc(response=DeletedWebhook, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def delete_webhook(id: RecordId, ctx: ContextDep) -> Response:
     return answer(await WebhookService(ctx).delete(id))
@@ -89,7 +99,7 @@ async def delete_webhook(id: RecordId, ctx: ContextDep) -> Response:
 @router.post(
     ONE + "/rotate-secret",
     summary="Make a new signing secret (the old one signs too for 24 hours)",
-    **api_doc(body=NoParams, response=WebhookWithSecret, errors=(*ADMIN, 404)),
+    **api_doc(body=NoParams, response=WebhookWithSecret, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def rotate_webhook_secret(id: RecordId, ctx: ContextDep) -> Response:
     return answer(await WebhookService(ctx).rotate_secret(id))
@@ -98,7 +108,7 @@ async def rotate_webhook_secret(id: RecordId, ctx: ContextDep) -> Response:
 @router.post(
     ONE + "/test",
     summary="Queue a ping to the receiver",
-    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404)),
+    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def test_webhook(id: RecordId, ctx: ContextDep) -> Response:
     return answer(await WebhookService(ctx).test(id))
@@ -107,7 +117,7 @@ async def test_webhook(id: RecordId, ctx: ContextDep) -> Response:
 @router.get(
     ONE + "/deliveries",
     summary="The delivery log of a subscription (newest first)",
-    **api_doc(query=DeliveryListParams, response=Deliveries, errors=(*ADMIN, 404)),
+    **api_doc(query=DeliveryListParams, response=Deliveries, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def list_deliveries(id: RecordId, ctx: ContextDep) -> Response:
     items, total, page, per_page = await WebhookService(ctx).deliveries(id)
@@ -117,7 +127,9 @@ async def list_deliveries(id: RecordId, ctx: ContextDep) -> Response:
 
 
 @router.get(
-    DELIVERY, summary="Read one delivery", **api_doc(response=Delivery, errors=(*ADMIN, 404))
+    DELIVERY,
+    summary="Read one delivery",
+    **api_doc(response=Delivery, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def get_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
     return json_response(await WebhookService(ctx).delivery(id, delivery))
@@ -126,7 +138,7 @@ async def get_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> R
 @router.post(
     DELIVERY + "/retry",
     summary="Queue a delivery again (now, with a fresh retry schedule)",
-    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404)),
+    **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def retry_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
     return answer(await WebhookService(ctx).retry(id, delivery))

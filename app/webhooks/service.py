@@ -10,7 +10,7 @@ from app.core.edge.errors import NotFound, invalid, note, precondition_failed
 from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
 from app.core.rules.dates import format_datetime
-from app.core.rules.permissions import Role, require
+from app.core.rules.permissions import WEBHOOKS, require_role
 from app.http.context import RequestContext
 from app.http.params import parse
 from app.posts.service import Answer
@@ -37,7 +37,7 @@ def _utc(moment: datetime | None) -> str | None:
 class WebhookService:
     def __init__(self, ctx: RequestContext) -> None:
         user = ctx.user
-        require(user, user is not None and user.role == Role.ADMINISTRATOR)
+        require_role(user, WEBHOOKS)
         self.ctx = ctx
         self.repo = WebhookRepository(ctx.session)
 

@@ -259,14 +259,14 @@ async def test_json_sent_as_a_form_says_so(client: AsyncClient, editor: AuthFor)
     assert form.json()["message"] == "Missing parameter(s): start_date, end_date"
 
 
-async def test_a_403_names_the_role_and_what_it_may_do(client: AsyncClient, auth: Auth) -> None:
+async def test_a_403_names_what_is_needed_and_the_role(client: AsyncClient, auth: Auth) -> None:
     subscriber = await auth("subscriber")
     response = await client.post(f"{API}/venues", json={"venue": "V"}, headers=subscriber.basic)
     assert response.status_code == 403
     assert response.json() == {
         "code": "rest_forbidden",
-        "message": f"Sorry, you are not allowed to do that: {subscriber.login} is a subscriber, "
-        "who can only read.",
+        "message": "Events, venues, organizers and media are written by contributors, authors, "
+        f"editors and administrators; {subscriber.login} is a subscriber.",
         "data": {"status": 403, "role": "subscriber"},
     }
     contributor = await auth("contributor")
@@ -277,9 +277,8 @@ async def test_a_403_names_the_role_and_what_it_may_do(client: AsyncClient, auth
     )
     assert german.status_code == 403
     assert german.json()["message"] == (
-        f"Du bist leider nicht berechtigt, dies zu tun: {contributor.login} ist ein "
-        "Mitarbeiter, der eigene Einträge unveröffentlicht schreibt (ein Redakteur "
-        "veröffentlicht sie)."
+        "Kategorien verwalten Autoren, Redakteure und Administratoren; "
+        f"{contributor.login} ist ein Mitarbeiter."
     )
 
 

@@ -297,8 +297,8 @@ async def test_anonymous_and_subscriber_writes_are_refused_before_validation(
         assert response.status_code == 403, (method, path)
         assert response.json() == {
             "code": "rest_forbidden",
-            "message": f"Sorry, you are not allowed to do that: {subscriber.login} is a "
-            "subscriber, who can only read.",
+            "message": "Events, venues, organizers and media are written by contributors, "
+            f"authors, editors and administrators; {subscriber.login} is a subscriber.",
             "data": {"status": 403, "role": "subscriber"},
         }
     assert (await client.get(f"{API}/{plural}/{record['id']}")).json()["status"] == "publish"

@@ -194,11 +194,20 @@ class PageNotFound(ApiError):
         )
 
 
-def forbidden(login: str | None, role: str = "") -> ApiError:
+def forbidden(login: str | None, role: str = "", need: str | None = None) -> ApiError:
     """rest_forbidden: 401 for anonymous callers (what is missing: signing in), 403 for
-    signed-in ones, naming the caller's role and what it may do (WordPress's codes)."""
+    signed-in ones, naming what the operation needs (`need`, a message key) and the
+    caller's role, else what the role may do (WordPress's codes)."""
     if login is None:
         return ApiError(401, "rest_forbidden", "sign_in_needed")
+    if need is not None:
+        return ApiError(
+            403,
+            "rest_forbidden",
+            "forbidden_needs",
+            values={"need": (need, {}), "login": login, "role": (f"role_{role}", {})},
+            data={"role": role},
+        )
     return ApiError(
         403,
         "rest_forbidden",

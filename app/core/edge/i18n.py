@@ -318,6 +318,64 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "de": "ein Abonnent, der nur lesen kann",
         "sk": "odberateľ, ktorý môže iba čítať",
     },
+    "forbidden_needs": {
+        "en": "{need}; {login} is {role}.",
+        "de": "{need}; {login} ist {role}.",
+        "sk": "{need}; {login} je {role}.",
+    },
+    "role_administrator": {
+        "en": "an administrator",
+        "de": "ein Administrator",
+        "sk": "administrátor",
+    },
+    "role_editor": {"en": "an editor", "de": "ein Redakteur", "sk": "editor"},
+    "role_author": {"en": "an author", "de": "ein Autor", "sk": "autor"},
+    "role_contributor": {"en": "a contributor", "de": "ein Mitarbeiter", "sk": "prispievateľ"},
+    "role_subscriber": {"en": "a subscriber", "de": "ein Abonnent", "sk": "odberateľ"},
+    "need_posts": {
+        "en": "Events, venues, organizers and media are written by contributors, authors, "
+        "editors and administrators",
+        "de": "Veranstaltungen, Orte, Veranstalter und Medien schreiben Mitarbeiter, Autoren, "
+        "Redakteure und Administratoren",
+        "sk": "Podujatia, miesta, organizátorov a médiá píšu prispievatelia, autori, editori "
+        "a administrátori",
+    },
+    "need_others_records": {
+        "en": "Other people's records are changed by editors and administrators",
+        "de": "Einträge anderer ändern Redakteure und Administratoren",
+        "sk": "Záznamy iných ľudí menia editori a administrátori",
+    },
+    "need_published_records": {
+        "en": "Published records are changed by authors (their own), editors and administrators",
+        "de": "Veröffentlichte Einträge ändern Autoren (die eigenen), Redakteure und "
+        "Administratoren",
+        "sk": "Publikované záznamy menia autori (vlastné), editori a administrátori",
+    },
+    "need_give_records": {
+        "en": "Records are given to another user by editors and administrators",
+        "de": "Einträge einem anderen Benutzer geben Redakteure und Administratoren",
+        "sk": "Záznamy inému používateľovi dávajú editori a administrátori",
+    },
+    "need_others_media": {
+        "en": "Other people's media are managed by editors and administrators",
+        "de": "Medien anderer verwalten Redakteure und Administratoren",
+        "sk": "Médiá iných ľudí spravujú editori a administrátori",
+    },
+    "need_categories": {
+        "en": "Categories are managed by authors, editors and administrators",
+        "de": "Kategorien verwalten Autoren, Redakteure und Administratoren",
+        "sk": "Kategórie spravujú autori, editori a administrátori",
+    },
+    "need_tags": {
+        "en": "Tags are managed by editors and administrators",
+        "de": "Schlagwörter verwalten Redakteure und Administratoren",
+        "sk": "Štítky spravujú editori a administrátori",
+    },
+    "need_webhooks": {
+        "en": "Webhooks are managed by administrators",
+        "de": "Webhooks verwalten Administratoren",
+        "sk": "Webhooky spravujú administrátori",
+    },
     "pages_of": {
         "en": "{message}: the list has {pages} page(s) of {per_page} (total_pages).",
         "de": "{message}: die Liste hat {pages} Seite(n) zu {per_page} (total_pages).",

@@ -49,9 +49,30 @@ class Principal:
 User = Principal | None
 
 
+@dataclass(frozen=True, slots=True)
+class Need:
+    """What an operation needs, declared once: the lowest role that may do it (the route's
+    OpenAPI `security` says "signed in" from it, app/http/openapi.py) and the message key
+    (app/core/edge/i18n.py) a 403 says it with, beside the caller's role."""
+
+    role: Role
+    says: str
+
+
+# Creating events, venues, organizers and media (`edit_posts`), and reading the media library.
+POSTS = Need(Role.CONTRIBUTOR, "need_posts")
+OTHERS_RECORDS = Need(Role.EDITOR, "need_others_records")
+PUBLISHED_RECORDS = Need(Role.AUTHOR, "need_published_records")
+GIVE_RECORDS = Need(Role.EDITOR, "need_give_records")
+OTHERS_MEDIA = Need(Role.EDITOR, "need_others_media")
+CATEGORIES = Need(Role.AUTHOR, "need_categories")
+TAGS = Need(Role.EDITOR, "need_tags")
+WEBHOOKS = Need(Role.ADMINISTRATOR, "need_webhooks")
+
+
 def can_create_posts(user: User) -> bool:
     """Create events, venues and organizers (`edit_posts`: contributor and up)."""
-    return user is not None and user.at_least(Role.CONTRIBUTOR)
+    return user is not None and user.at_least(POSTS.role)
 
 
 def can_publish(user: User) -> bool:
@@ -69,10 +90,13 @@ def can_post_unfiltered_html(user: User) -> bool:
     return user is not None and user.at_least(Role.EDITOR)
 
 
-def can_manage_terms(user: User, action: TermAction) -> bool:
+def term_need(action: TermAction) -> Need:
     """Categories: author and up (`publish_tribe_events`); tags: editor and up."""
-    needed = Role.AUTHOR if action == "manage_categories" else Role.EDITOR
-    return user is not None and user.at_least(needed)
+    return CATEGORIES if action == "manage_categories" else TAGS
+
+
+def can_manage_terms(user: User, action: TermAction) -> bool:
+    return user is not None and user.at_least(term_need(action).role)
 
 
 def may(user: User, action: Action, author_id: int | None, status: str) -> bool:
@@ -93,10 +117,25 @@ def may(user: User, action: Action, author_id: int | None, status: str) -> bool:
     return False
 
 
-def require(user: User, allowed: bool) -> None:
-    """401 for anonymous callers, 403 for signed-in ones, unless `allowed`."""
+def require(user: User, allowed: bool, need: Need) -> None:
+    """401 for anonymous callers, 403 for signed-in ones saying what `need` is, unless
+    `allowed`."""
     if not allowed:
-        raise forbidden(None) if user is None else forbidden(user.login, user.role.value)
+        if user is None:
+            raise forbidden(None)
+        raise forbidden(user.login, user.role.value, need.says)
+
+
+def require_role(user: User, need: Need) -> None:
+    """`require` for an operation that needs only a role."""
+    require(user, user is not None and user.at_least(need.role), need)
+
+
+def record_need(user: Principal, author_id: int | None) -> Need:
+    """What editing or deleting a record `may` refused needs: another's record needs an
+    editor; one's own (a contributor's published one), an author."""
+    own = author_id is not None and author_id == user.id
+    return PUBLISHED_RECORDS if own else OTHERS_RECORDS
 
 
 def scale_status(user: User, requested: str | None) -> str:
@@ -119,6 +158,6 @@ def scale_status(user: User, requested: str | None) -> str:
 def poster(user: User) -> Principal:
     """The caller of a write to events, venues or organizers: 401 when anonymous, 403 without
     the right to create such records (subscribers)."""
-    require(user, can_create_posts(user))
+    require(user, can_create_posts(user), POSTS)
     assert user is not None  # can_create_posts() is false for anonymous callers
     return user
