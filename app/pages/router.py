@@ -186,7 +186,7 @@ async def _list(
 ) -> Response:
     past = page.search.display == "past"
     view = await views.list_view(page.content, page.settings, page.search, number, past, scope)
-    return page.render("list.html", view=view, base=base, **extra)
+    return page.render("list.html", view=view, base=base, current_view="list", **extra)
 
 
 async def _month(
@@ -196,7 +196,7 @@ async def _month(
     view = await views.month_view(
         page.content, page.settings, month, page.first_weekday, page.search, scope
     )
-    return page.render("month.html", view=view, base=base, **extra)
+    return page.render("month.html", view=view, base=base, current_view="month", **extra)
 
 
 async def _day(
@@ -208,7 +208,7 @@ async def _day(
 ) -> Response:
     day = day or page.search.day or views.today(page.settings)
     view = await views.day_view(page.content, page.settings, day, page.search, scope or {})
-    return page.render("day.html", view=view, base=base, **extra)
+    return page.render("day.html", view=view, base=base, current_view="day", **extra)
 
 
 @router.api_route("/events", methods=READS)

@@ -140,3 +140,59 @@ async def test_the_404_page_names_no_canonical_or_alternates_of_the_missing_page
     found = await client.get("/events/list/")
     assert '<link rel="canonical" href="http://testserver/events/list/">' in found.text
     assert found.text.count('rel="alternate" hreflang') == 3
+
+
+def _form_action(html: str) -> str:
+    found = re.search(r'<form class="search" role="search" method="get" action="([^"]+)">', html)
+    assert found is not None
+    return found.group(1)
+
+
+def _view_links(html: str) -> dict[str, str]:
+    nav = re.search(r'<nav class="views"[^>]*>(.*?)</nav>', html, re.S)
+    assert nav is not None
+    return {
+        text: href.replace("&amp;", "&")
+        for href, text in re.findall(r'<a href="([^"]+)"[^>]*>(\w+)</a>', nav.group(1))
+    }
+
+
+async def test_a_search_stays_in_its_view_and_says_what_was_searched(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    start = TODAY + timedelta(days=40)
+    await event(
+        client, editor, "Jazz brunch", start_date=f"{start} 11:00:00", end_date=f"{start} 13:00:00"
+    )
+    await event(
+        client, editor, "Chess club", start_date=f"{start} 15:00:00", end_date=f"{start} 16:00:00"
+    )
+    month = await client.get("/events/month/")
+    # The month view's search is the month view's (of the chosen day's month).
+    assert _form_action(month.text) == "http://testserver/events/month/"
+    searched = await client.get(
+        "/events/month/", params={"tribe-bar-search": "jazz", "tribe-bar-date": start.isoformat()}
+    )
+    assert searched.status_code == 200
+    assert f"{start:%B %Y}" in re.search(r"<h1>(.*?)</h1>", searched.text, re.S).group(1)  # type: ignore[union-attr]
+    assert "Jazz brunch" in searched.text
+    assert "Chess club" not in searched.text
+    assert "Events matching “jazz”" in searched.text
+    # Switching views keeps the word and the day.
+    links = _view_links(searched.text)
+    query = f"tribe-bar-search=jazz&tribe-bar-date={start.isoformat()}"
+    assert links["List"] == f"http://testserver/events/list/?{query}"
+    assert links["Day"] == f"http://testserver/events/?{query}&eventDisplay=day"
+    listing = await client.get(links["List"])
+    h1 = re.search(r"<h1>(.*?)</h1>", listing.text, re.S)
+    assert h1 is not None
+    assert (
+        h1.group(1)
+        == f"Events matching “jazz” from {start:%A}, {start:%B} {start.day}, {start.year}"
+    )
+    assert "Chess club" not in listing.text
+    day_view = await client.get(links["Day"])
+    assert "Jazz brunch" in day_view.text
+    assert "Chess club" not in day_view.text
+    assert 'name="eventDisplay" value="day"' in day_view.text  # its search stays a day view
+    assert (await client.get("/events/list/")).text.count("<h1>Upcoming events</h1>") == 1
