@@ -1,5 +1,6 @@
-"""docker-compose.yml is valid for Compose (`docker-compose config`, Debian's package, installed
-by `make system-deps`: there is no Docker engine to run it on these machines)."""
+"""docker-compose.yml is valid for Compose (`docker compose config`, or Debian 12's v1
+`docker-compose config`, installed by `make system-deps`: there is no Docker engine to run it
+on these machines)."""
 
 import os
 import shutil
@@ -10,18 +11,31 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRETS = {"POSTGRES_PASSWORD": "s3cret", "APP_PASSWORD_PEPPER": "pepper"}
 
 
+def _compose_command() -> list[str]:
+    """The README's `docker compose` (v2) where it runs, else `docker-compose` (Debian 12 has
+    only v1; `make system-deps` installs what the system offers)."""
+    docker = shutil.which("docker")
+    if (
+        docker
+        and subprocess.run([docker, "compose", "version"], capture_output=True).returncode == 0
+    ):
+        return [docker, "compose"]
+    executable = shutil.which("docker-compose")
+    assert executable, "no Compose installed: run `make system-deps`"
+    return [executable]
+
+
 def compose(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """`docker-compose ARGS` on docker-compose.yml, with only `env` set of its variables (an
     empty env file: a developer's .env must not leak in)."""
     env_file = tmp_path / "compose.env"
     env_file.write_text("")
-    executable = shutil.which("docker-compose")
-    assert executable, "docker-compose is not installed: run `make system-deps`"
+    executable = _compose_command()
     base = {k: v for k, v in os.environ.items() if not k.startswith(("COMPOSE_", "DOCKER_"))}
     for name in (*SECRETS, "WEB_CONCURRENCY", "HTTP_PORT"):
         base.pop(name, None)
     return subprocess.run(
-        [executable, "--project-directory", str(ROOT), "-f", str(ROOT / "docker-compose.yml")]
+        [*executable, "--project-directory", str(ROOT), "-f", str(ROOT / "docker-compose.yml")]
         + ["--env-file", str(env_file), *args],
         env={**base, **env},
         capture_output=True,
