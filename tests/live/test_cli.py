@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 from httpx import AsyncClient
 from sqlalchemy import text
@@ -237,3 +238,32 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
         quiet = await asyncio.to_thread(almanac, url, "users", "remove", "dave")
         assert quiet.returncode == 0, quiet.stderr
         assert quiet.stdout == "removed user dave\n"
+
+
+async def test_a_local_command_ignores_the_compose_env_file(
+    client: AsyncClient, database_url: str, tmp_path: Path
+) -> None:
+    """The README's `.env` is Compose's (its passwords and pepper for the containers): a
+    command run next to it uses the environment alone, as the server does, so the password
+    it issues works on a server started from the same shell."""
+    (tmp_path / ".env").write_text(
+        "POSTGRES_PASSWORD=0123abcd\nAPP_PASSWORD_PEPPER=the-containers-pepper\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "APP_PASSWORD_PEPPER"}
+    added = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "app.cli", "users", "add", "next-to-env", "--role", "editor"],
+        env={**env, "DATABASE_URL": database_url},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert added.returncode == 0, added.stderr
+    password = added.stdout.strip().splitlines()[-1]
+    try:
+        # The app under test has the default pepper, as `make run` without the variable.
+        answer = await client.get(f"{API}/tags", headers=basic("next-to-env", password))
+        assert answer.status_code == 200, answer.text
+    finally:
+        await asyncio.to_thread(almanac, database_url, "users", "remove", "next-to-env")

@@ -26,7 +26,10 @@ def _split_csv(value: object) -> object:
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    # The environment alone, no `.env`: that file is Compose's (its passwords and pepper for
+    # the containers, README "Deploy with docker compose"), and read here it made a local
+    # server and a command run elsewhere disagree (another pepper: every password a 401).
+    model_config = SettingsConfigDict(extra="ignore")
 
     database_url: str | None = Field(
         default=None, description="PostgreSQL URL; unset means the embedded server"
