@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+import pty
 import re
 import subprocess
 import sys
@@ -173,6 +174,26 @@ def test_start_up_loads_only_what_is_used() -> None:
     assert result.stdout.split() == []
 
 
+def on_a_terminal(database_url: str, answer: str, *args: str) -> tuple[int, str]:
+    """`almanac ARGS` with a terminal as standard input, `answer` typed into it; the exit
+    status and what it printed."""
+    main, child = pty.openpty()
+    try:
+        os.write(main, answer.encode())
+        result = subprocess.run(
+            [sys.executable, "-m", "app.cli", *args],
+            env={**os.environ, "DATABASE_URL": database_url},
+            stdin=child,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        os.close(child)
+        os.close(main)
+    return result.returncode, result.stdout + result.stderr
+
+
 async def test_users_remove_never_orphans_content(database_url: str) -> None:
     """As `wp user delete` asks for --reassign: a user who wrote something is not removed
     until the content has another author or is deleted."""
@@ -232,12 +253,26 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
             gone = await client.get(f"{API}/{plural}/{record['id']}", headers=alice.basic)
             assert gone.status_code == 404, (plural, gone.text)
 
-        # alice has bob's content now: refused too; dave wrote nothing and goes as before.
+        # alice has bob's content now: refused too; on a terminal she is asked, as
+        # `wp user delete` asks: empty cancels, a login takes it.
         kept = await asyncio.to_thread(almanac, url, "users", "remove", "alice")
         assert kept.returncode == 1
-        quiet = await asyncio.to_thread(almanac, url, "users", "remove", "dave")
+        cancelled = await asyncio.to_thread(on_a_terminal, url, "\n", "users", "remove", "alice")
+        assert cancelled[0] == 1
+        assert "alice is the author of 1 events, 1 venues, 1 organizers." in cancelled[1]
+        assert "nothing removed" in cancelled[1]
+        status, shown = await asyncio.to_thread(
+            on_a_terminal, url, "dave\n", "users", "remove", "alice"
+        )
+        assert status == 0, shown
+        assert "removed user alice; 1 events, 1 venues, 1 organizers now by dave" in shown
+        shown_event = await client.get(f"{API}/events/{event['id']}", headers=dave.basic)
+        assert str(shown_event.json()["author"]) == str(dave.id)
+        # A user who wrote nothing goes as before, without a question.
+        await add_user(url, "erin", "subscriber")
+        quiet = await asyncio.to_thread(almanac, url, "users", "remove", "erin")
         assert quiet.returncode == 0, quiet.stderr
-        assert quiet.stdout == "removed user dave\n"
+        assert quiet.stdout == "removed user erin\n"
 
 
 async def test_a_local_command_ignores_the_compose_env_file(
