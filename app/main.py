@@ -55,6 +55,7 @@ from app.desk.router import add_desk_routes
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
+from app.http.ignored import IGNORED_HEADER, report_ignored
 from app.media.files import serve_media_file
 from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
@@ -66,7 +67,7 @@ from app.webhooks.worker import LANES, WebhookWorker
 # Images one worker decodes and resizes at once (app/media/uploads.py).
 MEDIA_PROCESSING_SLOTS = 2
 PAGING_HEADERS = ["X-TEC-Total", "X-TEC-TotalPages", "X-WP-Total", "X-WP-TotalPages", "Link"]
-EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag", POSITION_HEADER]
+EXPOSED_HEADERS = [*PAGING_HEADERS, "ETag", POSITION_HEADER, IGNORED_HEADER]
 CONDITIONAL_HEADERS = ["If-Match", "If-None-Match"]
 
 
@@ -194,6 +195,8 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
         ResponseCaching(app.state.response_cache, settings.site_zone, pages=is_cached_path),
         body_limit(settings.max_body_bytes, settings.default_language, settings.max_upload_bytes),
         tag_responses,
+        # Innermost: the fields a write ignored, named on its answer (after what it read).
+        report_ignored,
     ]
 
 

@@ -54,8 +54,10 @@ class EventService(PostService[EventRecord]):
             assert record.original_start is not None
             series_id = await self.series.split(record.series_id, record.original_start)
         series = await self._series(series_id)
+        before = self.body(series)
         await writer.update(series, self._shifted(record, series))
-        series = await self._trash_slug(await self._series(series_id))
+        written = await self._trash_slug(await self._series(series_id))
+        series = await self.settled(series, before, written)
         # The date written, or the series when the change moved that date away.
         same = record.id != record.series_id and series_id == record.series_id
         shown = await self.store.get(record.id) if same else None

@@ -19,6 +19,7 @@ from app.core.edge.urls import NAMESPACE, Urls
 from app.core.infra.settings import LANGUAGES
 from app.core.rules.constants import STATUSES
 from app.core.rules.permissions import Need
+from app.http.ignored import IGNORED_HEADER
 from app.http.openapi_clients import (
     ROLE_EXTENSION,
     SIGNED_IN,
@@ -246,6 +247,13 @@ ETAG_HEADERS = {
         "this language (a digest of its bytes)",
     },
 }
+IGNORED_HEADERS = {
+    IGNORED_HEADER: {
+        "schema": {"type": "string"},
+        "description": "The body's fields this write ignored (unknown to it, e.g. a typo), "
+        "comma-separated in the order sent; absent when it read them all",
+    },
+}
 READ_HEADERS = {
     **ETAG_HEADERS,
     "Cache-Control": {
@@ -300,7 +308,10 @@ def _conditional(operations: dict[str, Any], has_key: bool) -> None:
             continue
         for status in ("200", "201"):
             if status in responses:
-                responses[status].setdefault("headers", {}).update(copy.deepcopy(ETAG_HEADERS))
+                headers = responses[status].setdefault("headers", {})
+                headers.update(copy.deepcopy(ETAG_HEADERS))
+                if method != "delete":
+                    headers.update(copy.deepcopy(IGNORED_HEADERS))
         if has_key:  # updates and deletes of one record
             operation["parameters"].append(dict(IF_MATCH))
             responses["412"] = {

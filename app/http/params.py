@@ -8,6 +8,7 @@ errors. The same models document the parameters in OpenAPI.
 """
 
 import re
+from functools import cache
 from typing import Any, TypeVar
 
 from pydantic import (
@@ -27,6 +28,7 @@ from app.core.edge.errors import (
     validation_note,
 )
 from app.core.edge.i18n import MESSAGES
+from app.http.ignored import note_read
 from app.http.raw_params import RawParams, UnreadableBody
 
 M = TypeVar("M", bound=BaseModel)
@@ -99,6 +101,13 @@ def _errors(exc: ValidationError) -> tuple[list[str], dict[str, Note]]:
     return missing, notes
 
 
+@cache
+def _names(model: type[BaseModel]) -> set[str]:
+    """The parameters `model` reads: its fields, by name and alias."""
+    fields = model.model_fields
+    return {*fields, *(info.alias for info in fields.values() if info.alias)}
+
+
 def parse(model: type[M], raw: RawParams, problems: Problems | None = None, **extra: Any) -> M:
     """Validate `raw` (plus `extra`, e.g. path values) against `model`, or raise the 400.
 
@@ -108,6 +117,7 @@ def parse(model: type[M], raw: RawParams, problems: Problems | None = None, **ex
     """
     if isinstance(raw, UnreadableBody):
         raise raw.error
+    note_read(_names(model))
     values = {**raw, **extra}
     try:
         return model.model_validate(values)

@@ -20,6 +20,7 @@ from app.core.edge.errors import (
     note,
 )
 from app.http.coercion import MAX_LIST_ITEMS
+from app.http.ignored import note_sent
 
 RAW_PARAMS_STATE_KEY = "raw_params"
 MAX_JSON_DEPTH = 32
@@ -28,6 +29,9 @@ MAX_JSON_DEPTH = 32
 # longer than a list parameter takes.
 MAX_FIELDS = 1000
 MAX_REPEATS = MAX_LIST_ITEMS
+
+# The types a JSON body is most often sent with by mistake (curl -d, no type, plain text).
+READ_AS_FORM = ("application/x-www-form-urlencoded", "", "text/plain")
 
 RawParams = dict[str, Any]
 M = TypeVar("M", bound=BaseModel)
@@ -106,9 +110,15 @@ async def _body_params(request: Request) -> RawParams:
     if content_type == "application/json" or content_type.endswith("+json"):
         return _json_object(body)
     if body.lstrip()[:1] in (b"{", b"["):
-        # JSON by the look of it, read by another type (curl's -d sends a form type): a
-        # missing parameter's 400 then says so (app/core/edge/errors.py).
+        # JSON by the look of it, read by another type (curl's -d sends a form type). Read
+        # as a form (or not at all), its fields would be ignored and the write answer 200
+        # having changed nothing: a 400 saying why, on every method. Other types: a
+        # missing parameter's 400 says so (app/core/edge/errors.py).
         request.scope.setdefault("state", {})[JSON_BODY_READ_AS_KEY] = content_type
+        if content_type in READ_AS_FORM:
+            shown: object = content_type or ("no_content_type", {})
+            values = {"content_type": shown}
+            raise ApiError(400, "rest_invalid_body", "json_read_as_form_body", values=values)
     if content_type == "application/x-www-form-urlencoded":
         try:
             text = body.decode()
@@ -156,7 +166,9 @@ async def raw_params(request: Request) -> RawParams:
     params: RawParams = {}
     try:
         params = _pairs(request.query_params.multi_items())
-        params.update(await _body_params(request))
+        body = await _body_params(request)
+        note_sent(body)
+        params.update(body)
     except ApiError as exc:
         if exc.status == 413:  # too large to keep reading: refused at once
             raise

@@ -176,7 +176,11 @@ class MediaService:
             current[self.ctx.language] = value
             if not current.get(default):
                 current[default] = value
-            changes[column] = {language: text for language, text in current.items() if text}
+            wanted = {language: text for language, text in current.items() if text}
+            if wanted != dict(
+                getattr(record, column)
+            ):  # the same texts: no change, no new modified
+                changes[column] = wanted
         if changes:
             await self.repo.update(record.id, changes)
         body = self._body(await self._load(record.id))

@@ -2,6 +2,7 @@
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -34,6 +35,7 @@ class Store(Protocol[R_co]):
         self, record_id: int, columns: dict[str, Any], texts: dict[str, str], slug: str | None, /
     ) -> None: ...
     async def delete(self, record_id: int) -> None: ...
+    async def keep_modified(self, record_id: int, modified_at: datetime) -> None: ...
 
 
 class Writer(Protocol[R_contra]):

@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 class Protectable(Protocol):
     """What deciding access (and trashing) takes: every post kind's record has it (events
-    included)."""
+    included), and when it last changed (kept by an update that changes nothing)."""
 
     @property
     def id(self) -> int: ...
@@ -19,6 +19,8 @@ class Protectable(Protocol):
     def status(self) -> str: ...
     @property
     def password(self) -> str | None: ...
+    @property
+    def modified_at(self) -> datetime: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ its own columns, how it is linked to events and what its search looks at.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
 from sqlalchemy import (
@@ -316,6 +317,13 @@ class PostRepository(Generic[R]):
             await self.unlink(record_id)  # trashed by an update: as by a delete
         if texts and self.translated:
             await self._save_translation(record_id, texts)
+
+    async def keep_modified(self, record_id: int, modified_at: datetime) -> None:
+        """Give back the `modified` an update that changed nothing replaced."""
+        m = self.model
+        await self.session.execute(
+            update(m).where(m.id == record_id).values(modified_at=modified_at)
+        )
 
     async def _save_translation(self, record_id: int, texts: dict[str, str]) -> None:
         key = {self.owner: record_id, "language": self.language}

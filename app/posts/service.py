@@ -20,6 +20,8 @@ from app.posts.repository import event_ownership, is_post
 from app.posts.serializer import View
 
 Body = dict[str, Any]
+# The body's fields that tell when the record last changed.
+MODIFIED = ("modified", "modified_utc")
 # A record's key in a route: its ID (`/{id}`) or its slug (`/by-slug/{slug}`).
 Key = int | str
 
@@ -176,8 +178,21 @@ class PostService(Generic[R]):
         read (an anonymous write is a 401 whatever it sends), then its right on the record."""
         user = poster(self.ctx.user)
         record = await self._for_writing(key, "edit")
+        before = self.body(record)
         await self.kind.writer(self.ctx, user).update(record, self.ctx.raw)
-        return self.answer(await self._trash_slug(await self.by_id(record.id)))
+        written = await self._trash_slug(await self.by_id(record.id))
+        return self.answer(await self.settled(record, before, written))
+
+    async def settled(self, record: R, before: Body, written: R) -> R:
+        """`written` (the record after an update of `record`, whose body was `before`), with
+        the `modified` it had when the update changed nothing the record shows: a write
+        that changes nothing does not say it changed something (issue 41)."""
+        if written.modified_at == record.modified_at or record.password != written.password:
+            return written
+        if _without_modified(self.body(written)) != _without_modified(before):
+            return written
+        await self.store.keep_modified(record.id, record.modified_at)
+        return await self.by_id(record.id)
 
     async def remove(self, key: Key) -> Answer:
         """Trash the record (again: 410); `force=true` deletes it (answering its last state)."""
@@ -190,6 +205,10 @@ class PostService(Generic[R]):
             raise ApiError(410, f"{self.kind.name}-is-in-trash")
         await self.store.trash(record.id)
         return self.answer(await self.by_id(record.id))
+
+
+def _without_modified(body: Body) -> Body:
+    return {name: value for name, value in body.items() if name not in MODIFIED}
 
 
 async def check_visible_event(ctx: RequestContext, name: str, event_id: int) -> None:

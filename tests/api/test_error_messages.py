@@ -248,11 +248,11 @@ async def test_json_sent_as_a_form_says_so(client: AsyncClient, editor: AuthFor)
         headers = {**editor.basic, **({"Content-Type": content_type} if content_type else {})}
         response = await client.post(f"{API}/events", content=body, headers=headers)
         assert response.status_code == 400
-        assert response.json()["code"] == "rest_missing_callback_param"
+        assert response.json()["code"] == "rest_invalid_body"
         assert response.json()["message"] == (
-            "Missing parameter(s): title, start_date, end_date. The body looks like JSON but "
-            f"was read as a form, because its Content-Type is {shown} (curl -d sends "
-            "application/x-www-form-urlencoded): send Content-Type: application/json."
+            "The body looks like JSON but was read as a form, because its Content-Type is "
+            f"{shown} (curl -d sends application/x-www-form-urlencoded): send Content-Type: "
+            "application/json. Nothing was written."
         )
     # A real form missing a parameter gets the plain message.
     form = await client.post(f"{API}/events", data={"title": "T"}, headers=editor.basic)

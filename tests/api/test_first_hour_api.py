@@ -2,11 +2,15 @@
 needs, /doc's credentials per operation, writes that say what they ignored or why they
 could not read the body, and a no-change write that leaves `modified` alone."""
 
+import logging
 from typing import Any
 
+import pytest
 from httpx import AsyncClient
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from tests.factories import API, Auth, AuthFor
+from tests.factories import API, Auth, AuthFor, create_record
 
 SIGNED_IN = [{"basicAuth": []}, {"bearerAuth": []}]
 
@@ -85,3 +89,122 @@ async def test_doc_marks_the_operations_that_need_signing_in(client: AsyncClient
         operation = doc["paths"][path][method]
         assert operation["security"] == SIGNED_IN, (path, method)
         assert operation["x-almanac-role"] == role, (path, method)
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+async def test_json_read_as_a_form_is_a_400_with_the_hint_on_every_write(
+    client: AsyncClient, editor: AuthFor, admin: AuthFor
+) -> None:
+    event = await create_record(client, editor, "events", "Rooftop Jazz")
+    hook = await client.post(
+        f"{API}/webhooks", json={"url": "http://93.184.215.14/hook"}, headers=admin.basic
+    )
+    body = '{"title": "x", "description": "changed"}'
+    for method, path, who in (
+        ("PATCH", f"/events/{event['id']}", editor),
+        ("PUT", f"/events/{event['id']}", editor),
+        ("POST", f"/events/{event['id']}", editor),
+        ("PATCH", f"/events/by-slug/{event['slug']}", editor),
+        ("POST", "/venues", editor),
+        ("PATCH", f"/webhooks/{hook.json()['id']}", admin),
+    ):
+        response = await client.request(
+            method, f"{API}{path}", content=body, headers={**who.basic, **FORM}
+        )
+        assert response.status_code == 400, (method, path, response.text)
+        assert response.json()["code"] == "rest_invalid_body"
+        assert response.json()["message"].startswith(
+            "The body looks like JSON but was read as a form, because its Content-Type is "
+            "application/x-www-form-urlencoded"
+        ), (method, path)
+    # No Content-Type at all: said as "missing"; and nothing was written.
+    response = await client.patch(f"{API}/events/{event['id']}", content=body, headers=editor.basic)
+    assert response.status_code == 400
+    assert "because its Content-Type is missing" in response.json()["message"]
+    read = (await client.get(f"{API}/events/{event['id']}")).json()
+    assert (read["title"], read["modified"]) == ("Rooftop Jazz", event["modified"])
+    # A real form still writes.
+    form = await client.patch(
+        f"{API}/events/{event['id']}", data={"title": "Form"}, headers=editor.basic
+    )
+    assert form.status_code == 200
+    assert form.json()["title"] == "Form"
+
+
+async def _age(db: AsyncSession, table: str, record_id: int) -> None:
+    """Move a record's `modified` a day back, so that a write's new one would differ."""
+    await db.execute(
+        text(f"UPDATE {table} SET modified_at = modified_at - interval '1 day' WHERE id = :id"),
+        {"id": record_id},
+    )
+    await db.commit()
+
+
+async def test_a_write_names_the_fields_it_ignored_and_no_change_keeps_modified(
+    client: AsyncClient, editor: AuthFor, db: AsyncSession, caplog: pytest.LogCaptureFixture
+) -> None:
+    event = await create_record(client, editor, "events", "Typo Night")
+    await _age(db, "events", event["id"])
+    aged = (await client.get(f"{API}/events/{event['id']}")).json()
+    assert aged["modified"] != event["modified"]
+    with caplog.at_level(logging.DEBUG, logger="almanac.writes"):
+        typo = await client.patch(
+            f"{API}/events/{event['id']}", json={"titel": "typo"}, headers=editor.basic
+        )
+    assert typo.status_code == 200
+    assert typo.headers["X-Almanac-Ignored"] == "titel"
+    assert f"PATCH {API}/events/{event['id']} ignored the field(s) titel" in (caplog.text)
+    # Nothing changed: `modified` is the one it had, in the answer and in a later read.
+    assert (typo.json()["modified"], typo.json()["modified_utc"]) == (
+        aged["modified"],
+        aged["modified_utc"],
+    )
+    later = (await client.get(f"{API}/events/{event['id']}")).json()
+    assert later["modified"] == aged["modified"]
+    # The same title again: no change either; known fields are not named.
+    same = await client.put(
+        f"{API}/events/{event['id']}",
+        json={"title": "Typo Night", "colour": "red", "scope": "all"},
+        headers=editor.basic,
+    )
+    assert same.headers["X-Almanac-Ignored"] == "colour"
+    assert same.json()["modified"] == aged["modified"]
+    # A change is one.
+    changed = await client.patch(
+        f"{API}/events/{event['id']}", json={"title": "Fixed"}, headers=editor.basic
+    )
+    assert "X-Almanac-Ignored" not in changed.headers
+    assert changed.json()["modified"] != aged["modified"]
+    # Creates and other kinds say it too.
+    venue = await client.post(
+        f"{API}/venues", json={"venue": "Hall", "adress": "Main St 1"}, headers=editor.basic
+    )
+    assert venue.status_code == 201
+    assert venue.headers["X-Almanac-Ignored"] == "adress"
+    await _age(db, "venues", venue.json()["id"])
+    aged_venue = (await client.get(f"{API}/venues/{venue.json()['id']}")).json()
+    again = await client.post(
+        f"{API}/venues/{venue.json()['id']}", json={"venue": "Hall"}, headers=editor.basic
+    )
+    assert again.json()["modified"] == aged_venue["modified"]
+    tag = await client.post(
+        f"{API}/tags", json={"name": "Jazz", "colour": "blue"}, headers=editor.basic
+    )
+    assert tag.headers["X-Almanac-Ignored"] == "colour"
+
+
+async def test_doc_names_the_ignored_fields_header_on_writes(client: AsyncClient) -> None:
+    doc = (await client.get(f"{API}/doc")).json()
+    for path, method, status in (
+        ("/events", "post", "201"),
+        ("/events/{id}", "patch", "200"),
+        ("/webhooks/{id}", "patch", "200"),
+        ("/tags/{id}", "put", "200"),
+    ):
+        headers = doc["paths"][path][method]["responses"][status]["headers"]
+        assert "X-Almanac-Ignored" in headers, (path, method)
+    assert "X-Almanac-Ignored" not in doc["paths"]["/events/{id}"]["delete"]["responses"][
+        "200"
+    ].get("headers", {})

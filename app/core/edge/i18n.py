@@ -285,6 +285,17 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "formulár, lebo jeho Content-Type je {content_type} (curl -d posiela "
         "application/x-www-form-urlencoded): pošlite Content-Type: application/json.",
     },
+    "json_read_as_form_body": {
+        "en": "The body looks like JSON but was read as a form, because its Content-Type is "
+        "{content_type} (curl -d sends application/x-www-form-urlencoded): send "
+        "Content-Type: application/json. Nothing was written.",
+        "de": "Der Inhalt sieht wie JSON aus, wurde aber als Formular gelesen, weil sein "
+        "Content-Type {content_type} ist (curl -d sendet application/x-www-form-urlencoded): "
+        "Content-Type: application/json senden. Es wurde nichts geschrieben.",
+        "sk": "Telo vyzerá ako JSON, ale bolo prečítané ako formulár, lebo jeho Content-Type "
+        "je {content_type} (curl -d posiela application/x-www-form-urlencoded): pošlite "
+        "Content-Type: application/json. Nič sa nezapísalo.",
+    },
     "no_content_type": {"en": "missing", "de": "nicht angegeben", "sk": "neuvedený"},
     "forbidden_for_role": {
         "en": "Sorry, you are not allowed to do that: {login} is {rights}.",

@@ -380,6 +380,12 @@ class EventRepository:
         if texts and self.translated:
             await self._save_translation(event_id, texts)
 
+    async def keep_modified(self, event_id: int, modified_at: datetime) -> None:
+        """Give back the `modified` an update that changed nothing replaced."""
+        await self.session.execute(
+            update(Event).where(Event.id == event_id).values(modified_at=modified_at)
+        )
+
     async def _save_translation(self, event_id: int, texts: dict[str, str]) -> None:
         key = {"event_id": event_id, "language": self.language}
         await upsert_translation(self.session, EventTranslation, key, texts)
