@@ -34,11 +34,12 @@ from zoneinfo import ZoneInfo
 import asyncpg
 
 from app.core.infra.database import asyncpg_url
-from app.core.infra.settings import LANGUAGES
+from app.core.infra.settings import LANGUAGES, Settings, get_settings
 from app.core.infra.sql import analyze_statement
 from app.core.rules.slugs import make_slug
 from app.models import CATEGORY, TAG
 from app.seed.bulk import ChunkWriter
+from app.seed.demo_images import store_demo_images
 from app.seed.generation import (
     EVENT_TRANSLATED,
     RECURRING_SHARE,
@@ -160,8 +161,11 @@ class Seeder:
         now: datetime | None = None,
         horizon_days: int = 730,
         max_occurrences: int = 1000,
+        images: list[int] | None = None,
     ) -> None:
         self.conn = conn
+        # The media library's images to use (the demo's, demo_images.py), else stand-ins.
+        self.stored_images = images
         self.counts = counts
         self.rng = rng
         self.series_rng = series_rng or random.Random()
@@ -201,6 +205,10 @@ class Seeder:
         return "publish" if self.rng.random() < 0.95 else "draft"
 
     async def images(self) -> list[int]:
+        if self.stored_images:
+            # IMAGES_PER_RUN entries whatever their number: the events' random draws, and
+            # so the demo's texts, stay the same.
+            return [self.stored_images[n % len(self.stored_images)] for n in range(IMAGES_PER_RUN)]
         n = IMAGES_PER_RUN if self.counts.events else 0
         ids = await self.ids("pg_get_serial_sequence('images', 'id')", n)
         rows = [
@@ -466,8 +474,11 @@ async def seed(
     horizon_days: int = 730,
     max_occurrences: int = 1000,
     now: datetime | None = None,
+    settings: Settings | None = None,
 ) -> SeedReport:
-    """Insert the records in one transaction, then vacuum and analyse the tables."""
+    """Insert the records in one transaction, then vacuum and analyse the tables. A demo's
+    images are real ones, stored in the media library (of `settings`, else the
+    environment's) before."""
     started = time.perf_counter()
     conn = await asyncpg.connect(
         libpq_url(url),
@@ -480,10 +491,12 @@ async def seed(
         },
     )
     try:
+        images: list[int] | None = None
         if counts.demo:
             found = await _records_present(conn)
             if found:
                 return SeedReport(skipped=f"{DEMO_FOUND.format(found=found)}: nothing changed")
+            images = await store_demo_images(url, settings or get_settings())
         seeder = Seeder(
             conn,
             counts,
@@ -495,6 +508,7 @@ async def seed(
             now=now,
             horizon_days=horizon_days,
             max_occurrences=max_occurrences,
+            images=images,
         )
         async with conn.transaction():
             await seeder.run_all()
