@@ -26,6 +26,8 @@ class AppPassword(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # Of the pepper the hash was keyed with (app/users/auth.py); NULL: issued before it was kept.
+    pepper_fingerprint: Mapped[str | None] = mapped_column(String(4))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     user: Mapped[User] = relationship(lazy="raise")
 

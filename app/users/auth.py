@@ -15,6 +15,7 @@ import base64
 import binascii
 import hashlib
 import hmac
+import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -32,6 +33,8 @@ from app.core.rules.permissions import Principal
 from app.users.repository import UserRepository
 from app.users.sessions import COOKIE, DeskSessions, SignedIn
 
+log = logging.getLogger("almanac.auth")
+
 PASSWORD_BYTES = 24
 USER_STATE_KEY = "user"
 DESK_SESSION_STATE_KEY = "desk_session"
@@ -47,6 +50,19 @@ def hash_password(password: str, pepper: str) -> str:
     # send them either way.
     normalised = "".join(password.split())
     return hmac.new(pepper.encode(), normalised.encode(), hashlib.sha256).hexdigest()
+
+
+# 16 bits: see pepper_fingerprint.
+PEPPER_FINGERPRINT_CHARS = 4
+
+
+def pepper_fingerprint(pepper: str) -> str:
+    """A fingerprint of the pepper, kept with each application password issued under it:
+    enough to tell that the pepper changed since (a different pepper has the same one once in
+    65,536), too little to test guesses of a secret pepper against a stolen database (every
+    65,536th guess matches)."""
+    digest = hmac.new(pepper.encode(), b"almanac pepper fingerprint", hashlib.sha256)
+    return digest.hexdigest()[:PEPPER_FINGERPRINT_CHARS]
 
 
 def _credentials(header: str) -> tuple[str | None, str] | None:
@@ -152,12 +168,41 @@ async def _caller(header: str, session: Session, pepper: str) -> Principal | Non
     return await _principal(UserRepository(session), pepper, *credentials)
 
 
+# What the log has been told already (once per process): the login (None: bearer tokens)
+# and the fingerprints of the peppers its passwords were issued under.
+_told: set[tuple[str | None, frozenset[str]]] = set()
+
+
+async def _tell_changed_pepper(users: UserRepository, pepper: str, login: str | None) -> None:
+    """After a failed sign-in: a WARNING (once) when none of the application passwords it
+    could have used was issued under today's APP_PASSWORD_PEPPER, so that none of them can
+    verify. Only in the log: the response says nothing a guesser could learn from."""
+    issued = await users.pepper_fingerprints(login)
+    current = pepper_fingerprint(pepper)
+    if not issued or current in issued:
+        return  # unknown (issued before fingerprints were kept), or a wrong password
+    key = (login.lower() if login else None, frozenset(issued))
+    if key in _told:
+        return
+    _told.add(key)
+    whose = f"of {login!r}" if login else "in use"
+    log.warning(
+        "A sign-in failed: APP_PASSWORD_PEPPER changed since the application passwords %s "
+        "were issued (pepper fingerprint %s, today's %s), so none of them verifies. Restore "
+        "the old pepper, or issue new passwords (almanac users password LOGIN).",
+        whose,
+        ", ".join(sorted(issued)),
+        current,
+    )
+
+
 async def _principal(
     users: UserRepository, pepper: str, login: str | None, password: str
 ) -> Principal:
     found = await users.by_password(hash_password(password, pepper))
     if found is not None and (login is None or found.login.lower() == login.lower()):
         return found
+    await _tell_changed_pepper(users, pepper, login)
     # One answer whether the login exists or not (WordPress tells them apart, which lets
     # anybody find out which logins exist): `incorrect_password`, the code clients know.
     raise ApiError(401, "incorrect_password", "wrong_credentials")

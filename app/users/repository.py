@@ -57,9 +57,23 @@ class UserRepository:
         await self.session.flush()
         return user
 
-    async def add_password(self, user_id: int, token_hash: str) -> None:
-        self.session.add(AppPassword(user_id=user_id, token_hash=token_hash))
+    async def add_password(self, user_id: int, token_hash: str, pepper_fingerprint: str) -> None:
+        password = AppPassword(
+            user_id=user_id, token_hash=token_hash, pepper_fingerprint=pepper_fingerprint
+        )
+        self.session.add(password)
         await self.session.flush()
+
+    async def pepper_fingerprints(self, login: str | None) -> set[str]:
+        """The fingerprints of the peppers the application passwords of `login` (of
+        everybody: None) were issued under, where known."""
+        stmt = select(AppPassword.pepper_fingerprint).distinct()
+        stmt = stmt.where(AppPassword.pepper_fingerprint.is_not(None))
+        if login is not None:
+            stmt = stmt.join(User, User.id == AppPassword.user_id).where(
+                func.lower(User.login) == login.lower()
+            )
+        return {fingerprint for fingerprint in await self.session.scalars(stmt) if fingerprint}
 
     async def all(self) -> Sequence[User]:
         return (await self.session.scalars(select(User).order_by(User.id))).all()

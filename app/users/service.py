@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from app.core.infra.database import Session, not_content
 from app.core.rules.permissions import Principal, Role
 from app.models import User
-from app.users.auth import hash_password, new_password
+from app.users.auth import hash_password, new_password, pepper_fingerprint
 from app.users.passwords import WeakPassword, hash_account_password, verify_account_password
 from app.users.repository import DeskSessionRepository, UserRepository
 
@@ -56,7 +56,8 @@ class Accounts:
 
     async def issue_password(self, user: User) -> str:
         password = new_password()
-        await self.users.add_password(user.id, hash_password(password, self.pepper))
+        token_hash = hash_password(password, self.pepper)
+        await self.users.add_password(user.id, token_hash, pepper_fingerprint(self.pepper))
         return password
 
     async def add(self, login: str, role: Role) -> tuple[User, str]:

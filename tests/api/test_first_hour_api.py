@@ -5,11 +5,14 @@ could not read the body, and a no-change write that leaves `modified` alone."""
 import logging
 from typing import Any
 
+import httpx
 import pytest
 from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.rules.permissions import Role
+from app.users.service import Accounts
 from tests.factories import API, Auth, AuthFor, create_record
 
 SIGNED_IN = [{"basicAuth": []}, {"bearerAuth": []}]
@@ -208,3 +211,25 @@ async def test_doc_names_the_ignored_fields_header_on_writes(client: AsyncClient
     assert "X-Almanac-Ignored" not in doc["paths"]["/events/{id}"]["delete"]["responses"][
         "200"
     ].get("headers", {})
+
+
+async def test_a_sign_in_failing_because_the_pepper_changed_says_so_in_the_log(
+    client: AsyncClient, db: AsyncSession, editor: AuthFor, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Issued under another pepper than the app's (as before APP_PASSWORD_PEPPER changed).
+    user, password = await Accounts(db, "the pepper of last year").add("pepperdwight", Role.EDITOR)
+    await db.commit()
+    basic = httpx.BasicAuth(user.login, password)
+    with caplog.at_level(logging.WARNING, logger="almanac.auth"):
+        refused = await client.get(f"{API}/media", auth=basic)
+        again = await client.get(f"{API}/media", auth=basic)
+        # A wrong password of somebody whose passwords verify says nothing.
+        wrong = await client.get(f"{API}/media", auth=httpx.BasicAuth(editor.login, "nope"))
+    assert (refused.status_code, again.status_code, wrong.status_code) == (401, 401, 401)
+    assert "pepper" not in refused.text.lower()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1, warnings  # once
+    assert (
+        "APP_PASSWORD_PEPPER changed since the application passwords of 'pepperdwight'"
+        in (warnings[0])
+    )
