@@ -12,6 +12,7 @@ import logging
 from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 from starlette.types import Message
 
@@ -21,6 +22,9 @@ log = logging.getLogger("almanac.writes")
 
 IGNORED_HEADER = "X-Almanac-Ignored"
 WRITE_METHODS = ("POST", "PUT", "PATCH")
+# The header names this many at most (a body may hold a thousand fields).
+MAX_NAMED = 20
+SAFE = "!#$&'()*+-./:;<=>?@[]^_`{|}~"
 # Sent by the desk's forms and by WordPress clients: read by the edge or meaningless here.
 NEVER_REPORTED = frozenset({"_method", "_locale", "_wpnonce", "_envelope", "_fields", "_embed"})
 
@@ -53,6 +57,15 @@ def note_read(names: Iterable[str]) -> None:
         reading.read.update(names)
 
 
+def header_value(names: list[str]) -> str:
+    """The header's value: the first names, percent-encoded where not plain printable ASCII
+    (a field name may hold a comma, a line break or any character), then how many more."""
+    shown = [quote(name, safe=SAFE) for name in names[:MAX_NAMED]]
+    if len(names) > MAX_NAMED:
+        shown.append(f"... {len(names) - MAX_NAMED} more")
+    return ", ".join(shown)
+
+
 async def report_ignored(exchange: Exchange, inner: Handler) -> None:
     scope = exchange.scope
     if scope["type"] != "http" or scope["method"] not in WRITE_METHODS:
@@ -66,10 +79,9 @@ async def report_ignored(exchange: Exchange, inner: Handler) -> None:
         ignored = reading.ignored()
         if not 200 <= message["status"] < 300 or replayed or not ignored:
             return message
-        log.debug(
-            "%s %s ignored the field(s) %s", scope["method"], scope["path"], ", ".join(ignored)
-        )
-        value = ", ".join(ignored).encode("utf-8", "backslashreplace")
+        listed = ", ".join(quote(name, safe=SAFE) for name in ignored)  # no line breaks
+        log.debug("%s %s ignored the field(s) %s", scope["method"], scope["path"], listed)
+        value = header_value(ignored).encode()
         return {**message, "headers": [*headers, (IGNORED_HEADER.lower().encode(), value)]}
 
     exchange.on_start(name_them)

@@ -196,6 +196,17 @@ async def test_a_write_names_the_fields_it_ignored_and_no_change_keeps_modified(
         f"{API}/tags", json={"name": "Jazz", "colour": "blue"}, headers=editor.basic
     )
     assert tag.headers["X-Almanac-Ignored"] == "colour"
+    # Any name is a safe header value; a thousand are not all named.
+    odd = await client.patch(
+        f"{API}/tags/{tag.json()['id']}",
+        json={"a,b\r\nX-Evil: 1": 1, "größe": 2, **{f"f{n}": n for n in range(30)}},
+        headers=editor.basic,
+    )
+    assert odd.status_code == 200
+    assert "x-evil" not in odd.headers
+    named = odd.headers["X-Almanac-Ignored"].split(", ")
+    assert named[:3] == ["a%2Cb%0D%0AX-Evil:%201", "gr%C3%B6%C3%9Fe", "f0"]
+    assert named[-1] == "... 12 more"
 
 
 async def test_doc_names_the_ignored_fields_header_on_writes(client: AsyncClient) -> None:
