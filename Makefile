@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: help install bytecode system-deps node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse clean
+.PHONY: help install bytecode system-deps system-deps-plan node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse clean
 
 # A bare `make` lists the targets: each one's `## line` below.
 .DEFAULT_GOAL := help
@@ -59,29 +59,43 @@ SYSTEM_TOOLS := nginx openssl chromium chromedriver pgbouncer node npm
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL := $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends
 
+# Sets $$packages (missing, as Debian names them) and $$compose (the Compose package among them).
+define PLAN_SYSTEM_PACKAGES
+PATH="$$PATH:/usr/sbin"; \
+missing=$$(for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || echo $$tool; done); \
+packages=$$(echo $$missing | sed 's/chromedriver/chromium-driver/; s/\<node\>/nodejs/'); \
+compose=""; \
+if ! docker compose version >/dev/null 2>&1; then \
+	for candidate in docker-compose-plugin docker-compose-v2; do \
+		if apt-cache show $$candidate >/dev/null 2>&1; then compose=$$candidate; break; fi; \
+	done; \
+	if [ -z "$$compose" ] && ! command -v docker-compose >/dev/null; then compose=docker-compose; fi; \
+fi; \
+packages=$$(echo $$packages $$compose)
+endef
+
+# Says which packages and why (before `make test` starts its steps side by side, whose output
+# comes once each is done).
+define SAY_SYSTEM_PACKAGES
+echo "the live tests run these tools for real; installing from the system's packages" \
+	"($(strip $(SUDO) apt-get install)):" $$packages; \
+version=$$(apt-cache policy docker-compose | awk '/Candidate:/ {print $$2}'); \
+case "$$compose:$$version" in docker-compose:1.*) \
+	echo "  docker-compose $$version is Compose v1: the system offers no v2 (the README's" \
+		"\`docker compose\`); the tests only check docker-compose.yml with it (\`config\`)," \
+		"and v2 reads the same file";; \
+esac
+endef
+
 system-deps: ## install the system tools the live tests use (apt; says what first)
-	@PATH="$$PATH:/usr/sbin"; \
-	missing=$$(for tool in $(SYSTEM_TOOLS); do command -v $$tool >/dev/null || echo $$tool; done); \
-	packages=$$(echo $$missing | sed 's/chromedriver/chromium-driver/; s/\<node\>/nodejs/'); \
-	compose=""; \
-	if ! docker compose version >/dev/null 2>&1; then \
-		for candidate in docker-compose-plugin docker-compose-v2; do \
-			if apt-cache show $$candidate >/dev/null 2>&1; then compose=$$candidate; break; fi; \
-		done; \
-		if [ -z "$$compose" ] && ! command -v docker-compose >/dev/null; then compose=docker-compose; fi; \
-		packages="$$packages $$compose"; \
-	fi; \
-	if [ -n "$$(echo $$packages)" ]; then \
-		echo "the live tests run these tools for real; installing from the system's packages" \
-			"($(strip $(SUDO) apt-get install)):" $$packages; \
-		version=$$(apt-cache policy docker-compose | awk '/Candidate:/ {print $$2}'); \
-		case "$$compose:$$version" in docker-compose:1.*) \
-			echo "  docker-compose $$version is Compose v1: the system offers no v2 (the README's" \
-				"\`docker compose\`); the tests only check docker-compose.yml with it (\`config\`)," \
-				"and v2 reads the same file";; \
-		esac; \
+	@$(PLAN_SYSTEM_PACKAGES); \
+	if [ -n "$$packages" ]; then \
+		$(SAY_SYSTEM_PACKAGES); \
 		$(APT_INSTALL) $$packages || { $(SUDO) apt-get update -q && $(APT_INSTALL) $$packages; }; \
 	fi
+
+system-deps-plan:
+	@$(PLAN_SYSTEM_PACKAGES); if [ -n "$$packages" ]; then $(SAY_SYSTEM_PACKAGES); fi
 
 # axe-core 4.x for the public pages' accessibility tests (tests/live/test_pages_browser.py), from
 # the npm registry at the version tests/browser/package-lock.json pins.
@@ -131,6 +145,7 @@ pytest: test-fast ## test-fast, then test-live
 # The checks, the fast tests and the tools' installs (apt, npm: waiting on disk and network
 # more than on the CPU) side by side, each one's output in one piece; then the live tests.
 test: install bytecode ## everything: lint, types, all tests (installs system tools)
+	@$(MAKE) --no-print-directory system-deps-plan
 	$(MAKE) --no-print-directory -j 4 --output-sync=target lint typecheck test-fast node-tools
 	$(MAKE) --no-print-directory test-live
 

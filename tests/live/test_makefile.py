@@ -67,3 +67,25 @@ def test_first_install_hides_the_offline_attempts_error(tmp_path: Path) -> None:
         f"installed: 3 packages in {tmp_path}",
     ]
     assert stamp.exists()
+
+
+def test_system_tools_are_named_before_they_are_installed() -> None:
+    """`make test` says which packages apt will install, and why, before its steps start
+    side by side (whose output comes when each is done); `system-deps` says it again just
+    before it installs. apt is a stand-in here (`APT_INSTALL`), the tool one that is missing."""
+    planned = make("system-deps-plan", "SYSTEM_TOOLS=no-such-tool-here chromedriver")
+    assert planned.returncode == 0, planned.stderr
+    first = planned.stdout.splitlines()[0]
+    assert first.startswith("the live tests run these tools for real; installing from")
+    assert first.endswith("apt-get install): no-such-tool-here") or first.endswith(
+        "apt-get install): no-such-tool-here docker-compose-plugin"
+    ), first
+    installed = make(
+        "system-deps", "SYSTEM_TOOLS=no-such-tool-here", "APT_INSTALL=echo apt-get would install"
+    )
+    assert installed.returncode == 0, installed.stderr
+    lines = installed.stdout.splitlines()
+    assert lines[0] == first
+    assert lines[-1].startswith("apt-get would install no-such-tool-here")
+    dry_run = make("-n", "test")
+    assert "system-deps-plan" in dry_run.stdout.split("pytest")[0]
