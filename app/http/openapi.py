@@ -34,7 +34,8 @@ from app.http.schemas import ErrorEnvelope
 ERROR_TEXTS = {
     400: "Invalid or missing parameters (rest_invalid_param, rest_missing_callback_param, ...)",
     401: "Wrong credentials, or credentials needed (rest_forbidden, incorrect_password, ...)",
-    403: "Not allowed for this user, or not accessible (rest_forbidden, *-not-accessible)",
+    403: "Not allowed for this user (rest_forbidden: the message says what the operation "
+    "needs and the caller's role, data.role the role), or not accessible (*-not-accessible)",
     404: "No such record, page or route (rest-*-not-found, *-archive-page-not-found, rest_no_route)",
     405: "Method not allowed on this route (rest_no_route, with Allow)",
     410: "Already in the trash (*-is-in-trash); on /changes, a token older than the kept "
