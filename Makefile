@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: help install bytecode system-deps system-deps-plan node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse clean
+.PHONY: help install bytecode system-deps system-deps-plan node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse docs clean
 
 # A bare `make` lists the targets: each one's `## line` below.
 .DEFAULT_GOAL := help
@@ -51,7 +51,7 @@ bytecode: install ## compile the Python files once, before the tests
 # when missing; the package lists are refreshed only if the install fails. chromedriver comes in
 # the package chromium-driver, node in nodejs. What is installed, and why, is said first.
 #
-# Compose: the README's `docker compose` (v2) when the system has it or a package offers it
+# Compose: docs/operations.md's `docker compose` (v2) when the system has it or a package offers it
 # (docker-compose-plugin from Docker's own apt repository, docker-compose-v2 on Ubuntu, Debian
 # 13's docker-compose); else Debian 12's docker-compose, which is Compose v1 (1.29): the tests
 # only ask it to check docker-compose.yml (`config`), which v1 reads as v2 does.
@@ -81,7 +81,7 @@ echo "the live tests run these tools for real; installing from the system's pack
 	"($(strip $(SUDO) apt-get install)):" $$packages; \
 version=$$(apt-cache policy docker-compose | awk '/Candidate:/ {print $$2}'); \
 case "$$compose:$$version" in docker-compose:1.*) \
-	echo "  docker-compose $$version is Compose v1: the system offers no v2 (the README's" \
+	echo "  docker-compose $$version is Compose v1: the system offers no v2 (docs/operations.md's" \
 		"\`docker compose\`); the tests only check docker-compose.yml with it (\`config\`)," \
 		"and v2 reads the same file";; \
 esac
@@ -170,6 +170,11 @@ lighthouse: install system-deps ## Lighthouse scores of a seeded server's pages
 	cd bench/lighthouse && npm ci --no-audit --no-fund
 	$(BIN)/python -m bench.lighthouse $(LIGHTHOUSE_ARGS)
 
+# The documentation site from docs/ (mkdocs-material, a dev package): `--strict` fails on a
+# broken link or anchor between the pages. `.venv/bin/mkdocs serve` for live reload.
+docs: install ## build the documentation site into site/ (mkdocs, strict)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 clean: ## remove .venv, the data in .almanac, caches and node packages
-	rm -rf $(VENV) .almanac .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules \
+	rm -rf $(VENV) .almanac site .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules \
 		tests/browser/node_modules bench/lighthouse/node_modules

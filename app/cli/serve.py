@@ -48,7 +48,7 @@ def _where_the_database_is(url: str) -> str:
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         where += (
             " (run as root: PostgreSQL runs as the system user pgserver, and the directories"
-            " above the data are opened to all users; see the README)"
+            " above the data are opened to all users; see docs/operations.md)"
         )
     return where
 

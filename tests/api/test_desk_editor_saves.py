@@ -15,7 +15,7 @@ from tests.desk_support import DeskUserFactory, desk_login
 from tests.factories import API
 from tests.media_files import noise_jpeg
 
-MAX_UPLOAD = 10_485_760  # the default MAX_UPLOAD_BYTES (README: 10 MB)
+MAX_UPLOAD = 10_485_760  # the default MAX_UPLOAD_BYTES (docs/configuration.md: 10 MB)
 MAX_BODY = 1_048_576  # the default MAX_BODY_BYTES
 
 

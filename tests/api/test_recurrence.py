@@ -524,7 +524,7 @@ async def test_an_override_goes_with_a_date_the_rules_no_longer_give(
 async def test_null_rules_make_a_series_one_event_again(
     client: AsyncClient, editor: AuthFor
 ) -> None:
-    # As the README says: `[]` or `null`, from the series' ID or from a later date with
+    # As docs/api.md says: `[]` or `null`, from the series' ID or from a later date with
     # scope=all (which changes the whole series).
     for sent, later in ((None, False), (None, True), ([], True)):
         series = await create(client, editor, recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"])

@@ -278,9 +278,9 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
 async def test_a_local_command_ignores_the_compose_env_file(
     client: AsyncClient, database_url: str, tmp_path: Path
 ) -> None:
-    """The README's `.env` is Compose's (its passwords and pepper for the containers): a
-    command run next to it uses the environment alone, as the server does, so the password
-    it issues works on a server started from the same shell."""
+    """The `.env` of docs/operations.md is Compose's (its passwords and pepper for the
+    containers): a command run next to it uses the environment alone, as the server does, so
+    the password it issues works on a server started from the same shell."""
     (tmp_path / ".env").write_text(
         "POSTGRES_PASSWORD=0123abcd\nAPP_PASSWORD_PEPPER=the-containers-pepper\n"
     )

@@ -12,8 +12,8 @@ SECRETS = {"POSTGRES_PASSWORD": "s3cret", "APP_PASSWORD_PEPPER": "pepper"}
 
 
 def _compose_command() -> list[str]:
-    """The README's `docker compose` (v2) where it runs, else `docker-compose` (Debian 12 has
-    only v1; `make system-deps` installs what the system offers)."""
+    """docs/operations.md's `docker compose` (v2) where it runs, else `docker-compose` (Debian
+    12 has only v1; `make system-deps` installs what the system offers)."""
     docker = shutil.which("docker")
     if (
         docker

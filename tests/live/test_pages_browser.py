@@ -5,7 +5,7 @@ console errors; axe-core (4.x, `make node-tools`, run through axe-selenium-pytho
 WCAG 2.1 A/AA violation at desktop width and at 375 px; `<almanac-events>` works on a page
 of another origin; a write shows on the next load through the response cache.
 
-`ALMANAC_SCREENSHOTS=docs/img` writes the README's screenshots."""
+`ALMANAC_SCREENSHOTS=docs/img` writes the screenshots of the README and docs/pages-and-desk.md."""
 
 import asyncio
 import functools

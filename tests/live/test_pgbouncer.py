@@ -85,7 +85,7 @@ async def test_the_app_behind_pgbouncer_in_transaction_mode(
     bounced: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     through, direct = bounced
-    # Migrations straight to PostgreSQL, as the README says; then everything through PgBouncer.
+    # Migrations straight to PostgreSQL (docs/operations.md); then everything through PgBouncer.
     await almanac(direct, "migrate")
     password = (await almanac(direct, "users", "add", "bounced", "--role", "editor")).splitlines()
     editor = ("bounced", password[-1])

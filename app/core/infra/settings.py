@@ -27,8 +27,8 @@ def _split_csv(value: object) -> object:
 
 class Settings(BaseSettings):
     # The environment alone, no `.env`: that file is Compose's (its passwords and pepper for
-    # the containers, README "Deploy with docker compose"), and read here it made a local
-    # server and a command run elsewhere disagree (another pepper: every password a 401).
+    # the containers: docs/operations.md, "Deploy with docker compose"), and read here it made a
+    # local server and a command run elsewhere disagree (another pepper: every password a 401).
     model_config = SettingsConfigDict(extra="ignore")
 
     database_url: str | None = Field(
