@@ -26,6 +26,15 @@ class UserExists(UserError):
         self.login = user.login
 
 
+# How the kinds are counted in a sentence: one, several.
+NOUNS = {
+    "events": ("event", "events"),
+    "venues": ("venue", "venues"),
+    "organizers": ("organizer", "organizers"),
+    "media": ("media item", "media items"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Authored:
     """What a user is the author of, by kind (events, venues, organizers, media)."""
@@ -37,7 +46,14 @@ class Authored:
         return sum(self.counts.values())
 
     def __str__(self) -> str:
-        return ", ".join(f"{n} {kind}" for kind, n in self.counts.items() if n) or "nothing"
+        return (
+            ", ".join(
+                f"{n} {NOUNS[kind][0] if n == 1 else NOUNS[kind][1]}"
+                for kind, n in self.counts.items()
+                if n
+            )
+            or "nothing"
+        )
 
 
 class Accounts:

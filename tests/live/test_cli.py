@@ -215,7 +215,7 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
         refused = await asyncio.to_thread(almanac, url, "users", "remove", "bob")
         assert refused.returncode == 1
         assert refused.stderr == (
-            "error: bob is the author of 1 events, 1 venues, 1 organizers: nothing removed; "
+            "error: bob is the author of 1 event, 1 venue, 1 organizer: nothing removed; "
             "add --reassign-to LOGIN to give it to another user, or --delete-content to "
             "delete it\n"
         )
@@ -234,7 +234,7 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
             almanac, url, "users", "remove", "bob", "--reassign-to", "alice"
         )
         assert moved.returncode == 0, moved.stderr
-        assert moved.stdout == "removed user bob; 1 events, 1 venues, 1 organizers now by alice\n"
+        assert moved.stdout == "removed user bob; 1 event, 1 venue, 1 organizer now by alice\n"
         assert (await client.get(f"{API}/tags", headers=bob.basic)).status_code == 401
         for plural, record in (("events", event), ("venues", venue), ("organizers", organizer)):
             shown = await client.get(f"{API}/{plural}/{record['id']}", headers=alice.basic)
@@ -248,7 +248,7 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
             almanac, url, "users", "remove", "carol", "--delete-content"
         )
         assert deleted.returncode == 0, deleted.stderr
-        assert deleted.stdout == "removed user carol and 1 events, 1 venues\n"
+        assert deleted.stdout == "removed user carol and 1 event, 1 venue\n"
         for plural, record in (("events", gig), ("venues", room)):
             gone = await client.get(f"{API}/{plural}/{record['id']}", headers=alice.basic)
             assert gone.status_code == 404, (plural, gone.text)
@@ -259,13 +259,13 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
         assert kept.returncode == 1
         cancelled = await asyncio.to_thread(on_a_terminal, url, "\n", "users", "remove", "alice")
         assert cancelled[0] == 1
-        assert "alice is the author of 1 events, 1 venues, 1 organizers." in cancelled[1]
+        assert "alice is the author of 1 event, 1 venue, 1 organizer." in cancelled[1]
         assert "nothing removed" in cancelled[1]
         status, shown = await asyncio.to_thread(
             on_a_terminal, url, "dave\n", "users", "remove", "alice"
         )
         assert status == 0, shown
-        assert "removed user alice; 1 events, 1 venues, 1 organizers now by dave" in shown
+        assert "removed user alice; 1 event, 1 venue, 1 organizer now by dave" in shown
         shown_event = await client.get(f"{API}/events/{event['id']}", headers=dave.basic)
         assert str(shown_event.json()["author"]) == str(dave.id)
         # A user who wrote nothing goes as before, without a question.
