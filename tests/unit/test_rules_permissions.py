@@ -15,6 +15,7 @@ import pytest
 
 from app.core.edge.errors import ApiError
 from app.core.rules.permissions import (
+    WEBHOOKS,
     Action,
     Principal,
     Role,
@@ -214,7 +215,7 @@ def test_scale_status(role: Role, requested: str | None, expected: str) -> None:
 def require_status(role: str, allowed: bool) -> int:
     """200 when `require` lets the caller through, else the status of its ApiError."""
     try:
-        require(user(role), allowed)
+        require(user(role), allowed, WEBHOOKS)
     except ApiError as exc:
         return exc.status
     return 200
@@ -241,9 +242,13 @@ def test_require(role: str, allowed: bool, expected: int) -> None:
 )
 def test_require_refused(role: str, status: int) -> None:
     with pytest.raises(ApiError) as caught:
-        require(user(role), False)
+        require(user(role), False, WEBHOOKS)
     assert caught.value.status == status
     assert caught.value.code == "rest_forbidden"
+    if status == 403:  # what the operation needs, and the caller's role
+        assert caught.value.key == "forbidden_needs"
+        assert caught.value.values["need"] == ("need_webhooks", {})
+        assert caught.value.values["role"] == (f"role_{role}", {})
 
 
 @pytest.mark.parametrize(
