@@ -63,6 +63,9 @@ async def test_what_a_visitor_would_not_see_is_marked_for_a_signed_in_reader(
     h1 = re.search(r"<h1>(.*?)</h1>", venue_page.text, re.S)
     assert h1 is not None
     assert 'class="unseen unseen-draft"' in h1.group(1)
+    venue_section = re.search(r'<section class="venue"(.*?)</section>', draft_page.text, re.S)
+    assert venue_section is not None
+    assert 'class="unseen unseen-draft"' in venue_section.group(1)  # its draft venue
     h1 = re.search(r"<h1>(.*?)</h1>", draft_page.text, re.S)
     assert h1 is not None
     assert 'class="unseen unseen-draft"' in h1.group(1)
