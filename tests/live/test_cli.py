@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from httpx import AsyncClient
 from sqlalchemy import text
@@ -14,6 +15,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.factories import API, AuthFor, basic, create_record
 from tests.live import add_user, almanac_server, fresh_database
+from tests.media_files import picture
 
 
 def almanac(database_url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -174,6 +176,16 @@ def test_start_up_loads_only_what_is_used() -> None:
     assert result.stdout.split() == []
 
 
+async def upload_picture(client: AsyncClient, who: AuthFor) -> dict[str, Any]:
+    """An image in the media library, uploaded by `who`."""
+    response = await client.post(
+        f"{API}/media", files={"file": ("photo.jpg", picture(), "image/jpeg")}, headers=who.basic
+    )
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
 def on_a_terminal(database_url: str, answer: str, *args: str) -> tuple[int, str]:
     """`almanac ARGS` with a terminal as standard input, `answer` typed into it; the exit
     status and what it printed."""
@@ -194,12 +206,12 @@ def on_a_terminal(database_url: str, answer: str, *args: str) -> tuple[int, str]
     return result.returncode, result.stdout + result.stderr
 
 
-async def test_users_remove_never_orphans_content(database_url: str) -> None:
+async def test_users_remove_never_orphans_content(database_url: str, tmp_path: Path) -> None:
     """As `wp user delete` asks for --reassign: a user who wrote something is not removed
     until the content has another author or is deleted."""
     async with (
         fresh_database(database_url, "almanac_users_remove", migrated=True) as url,
-        almanac_server(url) as base,
+        almanac_server(url, MEDIA_DIR=str(tmp_path)) as base,
         AsyncClient(base_url=base) as client,
     ):
         who = {}
@@ -210,12 +222,14 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
         event = await create_record(client, bob, "events", "Bob's concert")
         venue = await create_record(client, bob, "venues", "Bob's hall")
         organizer = await create_record(client, bob, "organizers", "Bob's club")
+        image = await upload_picture(client, bob)
 
         # Not a terminal, no option: refused, naming what he wrote and the two ways on.
         refused = await asyncio.to_thread(almanac, url, "users", "remove", "bob")
         assert refused.returncode == 1
         assert refused.stderr == (
-            "error: bob is the author of 1 event, 1 venue, 1 organizer: nothing removed; "
+            "error: bob is the author of 1 event, 1 venue, 1 organizer, 1 media item: nothing "
+            "removed; "
             "add --reassign-to LOGIN to give it to another user, or --delete-content to "
             "delete it\n"
         )
@@ -234,9 +248,16 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
             almanac, url, "users", "remove", "bob", "--reassign-to", "alice"
         )
         assert moved.returncode == 0, moved.stderr
-        assert moved.stdout == "removed user bob; 1 event, 1 venue, 1 organizer now by alice\n"
+        assert moved.stdout == (
+            "removed user bob; 1 event, 1 venue, 1 organizer, 1 media item now by alice\n"
+        )
         assert (await client.get(f"{API}/tags", headers=bob.basic)).status_code == 401
-        for plural, record in (("events", event), ("venues", venue), ("organizers", organizer)):
+        for plural, record in (
+            ("events", event),
+            ("venues", venue),
+            ("organizers", organizer),
+            ("media", image),
+        ):
             shown = await client.get(f"{API}/{plural}/{record['id']}", headers=alice.basic)
             assert shown.status_code == 200
             assert str(shown.json()["author"]) == str(alice.id), (plural, shown.json())
@@ -244,12 +265,13 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
         # --delete-content: carol's records go with her.
         gig = await create_record(client, carol, "events", "Carol's gig")
         room = await create_record(client, carol, "venues", "Carol's room")
+        photo = await upload_picture(client, carol)
         deleted = await asyncio.to_thread(
             almanac, url, "users", "remove", "carol", "--delete-content"
         )
         assert deleted.returncode == 0, deleted.stderr
-        assert deleted.stdout == "removed user carol and 1 event, 1 venue\n"
-        for plural, record in (("events", gig), ("venues", room)):
+        assert deleted.stdout == "removed user carol and 1 event, 1 venue, 1 media item\n"
+        for plural, record in (("events", gig), ("venues", room), ("media", photo)):
             gone = await client.get(f"{API}/{plural}/{record['id']}", headers=alice.basic)
             assert gone.status_code == 404, (plural, gone.text)
 
@@ -259,13 +281,15 @@ async def test_users_remove_never_orphans_content(database_url: str) -> None:
         assert kept.returncode == 1
         cancelled = await asyncio.to_thread(on_a_terminal, url, "\n", "users", "remove", "alice")
         assert cancelled[0] == 1
-        assert "alice is the author of 1 event, 1 venue, 1 organizer." in cancelled[1]
+        assert "alice is the author of 1 event, 1 venue, 1 organizer, 1 media item." in cancelled[1]
         assert "nothing removed" in cancelled[1]
         status, shown = await asyncio.to_thread(
             on_a_terminal, url, "dave\n", "users", "remove", "alice"
         )
         assert status == 0, shown
-        assert "removed user alice; 1 event, 1 venue, 1 organizer now by dave" in shown
+        assert (
+            "removed user alice; 1 event, 1 venue, 1 organizer, 1 media item now by dave" in shown
+        )
         shown_event = await client.get(f"{API}/events/{event['id']}", headers=dave.basic)
         assert str(shown_event.json()["author"]) == str(dave.id)
         # A user who wrote nothing goes as before, without a question.
