@@ -66,14 +66,16 @@ class WebhookService:
         return self._body(row)
 
     async def update(self, subscription_id: int) -> Answer:
-        await self._for_writing(subscription_id)
+        current = await self._for_writing(subscription_id)
         params = parse(WebhookUpdateParams, self.ctx.raw)
-        values = params.model_dump(include={"url", "types", "description"}, exclude_none=True)
+        sent = params.model_dump(include={"url", "types", "description"}, exclude_none=True)
+        # What it holds already is no change (and leaves `updated_utc` alone).
+        values = {name: value for name, value in sent.items() if value != current[name]}
         if params.url is not None:
             await self._check_url(params.url)
         if values:
             await self.repo.update(subscription_id, values)
-        if params.active is not None:
+        if params.active is not None and params.active != current["active"]:
             await self.repo.set_active(subscription_id, params.active)
         return await self._answer(subscription_id)
 

@@ -136,10 +136,10 @@ async def test_json_read_as_a_form_is_a_400_with_the_hint_on_every_write(
     assert form.json()["title"] == "Form"
 
 
-async def _age(db: AsyncSession, table: str, record_id: int) -> None:
+async def _age(db: AsyncSession, table: str, record_id: int, column: str = "modified_at") -> None:
     """Move a record's `modified` a day back, so that a write's new one would differ."""
     await db.execute(
-        text(f"UPDATE {table} SET modified_at = modified_at - interval '1 day' WHERE id = :id"),
+        text(f"UPDATE {table} SET {column} = {column} - interval '1 day' WHERE id = :id"),
         {"id": record_id},
     )
     await db.commit()
@@ -244,3 +244,26 @@ async def test_a_sign_in_failing_because_the_pepper_changed_says_so_in_the_log(
         "APP_PASSWORD_PEPPER changed since the application passwords of 'pepperdwight'"
         in (warnings[0])
     )
+
+
+async def test_a_webhook_update_that_changes_nothing_keeps_updated(
+    client: AsyncClient, admin: AuthFor, db: AsyncSession
+) -> None:
+    hook = await client.post(
+        f"{API}/webhooks",
+        json={"url": "http://93.184.215.14/hook", "description": "CRM"},
+        headers=admin.basic,
+    )
+    await _age(db, "webhook_subscriptions", hook.json()["id"], column="updated_at")
+    aged = (await client.get(f"{API}/webhooks/{hook.json()['id']}", headers=admin.basic)).json()
+    same = await client.patch(
+        f"{API}/webhooks/{aged['id']}",
+        json={"description": "CRM", "active": True, "url": aged["url"]},
+        headers=admin.basic,
+    )
+    assert same.status_code == 200
+    assert same.json()["updated_utc"] == aged["updated_utc"]
+    changed = await client.patch(
+        f"{API}/webhooks/{aged['id']}", json={"description": "Sales"}, headers=admin.basic
+    )
+    assert changed.json()["updated_utc"] != aged["updated_utc"]
