@@ -62,3 +62,10 @@ async def test_the_home_counts_what_the_table_lists(
     assert caption is not None
     assert int(published.group(1)) == int(caption.group(1)) == 3
     assert "A series counts once" in home.text
+
+
+async def test_a_bad_series_id_is_said(client: AsyncClient, desk_user: DeskUserFactory) -> None:
+    await desk_login(client, await desk_user("editor"))
+    page = await client.get(DESK, params={"post_parent": "abc"})
+    assert page.status_code == 400
+    assert re.search(r'<p class="problem" role="alert">[^<]*post_parent', page.text)
