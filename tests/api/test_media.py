@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient, Response
 from PIL import Image as PILImage
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.core.infra.settings import get_settings
@@ -468,6 +468,30 @@ async def test_an_upload_failing_halfway_leaves_nothing(
 
 
 # ---- texts, lists, the changes feed, the docs -------------------------------------------------
+
+
+async def test_texts_as_they_are_change_nothing(
+    client: AsyncClient, editor: AuthFor, maker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Sending the texts an image has keeps its `modified` (issue 41), and names a field
+    it does not take."""
+    image = await uploaded(client, editor, picture("PNG"), title="Stage", alt_text="A stage")
+    async with maker() as session:
+        await session.execute(
+            text("UPDATE images SET modified_at = modified_at - interval '1 day' WHERE id = :id"),
+            {"id": image["id"]},
+        )
+        await session.commit()
+    url = f"{MEDIA}/{image['id']}"
+    aged = (await client.get(url, headers=editor.basic)).json()
+    same = await client.put(
+        url, json={"title": "Stage", "alt_text": "A stage", "alt": "typo"}, headers=editor.basic
+    )
+    assert same.status_code == 200
+    assert same.json()["modified"] == aged["modified"]
+    assert same.headers["X-Almanac-Ignored"] == "alt"
+    changed = await client.patch(url, json={"title": "Hall"}, headers=editor.basic)
+    assert changed.json()["modified"] != aged["modified"]
 
 
 async def test_texts_in_every_language(client: AsyncClient, editor: AuthFor) -> None:
