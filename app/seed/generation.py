@@ -27,6 +27,7 @@ from app.seed.vocabulary import (
     LINES,
     STATUSES,
     City,
+    event_titles,
 )
 
 # How many organizers / categories / tags an event gets, with their weights.
@@ -234,7 +235,7 @@ def _event_texts(
 ) -> tuple[str, str, str]:
     """Title, description and excerpt of an event in language `i`."""
     description = EVENT_INTRO[i].format(
-        title=titles[i], city=city.name[i], line=LINES[line][i], more=LINES[more][i]
+        title=titles[i], where=city.where[i], line=LINES[line][i], more=LINES[more][i]
     )
     return titles[i], description, LINES[line][i]
 
@@ -248,10 +249,7 @@ def _titles(plan: Plan, rng: random.Random) -> tuple[list[str], str]:
         rng.randrange(len(EVENT_KINDS)),
     )
     key = (adjective, genre, kind)
-    titles = [
-        f"{EVENT_ADJECTIVES[adjective][i]} {EVENT_GENRES[genre][i]} {EVENT_KINDS[kind][i]}"
-        for i in range(len(LANGUAGES))
-    ]
+    titles = list(event_titles(EVENT_ADJECTIVES[adjective], EVENT_GENRES[genre], EVENT_KINDS[kind]))
     base_slug = plan.slugs.get(key)
     if base_slug is None:
         base_slug = plan.slugs[key] = make_slug(titles[plan.language])

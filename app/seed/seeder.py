@@ -269,7 +269,7 @@ class Seeder:
             kind = self.rng.choice(VENUE_KINDS)
             seats = self.rng.choice((40, 80, 120, 250, 500, 1200))
             names = [PLACE_NAME[i].format(city=city.name[i], kind=kind[i]) for i in range(3)]
-            texts = [VENUE_TEXT[i].format(city=city.name[i], seats=seats) for i in range(3)]
+            texts = [VENUE_TEXT[i].format(where=city.where[i], seats=seats) for i in range(3)]
             published, modified = self.published()
             slug = f"{make_slug(names[self.language])}-{venue_id}"
             lang = self.language
@@ -304,7 +304,7 @@ class Seeder:
             kind = self.rng.choice(ORGANIZER_KINDS)
             year = self.rng.randint(1950, 2020)
             names = [PLACE_NAME[i].format(city=city.name[i], kind=kind[i]) for i in range(3)]
-            texts = [ORGANIZER_TEXT[i].format(city=city.name[i], year=year) for i in range(3)]
+            texts = [ORGANIZER_TEXT[i].format(where=city.where[i], year=year) for i in range(3)]
             published, modified = self.published()
             slug = f"{make_slug(names[self.language])}-{organizer_id}"
             rows.append(

@@ -1,5 +1,5 @@
 """The seed's words: titles, places, texts, costs and statuses, one text in every language
-(en, de, sk, in the order of LANGUAGES)."""
+(en, de, sk, in the order of LANGUAGES), each written as a person of that language would."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -7,54 +7,122 @@ from typing import Any
 # One text in every language, in the order of LANGUAGES (en, de, sk).
 Text3 = tuple[str, str, str]
 
-EVENT_ADJECTIVES: tuple[Text3, ...] = (
-    ("Summer", "Sommer", "Letný"),
-    ("Winter", "Winter", "Zimný"),
-    ("Spring", "Frühlings", "Jarný"),
-    ("Autumn", "Herbst", "Jesenný"),
-    ("Open", "Offenes", "Otvorený"),
-    ("Late-Night", "Nächtliches", "Nočný"),
-    ("Family", "Familien", "Rodinný"),
-    ("Grand", "Großes", "Veľký"),
-    ("Acoustic", "Akustisches", "Akustický"),
-    ("Community", "Gemeinschafts", "Komunitný"),
-    ("Midweek", "Wochenmitte", "Stredotýždňový"),
-    ("Riverside", "Flussufer", "Nábrežný"),
+# An event's title is a phrase composed per language, never a word-for-word translation:
+# English puts the three words side by side ("Midweek Science Night"); German makes the genre
+# and the kind one compound noun and puts the occasion before it as an adjective that agrees
+# with the noun's gender ("Großes Jazzkonzert") or after it as a phrase ("Wissenschaftsabend
+# zur Wochenmitte"); Slovak makes occasion and genre adjectives agreeing with the noun
+# ("Veľká filmová prehliadka") or puts the occasion after it ("Vedecký večer v strede týždňa").
+# Genders, as the German and Slovak words' forms are listed: masculine, feminine, neuter.
+Gender = int
+M, F, N = 0, 1, 2
+Forms = tuple[str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Occasion:
+    """When or for whom: an adjective by gender before the noun, or a phrase after it."""
+
+    en: str
+    de: Forms | str
+    sk: Forms | str
+
+
+@dataclass(frozen=True, slots=True)
+class Genre:
+    """What it is about: German's first part of a compound (`hyphen`: "Streetfood-Markt"
+    rather than a closed compound), Slovak's adjective by gender."""
+
+    en: str
+    de: str
+    sk: Forms
+    hyphen: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """What sort of event: the noun in every language, with its German and Slovak gender."""
+
+    en: str
+    de: str
+    de_gender: Gender
+    sk: str
+    sk_gender: Gender
+    hyphen: bool = False  # German joins an English loanword with a hyphen: "Jazz-Workshop"
+
+
+EVENT_ADJECTIVES: tuple[Occasion, ...] = (
+    Occasion("Summer", "im Sommer", ("letný", "letná", "letné")),
+    Occasion("Winter", "im Winter", ("zimný", "zimná", "zimné")),
+    Occasion("Spring", "im Frühling", ("jarný", "jarná", "jarné")),
+    Occasion("Autumn", "im Herbst", ("jesenný", "jesenná", "jesenné")),
+    Occasion("Open", ("Offener", "Offene", "Offenes"), ("otvorený", "otvorená", "otvorené")),
+    Occasion("Late-Night", "zu später Stunde", ("nočný", "nočná", "nočné")),
+    Occasion("Family", "für die ganze Familie", ("rodinný", "rodinná", "rodinné")),
+    Occasion("Grand", ("Großer", "Große", "Großes"), ("veľký", "veľká", "veľké")),
+    Occasion("Acoustic", ("Akustischer", "Akustische", "Akustisches"), ("akustický", "akustická", "akustické")),
+    Occasion("Community", "im Viertel", ("susedský", "susedská", "susedské")),
+    Occasion("Midweek", "zur Wochenmitte", "v strede týždňa"),
+    Occasion("Riverside", "am Fluss", "na nábreží"),
+)  # fmt: skip
+
+EVENT_GENRES: tuple[Genre, ...] = (
+    Genre("Jazz", "Jazz", ("jazzový", "jazzová", "jazzové")),
+    Genre("Rock", "Rock", ("rockový", "rocková", "rockové")),
+    Genre("Chess", "Schach", ("šachový", "šachová", "šachové")),
+    Genre("Pottery", "Töpfer", ("keramický", "keramická", "keramické")),
+    Genre("Poetry", "Lyrik", ("básnický", "básnická", "básnické")),
+    Genre("Salsa", "Salsa", ("salsový", "salsová", "salsové")),
+    Genre("Photography", "Foto", ("fotografický", "fotografická", "fotografické")),
+    Genre("Yoga", "Yoga", ("jogový", "jogová", "jogové")),
+    Genre("Wine", "Wein", ("vínny", "vínna", "vínne")),
+    Genre("Robotics", "Robotik", ("robotický", "robotická", "robotické")),
+    Genre("Folk", "Folk", ("folkový", "folková", "folkové")),
+    Genre("Comedy", "Comedy", ("komediálny", "komediálna", "komediálne"), hyphen=True),
+    Genre("Baroque", "Barock", ("barokový", "baroková", "barokové")),
+    Genre("Street Food", "Streetfood", ("gastronomický", "gastronomická", "gastronomické"), hyphen=True),
+    Genre("Cinema", "Kino", ("filmový", "filmová", "filmové")),
+    Genre("Science", "Wissenschafts", ("vedecký", "vedecká", "vedecké")),
+)  # fmt: skip
+
+EVENT_KINDS: tuple[Kind, ...] = (
+    Kind("Night", "Abend", M, "večer", M),
+    Kind("Workshop", "Workshop", M, "workshop", M, hyphen=True),
+    Kind("Festival", "Festival", N, "festival", M),
+    Kind("Meetup", "Treffen", N, "stretnutie", N),
+    Kind("Concert", "Konzert", N, "koncert", M),
+    Kind("Tour", "Rundgang", M, "vychádzka", F),
+    Kind("Market", "Markt", M, "trh", M),
+    Kind("Lecture", "Vortrag", M, "prednáška", F),
+    Kind("Marathon", "Marathon", M, "maratón", M),
+    Kind("Masterclass", "Meisterkurs", M, "kurz", M, hyphen=True),
+    Kind("Fair", "Fest", N, "jarmok", M),
+    Kind("Showcase", "Schau", F, "prehliadka", F),
 )
 
-EVENT_GENRES: tuple[Text3, ...] = (
-    ("Jazz", "Jazz", "Jazzový"),
-    ("Rock", "Rock", "Rockový"),
-    ("Chess", "Schach", "Šachový"),
-    ("Pottery", "Töpfer", "Keramický"),
-    ("Poetry", "Poesie", "Básnický"),
-    ("Salsa", "Salsa", "Salsový"),
-    ("Photography", "Fotografie", "Fotografický"),
-    ("Yoga", "Yoga", "Jogový"),
-    ("Wine", "Wein", "Vínny"),
-    ("Robotics", "Robotik", "Robotický"),
-    ("Folk", "Volksmusik", "Folkový"),
-    ("Comedy", "Kabarett", "Komediálny"),
-    ("Baroque", "Barock", "Barokový"),
-    ("Street Food", "Streetfood", "Gastro"),
-    ("Cinema", "Kino", "Filmový"),
-    ("Science", "Wissenschafts", "Vedecký"),
-)
 
-EVENT_KINDS: tuple[Text3, ...] = (
-    ("Night", "Nacht", "večer"),
-    ("Workshop", "Workshop", "workshop"),
-    ("Festival", "Festival", "festival"),
-    ("Meetup", "Treffen", "stretnutie"),
-    ("Concert", "Konzert", "koncert"),
-    ("Tour", "Rundgang", "okruh"),
-    ("Market", "Markt", "trh"),
-    ("Lecture", "Vortrag", "seminár"),
-    ("Marathon", "Marathon", "maratón"),
-    ("Masterclass", "Meisterkurs", "kurz"),
-    ("Fair", "Messe", "jarmok"),
-    ("Showcase", "Schau", "program"),
-)
+def _german_title(occasion: Occasion, genre: Genre, kind: Kind) -> str:
+    joined = genre.hyphen or kind.hyphen
+    noun = f"{genre.de}-{kind.de}" if joined else f"{genre.de}{kind.de.lower()}"
+    if isinstance(occasion.de, str):
+        return f"{noun} {occasion.de}"
+    return f"{occasion.de[kind.de_gender]} {noun}"
+
+
+def _slovak_title(occasion: Occasion, genre: Genre, kind: Kind) -> str:
+    phrase = f"{genre.sk[kind.sk_gender]} {kind.sk}"
+    if isinstance(occasion.sk, str):
+        phrase = f"{phrase} {occasion.sk}"
+    else:
+        phrase = f"{occasion.sk[kind.sk_gender]} {phrase}"
+    return phrase[0].upper() + phrase[1:]  # Slovak titles capitalise their first word only
+
+
+def event_titles(occasion: Occasion, genre: Genre, kind: Kind) -> Text3:
+    """An event's title in every language (en, de, sk)."""
+    english = f"{occasion.en} {genre.en} {kind.en}"
+    return english, _german_title(occasion, genre, kind), _slovak_title(occasion, genre, kind)
+
 
 LINES: tuple[Text3, ...] = (
     (
@@ -89,16 +157,18 @@ LINES: tuple[Text3, ...] = (
     ),
 )
 
+# The title quoted, so that no language has to inflect it ("zum"/"zur", Slovak's accusative).
 EVENT_INTRO: Text3 = (
-    "<p>Join us for the {title} in {city}. {line}</p><p>{more}</p>",
-    "<p>Willkommen zum {title} in {city}. {line}</p><p>{more}</p>",
-    "<p>Pozývame vás na {title} v meste {city}. {line}</p><p>{more}</p>",
+    "<p>Join us for the {title} {where}. {line}</p><p>{more}</p>",
+    "<p>Wir laden Sie herzlich zu „{title}“ {where} ein. {line}</p><p>{more}</p>",
+    "<p>Pozývame vás na podujatie „{title}“ {where}. {line}</p><p>{more}</p>",
 )
 
 
 @dataclass(frozen=True, slots=True)
 class City:
     name: Text3
+    where: Text3  # "in Vienna": Slovak's locative is the city's own ("vo Viedni")
     country: Text3
     state: str
     lat: float
@@ -108,52 +178,52 @@ class City:
 
 
 CITIES: tuple[City, ...] = (
-    City(("Vienna", "Wien", "Viedeň"), ("Austria", "Österreich", "Rakúsko"), "", 48.2082, 16.3738, "1010", "+43 1"),
-    City(("Berlin", "Berlin", "Berlín"), ("Germany", "Deutschland", "Nemecko"), "", 52.52, 13.405, "10117", "+49 30"),
-    City(("Bratislava", "Bratislava", "Bratislava"), ("Slovakia", "Slowakei", "Slovensko"), "", 48.1486, 17.1077, "811 01", "+421 2"),
-    City(("Košice", "Kaschau", "Košice"), ("Slovakia", "Slowakei", "Slovensko"), "", 48.7164, 21.2611, "040 01", "+421 55"),
-    City(("Prague", "Prag", "Praha"), ("Czechia", "Tschechien", "Česko"), "", 50.0755, 14.4378, "110 00", "+420 2"),
-    City(("Munich", "München", "Mníchov"), ("Germany", "Deutschland", "Nemecko"), "", 48.1351, 11.582, "80331", "+49 89"),
-    City(("New York", "New York", "New York"), ("United States", "Vereinigte Staaten", "Spojené štáty"), "NY", 40.7128, -74.006, "10001", "+1 212"),
-    City(("London", "London", "Londýn"), ("United Kingdom", "Vereinigtes Königreich", "Spojené kráľovstvo"), "", 51.5074, -0.1278, "WC2N 5DU", "+44 20"),
+    City(("Vienna", "Wien", "Viedeň"), ("in Vienna", "in Wien", "vo Viedni"), ("Austria", "Österreich", "Rakúsko"), "", 48.2082, 16.3738, "1010", "+43 1"),
+    City(("Berlin", "Berlin", "Berlín"), ("in Berlin", "in Berlin", "v Berlíne"), ("Germany", "Deutschland", "Nemecko"), "", 52.52, 13.405, "10117", "+49 30"),
+    City(("Bratislava", "Bratislava", "Bratislava"), ("in Bratislava", "in Bratislava", "v Bratislave"), ("Slovakia", "Slowakei", "Slovensko"), "", 48.1486, 17.1077, "811 01", "+421 2"),
+    City(("Košice", "Košice", "Košice"), ("in Košice", "in Košice", "v Košiciach"), ("Slovakia", "Slowakei", "Slovensko"), "", 48.7164, 21.2611, "040 01", "+421 55"),
+    City(("Prague", "Prag", "Praha"), ("in Prague", "in Prag", "v Prahe"), ("Czechia", "Tschechien", "Česko"), "", 50.0755, 14.4378, "110 00", "+420 2"),
+    City(("Munich", "München", "Mníchov"), ("in Munich", "in München", "v Mníchove"), ("Germany", "Deutschland", "Nemecko"), "", 48.1351, 11.582, "80331", "+49 89"),
+    City(("New York", "New York", "New York"), ("in New York", "in New York", "v New Yorku"), ("United States", "Vereinigte Staaten", "Spojené štáty"), "NY", 40.7128, -74.006, "10001", "+1 212"),
+    City(("London", "London", "Londýn"), ("in London", "in London", "v Londýne"), ("United Kingdom", "Vereinigtes Königreich", "Spojené kráľovstvo"), "", 51.5074, -0.1278, "WC2N 5DU", "+44 20"),
 )  # fmt: skip
 
 STREETS = ("Main Street", "Ringstraße", "Hlavná", "Market Square", "Opernring", "Dunajská")
 
 VENUE_KINDS: tuple[Text3, ...] = (
     ("Concert Hall", "Konzerthalle", "Koncertná sála"),
-    ("Community Centre", "Gemeinschaftszentrum", "Komunitné centrum"),
+    ("Community Centre", "Bürgerzentrum", "Kultúrne centrum"),
     ("Gallery", "Galerie", "Galéria"),
     ("Town Hall", "Rathaus", "Radnica"),
     ("Park Stage", "Parkbühne", "Pódium v parku"),
     ("Library", "Bibliothek", "Knižnica"),
     ("Arena", "Arena", "Aréna"),
     ("Studio", "Studio", "Štúdio"),
-    ("Riverside Pavilion", "Flusspavillon", "Pavilón pri rieke"),
+    ("Riverside Pavilion", "Pavillon am Fluss", "Pavilón pri rieke"),
     ("Old Theatre", "Altes Theater", "Staré divadlo"),
 )
 
 VENUE_TEXT: Text3 = (
-    "A venue in {city} with room for {seats} guests.",
-    "Ein Veranstaltungsort in {city} mit Platz für {seats} Gäste.",
-    "Priestor v meste {city} pre {seats} hostí.",
+    "A venue {where} with room for {seats} guests.",
+    "Ein Veranstaltungsort {where} mit Platz für {seats} Gäste.",
+    "Priestor {where} pre {seats} hostí.",
 )
 
 ORGANIZER_KINDS: tuple[Text3, ...] = (
     ("Arts Society", "Kunstverein", "Umelecký spolok"),
     ("Music Club", "Musikklub", "Hudobný klub"),
-    ("Theatre Company", "Theaterkompanie", "Divadelná spoločnosť"),
+    ("Theatre Company", "Theatergruppe", "Divadelný súbor"),
     ("Sports Club", "Sportverein", "Športový klub"),
-    ("Film Society", "Filmgesellschaft", "Filmový spolok"),
-    ("Youth Network", "Jugendnetzwerk", "Mládežnícka sieť"),
+    ("Film Society", "Filmklub", "Filmový klub"),
+    ("Youth Network", "Jugendforum", "Mládežnícke fórum"),
     ("Culture Office", "Kulturamt", "Kultúrny úrad"),
     ("Book Circle", "Lesekreis", "Čitateľský krúžok"),
 )
 
 ORGANIZER_TEXT: Text3 = (
-    "Organising events in {city} since {year}.",
-    "Organisiert Veranstaltungen in {city} seit {year}.",
-    "Organizuje podujatia v meste {city} od roku {year}.",
+    "Organising events {where} since {year}.",
+    "Organisiert seit {year} Veranstaltungen {where}.",
+    "Organizuje podujatia {where} od roku {year}.",
 )
 
 # "{kind} {city}" reads better in German and Slovak, "{city} {kind}" in English.
@@ -178,8 +248,8 @@ CATEGORIES: tuple[Text3, ...] = (
     ("Comedy", "Kabarett", "Komédia"),
     ("Opera", "Oper", "Opera"),
     ("Kids", "Kinder", "Deti"),
-    ("Outdoor", "Im Freien", "Vonku"),
-    ("Charity", "Wohltätigkeit", "Charita"),
+    ("Outdoor", "Open Air", "Pod holým nebom"),
+    ("Charity", "Benefiz", "Dobročinnosť"),
     ("Science", "Wissenschaft", "Veda"),
     ("Technology", "Technik", "Technológie"),
     ("Wellness", "Wellness", "Wellness"),
@@ -188,40 +258,40 @@ CATEGORIES: tuple[Text3, ...] = (
 )
 
 CATEGORY_TEXT: Text3 = (
-    "Everything about {name}.",
-    "Alles rund um {name}.",
-    "Všetko o téme {name}.",
+    "Events in the category {name}.",
+    "Veranstaltungen der Kategorie {name}.",
+    "Podujatia v kategórii {name}.",
 )
 
 TAGS: tuple[Text3, ...] = (
     ("free entry", "freier Eintritt", "voľný vstup"),
-    ("accessible", "barrierefrei", "bezbariérové"),
+    ("accessible", "barrierefrei", "bezbariérový prístup"),
     ("family friendly", "familienfreundlich", "pre rodiny"),
     ("live music", "Livemusik", "živá hudba"),
-    ("vegan", "vegan", "vegánske"),
+    ("vegan", "vegan", "vegánske jedlá"),
     ("in English", "auf Englisch", "v angličtine"),
-    ("beginners", "Anfänger", "začiatočníci"),
-    ("advanced", "Fortgeschrittene", "pokročilí"),
-    ("outdoors", "draußen", "vonku"),
+    ("beginners", "für Anfänger", "pre začiatočníkov"),
+    ("advanced", "für Fortgeschrittene", "pre pokročilých"),
+    ("outdoors", "im Freien", "vonku"),
     ("indoors", "drinnen", "vnútri"),
-    ("students", "Studierende", "študenti"),
-    ("seniors", "Senioren", "seniori"),
-    ("weekend", "Wochenende", "víkend"),
-    ("evening", "Abend", "večer"),
-    ("morning", "Morgen", "ráno"),
+    ("students", "für Studierende", "pre študentov"),
+    ("seniors", "für Senioren", "pre seniorov"),
+    ("weekend", "am Wochenende", "cez víkend"),
+    ("evening", "abends", "večer"),
+    ("morning", "vormittags", "dopoludnia"),
     ("online", "online", "online"),
-    ("hands-on", "zum Mitmachen", "prakticky"),
+    ("hands-on", "zum Mitmachen", "vyskúšajte si"),
     ("premiere", "Premiere", "premiéra"),
     ("limited seats", "begrenzte Plätze", "obmedzený počet miest"),
     ("registration required", "Anmeldung erforderlich", "nutná registrácia"),
-    ("local artists", "lokale Künstler", "miestni umelci"),
+    ("local artists", "Künstler aus der Region", "miestni umelci"),
     ("international", "international", "medzinárodné"),
     ("dog friendly", "hundefreundlich", "psy vítané"),
-    ("guided", "geführt", "so sprievodcom"),
+    ("guided", "mit Führung", "so sprievodcom"),
     ("kids under 12", "Kinder unter 12", "deti do 12 rokov"),
     ("networking", "Networking", "networking"),
-    ("premium", "Premium", "prémiové"),
-    ("new", "neu", "nové"),
+    ("premium", "Premium", "prémiové miesta"),
+    ("new", "neu", "novinka"),
 )
 
 # Raw cost inputs, parsed once by the app's own cost parser; None: no cost.
