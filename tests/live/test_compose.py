@@ -7,6 +7,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[2]
 SECRETS = {"POSTGRES_PASSWORD": "s3cret", "APP_PASSWORD_PEPPER": "pepper"}
 
@@ -96,3 +98,24 @@ def test_compose_checks_readiness_logs_json_and_scrapes_metrics_inside(tmp_path:
     healthcheck = dockerfile[dockerfile.index("HEALTHCHECK") :].split("\n# ", 1)[0]
     assert "/readyz" in healthcheck
     assert "LOG_FORMAT=json" in dockerfile
+
+
+def test_the_app_alone_reaches_out(tmp_path: Path) -> None:
+    """Webhooks and `almanac import` in the container need a route out: the app is on a plain
+    `egress` network besides the internal backend; the database stays on the backend alone
+    (an `internal: true` network only, before, had no route: every delivery failed)."""
+    result = compose(tmp_path, "config", **SECRETS)
+    assert result.returncode == 0, result.stderr
+    config = yaml.safe_load(result.stdout)
+    networks = config["networks"]
+    assert networks["backend"].get("internal") is True
+    assert not networks["egress"].get("internal", False)
+
+    def joined(service: str) -> set[str]:
+        value = config["services"][service]["networks"]
+        return set(value if isinstance(value, list) else value)
+
+    assert joined("app") == {"backend", "egress"}
+    assert joined("postgres") == {"backend"}
+    assert "egress" not in joined("nginx")
+    assert "ports" not in config["services"]["app"]
