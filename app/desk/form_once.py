@@ -14,7 +14,8 @@ import re
 import secrets
 
 from app.desk.context import DeskContext
-from app.http.idempotency import CLAIM_SQL, HELD_SQL, LIFETIME, STORE_SQL
+from app.http.idempotency import LIFETIME
+from app.http.repository.idempotency_keys import CLAIM_SQL, HELD_SQL, STORE_SQL
 
 FIELD = "form_token"
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")

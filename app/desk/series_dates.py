@@ -10,14 +10,12 @@ see.
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
-
 from app.core.edge.errors import ApiError
 from app.core.infra.database import Session
 from app.core.rules.dates import ZoneError, parse_zone
 from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence
-from app.models.events import Occurrence
+from app.events.repository.occurrences import OccurrenceRepository
 
 PER_PAGE = 20
 
@@ -44,17 +42,6 @@ class DatesPage:
 
 async def series_dates(session: Session, series: EventRecord, page: int) -> DatesPage:
     """Page `page` (from 1; past the last: the last) of `series`' dates, in date order."""
-    stmt = (
-        select(
-            Occurrence.id,
-            Occurrence.start_local,
-            Occurrence.start_at,
-            Occurrence.original_start,
-            Occurrence.content_id,
-        )
-        .where(Occurrence.series_id == series.series_id)
-        .order_by(Occurrence.start_local, Occurrence.id)
-    )
     dates = [
         SeriesDate(
             row.start_local,
@@ -62,7 +49,7 @@ async def series_dates(session: Session, series: EventRecord, page: int) -> Date
             moved=row.start_at != row.original_start,
             changed=row.content_id != series.series_id,
         )
-        for row in (await session.execute(stmt)).all()
+        for row in await OccurrenceRepository(session).listed_dates(series.series_id)
     ]
     dates.extend(SeriesDate(start, None) for start in _cancelled(series))
     dates.sort(key=lambda item: item.start)

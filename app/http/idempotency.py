@@ -23,7 +23,6 @@ import re
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
-from sqlalchemy import text
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -31,35 +30,11 @@ from app.core.edge.errors import ApiError
 from app.core.edge.responses import JSON_MEDIA_TYPE
 from app.core.infra.database import Session
 from app.http.context import RequestContext
+from app.http.repository import idempotency_keys as keys
 
 HEADER = "Idempotency-Key"
 KEY = re.compile(r"[\x20-\x7e]{1,255}")
 LIFETIME = timedelta(hours=24)
-
-# Claims the key: a new row, or a row older than the lifetime taken over. No row back: the
-# key is held (after waiting for its transaction, if it was in flight).
-CLAIM_SQL = text(
-    """
-    INSERT INTO idempotency_keys AS k (user_id, key, request_digest, status, body)
-    VALUES (:user_id, :key, :digest, 0, '')
-    ON CONFLICT (user_id, key) DO UPDATE
-        SET request_digest = excluded.request_digest, status = 0, body = '', location = NULL,
-            created_at = now()
-        WHERE k.created_at < now() - CAST(:lifetime AS interval)
-    RETURNING true
-    """
-)
-HELD_SQL = text(
-    "SELECT request_digest, status, body, location FROM idempotency_keys "
-    "WHERE user_id = :user_id AND key = :key"
-)
-STORE_SQL = text(
-    "UPDATE idempotency_keys SET status = :status, body = :body, location = :location "
-    "WHERE user_id = :user_id AND key = :key"
-)
-PRUNE_SQL = text(
-    "DELETE FROM idempotency_keys WHERE created_at < now() - CAST(:lifetime AS interval)"
-)
 
 
 async def idempotent(
@@ -74,8 +49,8 @@ async def idempotent(
     session, ids = ctx.session, {"user_id": ctx.user.id, "key": key}
     digest = await _digest(request)
     claim = {**ids, "digest": digest, "lifetime": LIFETIME}
-    if (await session.execute(CLAIM_SQL, claim)).first() is None:
-        held = (await session.execute(HELD_SQL, ids)).one()
+    if (await session.execute(keys.CLAIM_SQL, claim)).first() is None:
+        held = (await session.execute(keys.HELD_SQL, ids)).one()
         if held.request_digest != digest:
             raise ApiError(422, "rest_idempotency_key_reused")
         headers = {"Idempotent-Replayed": "true"}
@@ -85,7 +60,7 @@ async def idempotent(
     response = await create()
     location = response.headers.get("location")
     stored = {**ids, "status": response.status_code, "body": response.body, "location": location}
-    await session.execute(STORE_SQL, stored)
+    await session.execute(keys.STORE_SQL, stored)
     return response
 
 
@@ -103,4 +78,4 @@ async def _digest(request: Request) -> bytes:
 
 async def prune_keys(session: Session) -> None:
     """Delete the keys past their lifetime (with the change log's pruning)."""
-    await session.execute(PRUNE_SQL, {"lifetime": LIFETIME})
+    await session.execute(keys.PRUNE_SQL, {"lifetime": LIFETIME})

@@ -98,6 +98,21 @@ class OccurrenceRepository:
         )
         return (await self.session.execute(stmt)).all()
 
+    async def listed_dates(self, series_id: int) -> Sequence[Any]:
+        """Every date of the series in date order, with what marks a moved or changed one."""
+        stmt = (
+            select(
+                Occurrence.id,
+                Occurrence.start_local,
+                Occurrence.start_at,
+                Occurrence.original_start,
+                Occurrence.content_id,
+            )
+            .where(Occurrence.series_id == series_id)
+            .order_by(Occurrence.start_local, Occurrence.id)
+        )
+        return (await self.session.execute(stmt)).all()
+
     async def drop(self, occurrence_ids: list[int], override_ids: list[int]) -> None:
         """Delete these occurrences and these override rows."""
         if occurrence_ids:
