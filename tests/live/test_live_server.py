@@ -281,7 +281,10 @@ async def test_signed_in_callers_follow_user_changes_at_once(shared: Server) -> 
         assert [event["id"] for event in mine.json()["events"]] == [draft.json()["id"]]
         assert draft.json()["id"] not in [e["id"] for e in (await anonymous.get(events)).json()["events"]]  # fmt: skip
         assert (await anonymous.get(f"{events}/{draft.json()['id']}")).status_code == 403
-        await almanac(shared.url, "users", "remove", "cached")
+        await almanac(shared.url, "users", "remove", "cached", "--delete-content")
         refused = await author.get(events)
         assert refused.status_code == 401
         assert refused.json()["code"] == "incorrect_password"
+        # --delete-content took the draft with its author: nobody ever reads it.
+        gone = await anonymous.get(f"{events}/{draft.json()['id']}")
+        assert gone.status_code == 404
