@@ -74,8 +74,7 @@ class SeriesStore:
         moment = now or datetime.now(UTC)
         until = (moment + timedelta(days=self.horizon.days)).astimezone(zone).replace(tzinfo=None)
         rules = parse_recurrence(row.recurrence, row.start_local, row.timezone)
-        starts = rules.expand(until, self.horizon.cap)
-        complete = rules.complete(until, self.horizon.cap)
+        starts, complete = rules.stored(until, self.horizon.cap)
         stored_until = SERIES_COMPLETE if complete else until.replace(tzinfo=zone).astimezone(UTC)
         await self.rows.set_dates_until(series_id, stored_until)
         wanted = {start.replace(tzinfo=zone).astimezone(UTC): start for start in starts}

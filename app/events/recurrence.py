@@ -117,21 +117,22 @@ class Recurrence:
             last = local
             yield local
 
-    def complete(self, until: datetime, cap: int) -> bool:
-        """Whether expand(until, cap) stores every date the series will ever store: its
-        first `cap` dates (all of them, when the rules end sooner) are all up to `until`,
-        and no rule was cut short by the walk's bound."""
+    def stored(self, until: datetime, cap: int) -> tuple[list[datetime], bool]:
+        """The local start times a series stores, up to `until` (a local wall time) and at
+        most `cap` of them, the first one always (a series that starts beyond the horizon is
+        still there); and whether they are every date the series will ever store: its first
+        `cap` dates (all of them, when the rules end sooner) are all up to `until`, and no
+        rule was cut short by the walk's bound. One walk gives both."""
         walks = self._walks(until)
         starts = list(islice(self._starts(walks), cap))
-        if any(start > until for start in starts):
-            return False
-        return len(starts) == cap or not any(walk.truncated for walk in walks)
+        complete = all(start <= until for start in starts) and (
+            len(starts) == cap or not any(walk.truncated for walk in walks)
+        )
+        return starts[:1] + [start for start in starts[1:] if start <= until], complete
 
     def expand(self, until: datetime, cap: int) -> list[datetime]:
-        """Local start times up to `until` (a local wall time), at most `cap` of them; the
-        first one always (a series that starts beyond the horizon is still there)."""
-        starts = list(islice(self._starts(self._walks(until)), cap))
-        return starts[:1] + [start for start in starts[1:] if start <= until]
+        """The local start times a series stores (`stored`'s first half)."""
+        return self.stored(until, cap)[0]
 
 
 # `dates_until` of a series whose every date is stored (its rules end, or the cap is met).

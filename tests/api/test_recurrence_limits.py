@@ -83,6 +83,12 @@ async def test_sparse_rules_answer_and_keep_their_dates(
         listed = await client.get(f"{API}/events", params=query)
         days = {event["start_date"][:10] for event in listed.json()["events"]}
         assert "2044-02-29" in days, days
+        # The list's feed expands the same rules for its window's EXDATEs: the same bound.
+        with within(BOUND):
+            feed = await client.get(f"{API}/events.ics", params=query)
+        assert feed.status_code == 200, feed.text[:200]
+        rule = next(line for line in feed.text.splitlines() if line.startswith("RRULE:"))
+        assert "BYMONTHDAY=29" in rule, rule
 
 
 async def test_the_desk_preview_is_bounded_too(
