@@ -6,103 +6,28 @@ read back through the API."""
 import html
 import re
 from datetime import date, timedelta
-from html.parser import HTMLParser
 from typing import Any
 
 from httpx import AsyncClient, Response
 
+from tests.desk_editor_forms import (
+    NEW,
+    edited_id,
+    editor_form,
+    event_total,
+    read_event,
+    shown_form,
+)
 from tests.desk_support import DeskUser, DeskUserFactory, desk_login
 from tests.factories import API, create_post
 from tests.media_files import picture
-
-NEW = "/desk/events/new"
-DAY = (date.today() + timedelta(days=7)).isoformat()
-
-
-def _form(token: str, **values: Any) -> dict[str, Any]:
-    form: dict[str, Any] = {
-        "csrf_token": token,
-        "title": "Jazz night",
-        "description": "<p>Live <strong>music</strong></p>",
-        "start_day": DAY,
-        "start_time": "19:00",
-        "end_day": DAY,
-        "end_time": "21:00",
-        "timezone": "Europe/Bratislava",
-        "status": "draft",
-    }
-    form.update(values)
-    return form
-
-
-def _edited_id(answer: Response) -> int:
-    assert answer.status_code == 303, answer.text
-    found = re.search(r"/desk/events/(\d+)/edit$", answer.headers["location"])
-    assert found is not None, answer.headers["location"]
-    return int(found.group(1))
-
-
-async def _event(client: AsyncClient, who: DeskUser, event_id: int, **query: str) -> Any:
-    answer = await client.get(f"{API}/events/{event_id}", params=query, headers=who.basic)
-    assert answer.status_code == 200, answer.text
-    return answer.json()
-
-
-async def _total(client: AsyncClient, who: DeskUser) -> int:
-    answer = await client.get(f"{API}/events", params={"status": "any"}, headers=who.basic)
-    return int(answer.headers["x-wp-total"])
-
-
-class _ShownForm(HTMLParser):
-    """The values a browser would send for the editor's form as the page shows it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.values: dict[str, list[str]] = {}
-        self._select: str | None = None
-        self._textarea: str | None = None
-
-    def _add(self, name: str | None, value: str | None) -> None:
-        if name:
-            self.values.setdefault(name, []).append(value or "")
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        found = dict(attrs)
-        kind = found.get("type") or "text"
-        if tag == "input":
-            checkable = kind in ("checkbox", "radio")
-            if ("checked" in found) if checkable else kind not in ("file", "submit"):
-                self._add(found.get("name"), found.get("value"))
-        elif tag == "select":
-            self._select = found.get("name")
-        elif tag == "option" and self._select and "selected" in found:
-            self._add(self._select, found.get("value"))
-        elif tag == "textarea":
-            self._textarea = found.get("name")
-            self._add(self._textarea, "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select":
-            self._select = None
-        elif tag == "textarea":
-            self._textarea = None
-
-    def handle_data(self, data: str) -> None:
-        if self._textarea:
-            self.values[self._textarea][-1] += data
-
-
-def _shown_form(page: Response) -> dict[str, Any]:
-    parser = _ShownForm()
-    parser.feed(page.text)
-    return {name: items[0] if len(items) == 1 else items for name, items in parser.values.items()}
 
 
 async def _edit(client: AsyncClient, event_id: int, **changes: Any) -> Response:
     """Open the editor, change `changes` and save, as a person would."""
     page = await client.get(f"/desk/events/{event_id}/edit")
     assert page.status_code == 200, page.text
-    form = {**_shown_form(page), "action": "save", **changes}
+    form = {**shown_form(page), "action": "save", **changes}
     return await client.post(f"/desk/events/{event_id}/edit", data=form)
 
 
@@ -142,7 +67,7 @@ async def test_subscriber_may_not_add_events(
     subscriber = await desk_user("subscriber")
     token = await desk_login(client, subscriber)
     assert (await client.get(NEW)).status_code == 403
-    answer = await client.post(NEW, data=_form(token))
+    answer = await client.post(NEW, data=editor_form(token))
     assert answer.status_code == 403
 
 
@@ -157,12 +82,12 @@ async def test_a_post_without_the_csrf_token_writes_nothing(
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    before = await _total(client, editor)
-    form = _form(token)
+    before = await event_total(client, editor)
+    form = editor_form(token)
     del form["csrf_token"]
     assert (await client.post(NEW, data=form)).status_code == 403
-    assert (await client.post(NEW, data=_form("forged"))).status_code == 403
-    assert await _total(client, editor) == before
+    assert (await client.post(NEW, data=editor_form("forged"))).status_code == 403
+    assert await event_total(client, editor) == before
 
 
 # ---- creating -----------------------------------------------------------------------------
@@ -177,7 +102,7 @@ async def test_create_with_new_venue_organizers_category_tags_and_repetition(
     category = await client.post(
         f"{API}/categories", json={"name": "Concerts"}, headers=editor.basic
     )
-    form = _form(
+    form = editor_form(
         token,
         action="publish",
         venue="new",
@@ -196,8 +121,8 @@ async def test_create_with_new_venue_organizers_category_tags_and_repetition(
         repeat_count="6",
         title_de="Jazzabend",
     )
-    event_id = _edited_id(await client.post(NEW, data=form))
-    body = await _event(client, editor, event_id)
+    event_id = edited_id(await client.post(NEW, data=form))
+    body = await read_event(client, editor, event_id)
     assert body["title"] == "Jazz night"
     assert body["status"] == "publish"
     assert body["venue"]["venue"] == "Old Market Hall"
@@ -206,7 +131,7 @@ async def test_create_with_new_venue_organizers_category_tags_and_repetition(
     assert sorted(t["name"] for t in body["tags"]) == ["brand new tag", "jazz"]
     assert body["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=TU,TH;COUNT=6"]
     assert body["start_date"].endswith("19:00:00")
-    german = await _event(client, editor, event_id, i18n_language="de")
+    german = await read_event(client, editor, event_id, i18n_language="de")
     assert german["title"] == "Jazzabend"
 
     page = await client.get(f"/desk/events/{event_id}/edit")
@@ -220,8 +145,8 @@ async def test_a_refused_save_keeps_every_value_and_writes_nothing(
 ) -> None:
     author = await desk_user("author")
     token = await desk_login(client, author)
-    before = await _total(client, author)
-    form = _form(
+    before = await event_total(client, author)
+    form = editor_form(
         token,
         title="",
         venue="new",
@@ -234,14 +159,14 @@ async def test_a_refused_save_keeps_every_value_and_writes_nothing(
     assert 'value="Hall Kept"' in answer.text
     assert "An excerpt kept" in answer.text
     assert 'id="title-error"' in answer.text or 'id="end_day-error"' in answer.text
-    assert await _total(client, author) == before
+    assert await event_total(client, author) == before
 
 
 async def test_builder_errors_are_named_before_the_service_is_asked(
     client: AsyncClient, desk_user: DeskUserFactory
 ) -> None:
     token = await desk_login(client, await desk_user("author"))
-    form = _form(token, repeat="daily", repeat_ends="after", repeat_count="zero")
+    form = editor_form(token, repeat="daily", repeat_ends="after", repeat_count="zero")
     answer = await client.post(NEW, data=form)
     assert answer.status_code == 400
     assert 'id="repeat_count-error"' in answer.text
@@ -255,11 +180,11 @@ async def test_an_uploaded_image_with_its_alt_text(
     token = await desk_login(client, author)
     answer = await client.post(
         NEW,
-        data=_form(token, image_alt="The band on stage"),
+        data=editor_form(token, image_alt="The band on stage"),
         files={"image_file": ("band.png", picture("PNG"), "image/png")},
     )
-    event_id = _edited_id(answer)
-    image = (await _event(client, author, event_id))["image"]
+    event_id = edited_id(answer)
+    image = (await read_event(client, author, event_id))["image"]
     assert image["id"] > 0
     assert image["alt"] == "The band on stage"
 
@@ -279,7 +204,7 @@ async def test_an_image_of_the_library_a_schedule_and_a_password(
     page = await client.get(NEW, follow_redirects=True)
     assert f'<option value="{media_id}">' in page.text  # offered in the editor
     later = (date.today() + timedelta(days=3)).isoformat()
-    form = _form(
+    form = editor_form(
         token,
         image=str(media_id),
         action="publish",
@@ -288,15 +213,15 @@ async def test_an_image_of_the_library_a_schedule_and_a_password(
         publish_time="08:00",
         password="members only",
     )
-    event_id = _edited_id(await client.post(NEW, data=form))
-    body = await _event(client, author, event_id)
+    event_id = edited_id(await client.post(NEW, data=form))
+    body = await read_event(client, author, event_id)
     assert body["image"]["id"] == media_id
     assert body["status"] == "future"
     assert body["date"].startswith(later)
     page = await client.get(f"/desk/events/{event_id}/edit")
     assert 'value="members only"' in page.text  # stored (the API never shows it)
-    _edited_id(await _edit(client, event_id, image_remove="1"))
-    assert (await _event(client, author, event_id))["image"] is False
+    edited_id(await _edit(client, event_id, image_remove="1"))
+    assert (await read_event(client, author, event_id))["image"] is False
 
 
 # ---- roles and statuses -------------------------------------------------------------------
@@ -307,16 +232,16 @@ async def test_contributor_submits_for_review_and_an_editor_publishes(
 ) -> None:
     contributor = await desk_user("contributor")
     token = await desk_login(client, contributor)
-    event_id = _edited_id(await client.post(NEW, data=_form(token, action="review")))
-    assert (await _event(client, contributor, event_id))["status"] == "pending"
+    event_id = edited_id(await client.post(NEW, data=editor_form(token, action="review")))
+    assert (await read_event(client, contributor, event_id))["status"] == "pending"
     # Forcing "publish" past the missing button: the service scales it, as for the API.
     page = await client.get(f"/desk/events/{event_id}/edit")
     answer = await client.post(
         f"/desk/events/{event_id}/edit",
-        data=_form(token, action="publish", status="publish", version=_version(page)),
+        data=editor_form(token, action="publish", status="publish", version=_version(page)),
     )
-    _edited_id(answer)
-    assert (await _event(client, contributor, event_id))["status"] == "pending"
+    edited_id(answer)
+    assert (await read_event(client, contributor, event_id))["status"] == "pending"
 
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
@@ -324,15 +249,15 @@ async def test_contributor_submits_for_review_and_an_editor_publishes(
     assert 'name="action" value="publish"' in page.text
     answer = await client.post(
         f"/desk/events/{event_id}/edit",
-        data=_form(token, action="publish", status="pending", version=_version(page)),
+        data=editor_form(token, action="publish", status="pending", version=_version(page)),
     )
-    _edited_id(answer)
-    assert (await _event(client, editor, event_id))["status"] == "publish"
+    edited_id(answer)
+    assert (await read_event(client, editor, event_id))["status"] == "publish"
 
     # Published: no longer the contributor's to change.
     token = await desk_login(client, contributor)
     assert (await client.get(f"/desk/events/{event_id}/edit")).status_code == 403
-    answer = await client.post(f"/desk/events/{event_id}/edit", data=_form(token))
+    answer = await client.post(f"/desk/events/{event_id}/edit", data=editor_form(token))
     assert answer.status_code == 403
 
 
@@ -341,13 +266,15 @@ async def test_an_author_cannot_open_anothers_draft(
 ) -> None:
     owner = await desk_user("author")
     token = await desk_login(client, owner)
-    event_id = _edited_id(await client.post(NEW, data=_form(token, action="draft")))
+    event_id = edited_id(await client.post(NEW, data=editor_form(token, action="draft")))
     other = await desk_user("author")
     token = await desk_login(client, other)
     assert (await client.get(f"/desk/events/{event_id}/edit")).status_code == 403
-    answer = await client.post(f"/desk/events/{event_id}/edit", data=_form(token, title="Mine"))
+    answer = await client.post(
+        f"/desk/events/{event_id}/edit", data=editor_form(token, title="Mine")
+    )
     assert answer.status_code == 403
-    assert (await _event(client, owner, event_id))["title"] == "Jazz night"
+    assert (await read_event(client, owner, event_id))["title"] == "Jazz night"
 
 
 async def test_an_unknown_event_is_404(client: AsyncClient, desk_user: DeskUserFactory) -> None:
@@ -363,7 +290,7 @@ async def test_a_save_after_someone_elses_shows_both_and_loses_nothing(
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    event_id = _edited_id(await client.post(NEW, data=_form(token, action="publish")))
+    event_id = edited_id(await client.post(NEW, data=editor_form(token, action="publish")))
     opened = await client.get(f"/desk/events/{event_id}/edit")
     version = _version(opened)
     # Meanwhile, somebody else saves (through the API).
@@ -371,16 +298,16 @@ async def test_a_save_after_someone_elses_shows_both_and_loses_nothing(
         f"{API}/events/{event_id}", json={"title": "Their title"}, headers=editor.basic
     )
     assert other.status_code == 200
-    mine = _form(token, title="My title", version=version, action="publish")
+    mine = editor_form(token, title="My title", version=version, action="publish")
     answer = await client.post(f"/desk/events/{event_id}/edit", data=mine)
     assert answer.status_code == 412
     assert "Their title" in answer.text  # the saved version
     assert 'value="My title"' in answer.text  # the user's, still in the form
-    assert (await _event(client, editor, event_id))["title"] == "Their title"
+    assert (await read_event(client, editor, event_id))["title"] == "Their title"
     # Saving again from the conflict page writes the user's text deliberately.
     again = {**mine, "version": _version(answer)}
-    _edited_id(await client.post(f"/desk/events/{event_id}/edit", data=again))
-    assert (await _event(client, editor, event_id))["title"] == "My title"
+    edited_id(await client.post(f"/desk/events/{event_id}/edit", data=again))
+    assert (await read_event(client, editor, event_id))["title"] == "My title"
 
 
 # ---- series -------------------------------------------------------------------------------
@@ -388,10 +315,10 @@ async def test_a_save_after_someone_elses_shows_both_and_loses_nothing(
 
 async def _series(client: AsyncClient, who: DeskUser, token: str, count: int) -> list[int]:
     """A weekly series of `count` dates made in the editor; the dates' IDs."""
-    form = _form(
+    form = editor_form(
         token, action="publish", repeat="weekly", repeat_ends="after", repeat_count=str(count)
     )
-    series_id = _edited_id(await client.post(NEW, data=form))
+    series_id = edited_id(await client.post(NEW, data=form))
     dates = await client.get(f"{API}/events", params={"post_parent": series_id}, headers=who.basic)
     return [event["id"] for event in dates.json()["events"]]
 
@@ -406,8 +333,8 @@ async def test_one_date_of_a_series_changes_alone(
     page = await client.get(f"/desk/events/{ids[1]}/edit")
     assert re.search(r'value="this" checked', page.text)  # a date: "this date only" first
     answer = await _edit(client, ids[1], title="Jazz night: guest band", start_time="20:00")
-    _edited_id(answer)
-    shown = [await _event(client, editor, event_id) for event_id in ids]
+    edited_id(answer)
+    shown = [await read_event(client, editor, event_id) for event_id in ids]
     assert [body["title"] for body in shown] == [
         "Jazz night",
         "Jazz night: guest band",
@@ -422,10 +349,10 @@ async def test_this_and_the_following_dates_split_the_series(
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
     ids = await _series(client, editor, token, 4)
-    _edited_id(await _edit(client, ids[2], title="Jazz night (new band)", scope="following"))
-    titles = [(await _event(client, editor, event_id))["title"] for event_id in ids]
+    edited_id(await _edit(client, ids[2], title="Jazz night (new band)", scope="following"))
+    titles = [(await read_event(client, editor, event_id))["title"] for event_id in ids]
     assert titles == ["Jazz night", "Jazz night", "Jazz night (new band)", "Jazz night (new band)"]
-    assert (await _event(client, editor, ids[0]))["recurrence"][0].count("UNTIL=") == 1
+    assert (await read_event(client, editor, ids[0]))["recurrence"][0].count("UNTIL=") == 1
 
 
 async def test_a_date_refuses_what_only_the_series_has(
@@ -438,7 +365,7 @@ async def test_a_date_refuses_what_only_the_series_has(
     assert answer.status_code == 400
     assert 'id="featured-error"' in answer.text
     assert 'value="Kept"' in answer.text
-    assert (await _event(client, editor, ids[1]))["title"] == "Jazz night"
+    assert (await read_event(client, editor, ids[1]))["title"] == "Jazz night"
 
 
 # ---- the preview --------------------------------------------------------------------------
@@ -449,8 +376,8 @@ async def test_preview_of_the_next_ten_dates(
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    before = await _total(client, editor)
-    form = _form(
+    before = await event_total(client, editor)
+    form = editor_form(
         token,
         start_day="2027-03-09",
         end_day="2027-03-09",
@@ -471,7 +398,7 @@ async def test_preview_of_the_next_ten_dates(
     assert page.status_code == 200
     assert re.findall(r'<time datetime="([^"]+)"', page.text)[:1] == ["2027-03-09T19:00"]
     assert 'value="Jazz night"' in page.text
-    assert await _total(client, editor) == before
+    assert await event_total(client, editor) == before
 
     bad = await client.post(
         "/desk/events/preview", data={**form, "repeat": "custom", "repeat_lines": "RRULE:FREQ=NOPE"}

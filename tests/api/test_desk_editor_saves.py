@@ -10,7 +10,7 @@ from typing import Any
 
 from httpx import AsyncClient, Response
 
-from tests.api.test_desk_editor import NEW, _edited_id, _event, _form, _shown_form, _total
+from tests.desk_editor_forms import NEW, edited_id, editor_form, event_total, read_event, shown_form
 from tests.desk_support import DeskUserFactory, desk_login
 from tests.factories import API
 from tests.media_files import noise_jpeg
@@ -47,10 +47,10 @@ async def test_a_phone_photo_uploads_from_the_editor(
     token = await desk_login(client, editor)
     photo = noise_jpeg((1750, 1300))  # 2.7 MB: over the general request limit
     assert MAX_BODY < len(photo) < MAX_UPLOAD
-    form = _form(token, image_alt="The stage", action="review")
+    form = editor_form(token, image_alt="The stage", action="review")
     answer = await client.post(NEW, data=form, files=_file(photo))
-    event_id = _edited_id(answer)
-    body = await _event(client, editor, event_id)
+    event_id = edited_id(answer)
+    body = await read_event(client, editor, event_id)
     assert body["image"]["alt"] == "The stage"
     assert body["image"]["filesize"] > 0 or body["image"]["width"] == 1750
 
@@ -60,16 +60,16 @@ async def test_a_file_over_the_image_limit_is_said_at_the_field_with_the_values_
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    before = await _total(client, editor)
+    before = await event_total(client, editor)
     just_over = b"\xff\xd8" + bytes(MAX_UPLOAD)  # read (within the form's room), refused
-    form = _form(token, title="Kept title", excerpt="Kept excerpt")
+    form = editor_form(token, title="Kept title", excerpt="Kept excerpt")
     page = await client.post(NEW, data=form, files=_file(just_over))
     assert page.status_code == 413
     assert page.headers["content-type"].startswith("text/html")
     assert "10 MB" in _error_at(page, "image_file")
-    assert _shown_form(page)["title"] == "Kept title"
-    assert _shown_form(page)["excerpt"] == "Kept excerpt"
-    assert await _total(client, editor) == before
+    assert shown_form(page)["title"] == "Kept title"
+    assert shown_form(page)["excerpt"] == "Kept excerpt"
+    assert await event_total(client, editor) == before
 
 
 async def test_a_form_too_large_to_read_is_a_desk_page_saying_the_limit(
@@ -77,27 +77,29 @@ async def test_a_form_too_large_to_read_is_a_desk_page_saying_the_limit(
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    before = await _total(client, editor)
+    before = await event_total(client, editor)
     far_over = b"\xff\xd8" + bytes(MAX_UPLOAD + 2_000_000)  # over even the upload limit
-    page = await client.post(NEW, data=_form(token), files=_file(far_over))
+    page = await client.post(NEW, data=editor_form(token), files=_file(far_over))
     assert page.status_code == 413
     assert page.headers["content-type"].startswith("text/html")
     assert "rest_payload_too_large" not in page.text
     assert "10 MB" in _error_at(page, "image_file")
     assert "nothing was saved" in page.text
     assert 'id="event-editor"' in page.text  # the form again, to fill in
-    german = await client.post("/de/desk/events/new", data=_form(token), files=_file(far_over))
+    german = await client.post(
+        "/de/desk/events/new", data=editor_form(token), files=_file(far_over)
+    )
     assert german.status_code == 413
     assert "10 MB" in _error_at(german, "image_file")
     assert "größer" in _error_at(german, "image_file")
     # An existing event's form: shown as saved, nothing written.
-    event_id = _edited_id(await client.post(NEW, data=_form(token, title="As saved")))
+    event_id = edited_id(await client.post(NEW, data=editor_form(token, title="As saved")))
     edit = f"/desk/events/{event_id}/edit"
-    page = await client.post(edit, data=_form(token, title="Lost"), files=_file(far_over))
+    page = await client.post(edit, data=editor_form(token, title="Lost"), files=_file(far_over))
     assert page.status_code == 413
-    assert _shown_form(page)["title"] == "As saved"
-    assert (await _event(client, editor, event_id))["title"] == "As saved"
-    assert await _total(client, editor) == before + 1
+    assert shown_form(page)["title"] == "As saved"
+    assert (await read_event(client, editor, event_id))["title"] == "As saved"
+    assert await event_total(client, editor) == before + 1
     # Another desk form too large: the desk's page, not the API's JSON.
     other = await client.post("/desk/venues/new", data={"csrf_token": token}, files=_file(far_over))
     assert other.status_code == 413
@@ -113,7 +115,7 @@ async def test_weekly_follows_the_start_date_not_the_day_the_page_was_opened(
     editor = await desk_user("editor")
     await desk_login(client, editor)
     page = await client.get(NEW, follow_redirects=True)
-    shown = _shown_form(page)  # as the page shows it: today's weekday ticked
+    shown = shown_form(page)  # as the page shows it: today's weekday ticked
     today = date.fromisoformat(shown["start_day"])  # the day the page was opened
     start = _day_after((today.weekday() + 5) % 7)  # another weekday
     weekday = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][start.weekday()]
@@ -128,8 +130,8 @@ async def test_weekly_follows_the_start_date_not_the_day_the_page_was_opened(
         "repeat_count": "4",
         "action": "save",
     }
-    event_id = _edited_id(await client.post(NEW, data=form))
-    body = await _event(client, editor, event_id)
+    event_id = edited_id(await client.post(NEW, data=form))
+    body = await read_event(client, editor, event_id)
     assert body["recurrence"] == [f"RRULE:FREQ=WEEKLY;BYDAY={weekday};COUNT=4"]
     dates = await client.get(
         f"{API}/events", params={"post_parent": event_id}, headers=editor.basic
@@ -143,26 +145,26 @@ async def test_a_weekday_the_person_chose_is_kept_and_monthly_follows_too(
 ) -> None:
     editor = await desk_user("editor")
     await desk_login(client, editor)
-    shown = _shown_form(await client.get(NEW, follow_redirects=True))
+    shown = shown_form(await client.get(NEW, follow_redirects=True))
     today = date.fromisoformat(shown["repeat_defaults"])
     start = _day_after((today.weekday() + 3) % 7)
     chosen = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][(today.weekday() + 1) % 7]
     base = {**shown, "title": "Kept", "start_day": start.isoformat(), "end_day": start.isoformat()}
     preview = await client.post(NEW, data={**base, "repeat": "weekly", "action": "preview"})
-    again = _shown_form(preview)  # the form shown again: the start's weekday now ticked
+    again = shown_form(preview)  # the form shown again: the start's weekday now ticked
     assert again["repeat_weekdays"] == ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][start.weekday()]
     assert again["repeat_month_day"] == str(start.day)
     assert again["repeat_defaults"] == start.isoformat()
     kept = {**base, "repeat": "weekly", "repeat_weekdays": [chosen], "action": "save"}
-    event_id = _edited_id(await client.post(NEW, data=kept))
-    assert (await _event(client, editor, event_id))["recurrence"] == [
+    event_id = edited_id(await client.post(NEW, data=kept))
+    assert (await read_event(client, editor, event_id))["recurrence"] == [
         f"RRULE:FREQ=WEEKLY;BYDAY={chosen}"
     ]
     monthly = {**base, "repeat": "monthly", "repeat_monthly": "weekday", "action": "save"}
-    event_id = _edited_id(await client.post(NEW, data={**monthly, "form_token": "x" * 20}))
+    event_id = edited_id(await client.post(NEW, data={**monthly, "form_token": "x" * 20}))
     week = (start.day - 1) // 7 + 1
     weekday = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][start.weekday()]
-    assert (await _event(client, editor, event_id))["recurrence"] == [
+    assert (await read_event(client, editor, event_id))["recurrence"] == [
         f"RRULE:FREQ=MONTHLY;BYDAY={-1 if week == 5 else week}{weekday}"
     ]
 
@@ -175,33 +177,33 @@ async def test_back_and_save_again_opens_the_event_made_the_first_time(
 ) -> None:
     editor = await desk_user("editor")
     await desk_login(client, editor)
-    before = await _total(client, editor)
+    before = await event_total(client, editor)
     fresh = await client.get(NEW)  # "Add event": the form's own address, with its token
     assert fresh.status_code == 303
     address = fresh.headers["location"]
     assert re.search(r"/desk/events/new\?form=[\w-]{16,}$", address)
     page = await client.get(address)
-    shown = _shown_form(page)
+    shown = shown_form(page)
     assert address.endswith(shown["form_token"])
     form = {**shown, "title": "Once", "action": "save"}
     first = await client.post(NEW, data=form)
-    event_id = _edited_id(first)  # post/redirect/get: a 303 to the saved event's editor
+    event_id = edited_id(first)  # post/redirect/get: a 303 to the saved event's editor
     again = await client.post(NEW, data={**form, "title": "Once, changed after Back"})
-    assert _edited_id(again) == event_id
+    assert edited_id(again) == event_id
     page = await client.get(again.headers["location"])
     assert "This form was saved already." in page.text
-    assert await _total(client, editor) == before + 1
-    assert (await _event(client, editor, event_id))["title"] == "Once"
-    back = _shown_form(await client.get(address))  # Back loads the form's address again
+    assert await event_total(client, editor) == before + 1
+    assert (await read_event(client, editor, event_id))["title"] == "Once"
+    back = shown_form(await client.get(address))  # Back loads the form's address again
     assert back["form_token"] == shown["form_token"]
     third = await client.post(NEW, data={**back, "title": "Once", "action": "save"})
-    assert _edited_id(third) == event_id
-    assert await _total(client, editor) == before + 1
-    other_form = _shown_form(await client.get(NEW, follow_redirects=True))
+    assert edited_id(third) == event_id
+    assert await event_total(client, editor) == before + 1
+    other_form = shown_form(await client.get(NEW, follow_redirects=True))
     assert other_form["form_token"] != shown["form_token"]  # a new "Add event": a new form
     # Another person's same token is another form.
     other = await desk_login(client, await desk_user("editor"))
-    assert _edited_id(await client.post(NEW, data={**form, "csrf_token": other})) != event_id
+    assert edited_id(await client.post(NEW, data={**form, "csrf_token": other})) != event_id
 
 
 async def test_a_refused_first_post_leaves_the_form_to_be_saved_once_fixed(
@@ -209,18 +211,18 @@ async def test_a_refused_first_post_leaves_the_form_to_be_saved_once_fixed(
 ) -> None:
     editor = await desk_user("editor")
     await desk_login(client, editor)
-    before = await _total(client, editor)
-    shown = _shown_form(await client.get(NEW, follow_redirects=True))
+    before = await event_total(client, editor)
+    shown = shown_form(await client.get(NEW, follow_redirects=True))
     day = date.today() + timedelta(days=9)
     wrong = {**shown, "title": "Fixed", "start_day": day.isoformat(), "action": "save"}
     wrong["end_day"] = (day - timedelta(days=1)).isoformat()
     refused = await client.post(NEW, data=wrong)
     assert refused.status_code == 400
-    assert _shown_form(refused)["form_token"] == shown["form_token"]
+    assert shown_form(refused)["form_token"] == shown["form_token"]
     fixed = {**wrong, "end_day": day.isoformat()}
-    event_id = _edited_id(await client.post(NEW, data=fixed))
-    assert (await _event(client, editor, event_id))["title"] == "Fixed"
-    assert await _total(client, editor) == before + 1
+    event_id = edited_id(await client.post(NEW, data=fixed))
+    assert (await read_event(client, editor, event_id))["title"] == "Fixed"
+    assert await event_total(client, editor) == before + 1
 
 
 # ---- 5. refusals at the field, in the person's words -------------------------------------
@@ -232,7 +234,9 @@ async def test_an_end_before_the_start_is_said_at_the_end_date_in_the_desks_word
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
     day = date.today() + timedelta(days=9)
-    form = _form(token, start_day=day.isoformat(), end_day=(day - timedelta(days=2)).isoformat())
+    form = editor_form(
+        token, start_day=day.isoformat(), end_day=(day - timedelta(days=2)).isoformat()
+    )
     page = await client.post(NEW, data=form)
     assert page.status_code == 400
     assert _error_at(page, "end_day") == "End date is before the start date."
@@ -240,7 +244,7 @@ async def test_an_end_before_the_start_is_said_at_the_end_date_in_the_desks_word
     assert "end_date" not in page.text
     assert "start_date" not in page.text
     assert '<a href="#end_day">End date</a>' in page.text  # the summary names the label
-    assert _shown_form(page)["title"] == "Jazz night"  # the typed values kept
+    assert shown_form(page)["title"] == "Jazz night"  # the typed values kept
     german = await client.post("/de/desk/events/new", data=form)
     assert _error_at(german, "end_day") == "Das Enddatum liegt vor dem Startdatum."
     slovak = await client.post("/sk/desk/events/new", data=form)
@@ -252,7 +256,7 @@ async def test_a_recurrence_refused_by_the_api_is_said_at_the_rules(
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    form = _form(token, repeat="custom", repeat_lines="RRULE:FREQ=DAILY;INTERVAL=0")
+    form = editor_form(token, repeat="custom", repeat_lines="RRULE:FREQ=DAILY;INTERVAL=0")
     page = await client.post(NEW, data=form)
     assert page.status_code == 400
     message = _error_at(page, "repeat_lines")
@@ -270,17 +274,19 @@ async def test_publish_says_published_and_links_the_public_page(
 ) -> None:
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
-    answer = await client.post(NEW, data=_form(token, action="publish"))
+    answer = await client.post(NEW, data=editor_form(token, action="publish"))
     page = await client.get(answer.headers["location"])
     assert '<div class="flash"' in page.text or "flash" in page.text
     assert re.search(r'class="flash"[^>]*>\s*Published\.', page.text)
-    body = await _event(client, editor, _edited_id(answer))
+    body = await read_event(client, editor, edited_id(answer))
     assert f'href="{body["url"]}"' in page.text
-    event_id = _edited_id(answer)
-    again = await client.post(f"/desk/events/{event_id}/edit", data=_form(token, action="publish"))
+    event_id = edited_id(answer)
+    again = await client.post(
+        f"/desk/events/{event_id}/edit", data=editor_form(token, action="publish")
+    )
     page = await client.get(again.headers["location"])  # "Update" of a published event
     assert re.search(r'class="flash"[^>]*>\s*Saved\.', page.text)
-    draft = await client.post(NEW, data=_form(token, action="save"))
+    draft = await client.post(NEW, data=editor_form(token, action="save"))
     page = await client.get(draft.headers["location"])
     assert re.search(r'class="flash"[^>]*>\s*Saved\.', page.text)
     assert 'class="desk-public-link"' not in page.text  # a draft has no public page
@@ -290,10 +296,10 @@ async def test_submit_for_review_says_sent_for_review(
     client: AsyncClient, desk_user: DeskUserFactory
 ) -> None:
     token = await desk_login(client, await desk_user("contributor"))
-    answer = await client.post(NEW, data=_form(token, action="review"))
+    answer = await client.post(NEW, data=editor_form(token, action="review"))
     page = await client.get(answer.headers["location"])
     assert re.search(r'class="flash"[^>]*>\s*Sent for review\.', page.text)
-    german = await client.post("/de/desk/events/new", data=_form(token, action="review"))
+    german = await client.post("/de/desk/events/new", data=editor_form(token, action="review"))
     page = await client.get(german.headers["location"])
     assert "Zur Prüfung gesendet." in page.text
 
@@ -307,7 +313,7 @@ async def test_a_series_editor_lists_its_dates_each_linking_to_its_editor(
     editor = await desk_user("editor")
     token = await desk_login(client, editor)
     start = date.today() + timedelta(days=10)
-    form = _form(
+    form = editor_form(
         token,
         start_day=start.isoformat(),
         end_day=start.isoformat(),
@@ -316,7 +322,7 @@ async def test_a_series_editor_lists_its_dates_each_linking_to_its_editor(
         repeat_count="25",
         action="publish",
     )
-    series_id = _edited_id(await client.post(NEW, data=form))
+    series_id = edited_id(await client.post(NEW, data=form))
     found = await client.get(
         f"{API}/events", params={"post_parent": series_id, "per_page": 50}, headers=editor.basic
     )

@@ -7,15 +7,18 @@ database, a listening port - must not be what another worker creates at the same
 """
 
 import asyncio
+import functools
 import os
 import random
 import shutil
 import socket
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -257,3 +260,24 @@ async def almanac_server(url: str, workers: int = 1, **env: str) -> AsyncIterato
             except TimeoutError:
                 process.kill()
                 await process.wait()
+
+
+class _QuietFiles(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def served_directory(root: Path) -> Iterator[str]:
+    """A plain static server of `root` on a free local port, as another site (one that
+    embeds the calendar, or sends a cross-site form): its origin."""
+    port = free_port()
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", port), functools.partial(_QuietFiles, directory=str(root))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -20,6 +20,7 @@ import json
 import os
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,9 +125,10 @@ async def desk_site(database_url: str, request: pytest.FixtureRequest) -> AsyncI
             yield site
 
 
-def headless_chromium() -> WebDriver:
+def headless_chromium(scripts: bool = True) -> WebDriver:
     """Debian's Chromium, headless, through chromedriver; every host but 127.0.0.1
-    unreachable (no CDN can stand in), the console's messages kept."""
+    unreachable (no CDN can stand in), the console's messages kept. `scripts=False` turns
+    the pages' scripts off (the driver's own `execute_script` still runs)."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for argument in (
@@ -138,16 +140,27 @@ def headless_chromium() -> WebDriver:
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if not scripts:
+        options.add_experimental_option(
+            "prefs", {"profile.managed_default_content_settings.javascript": 2}
+        )
     return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
 
 
-@pytest.fixture(scope="module")
-def desk_browser() -> Iterator[WebDriver]:
+@contextmanager
+def chromium() -> Iterator[WebDriver]:
+    """headless_chromium(), quit at the end (a module's `browser` fixture)."""
     driver = headless_chromium()
     try:
         yield driver
     finally:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def desk_browser() -> Iterator[WebDriver]:
+    with chromium() as driver:
+        yield driver
 
 
 def wait(driver: WebDriver, seconds: float = WAIT) -> WebDriverWait[WebDriver]:

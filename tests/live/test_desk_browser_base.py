@@ -4,11 +4,8 @@ cross-site form refused, and axe-core on the sign-in, home and sessions screens 
 width and 375 px."""
 
 import asyncio
-import functools
 import re
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +14,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.live import free_port
+from tests.live import served_directory
 from tests.live.desk_harness import (
     DeskSite,
     assert_accessible,
@@ -31,26 +28,12 @@ from tests.live.desk_harness import (
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def other_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A plain static server on another local port: the site a cross-site form comes from."""
     root = tmp_path_factory.mktemp("other-site")
-    port = free_port()
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(_Quiet, directory=str(root))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{port}", root
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served_directory(root) as origin:
+        yield origin, root
 
 
 def _sign_in_out(driver: WebDriver, site: DeskSite) -> dict[str, Any]:

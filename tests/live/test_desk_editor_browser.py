@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -22,6 +20,7 @@ from tests.live.desk_harness import (
     DeskSite,
     assert_accessible,
     browser_errors,
+    headless_chromium,
     page_replaced,
     screenshot,
     sign_in,
@@ -509,28 +508,9 @@ async def test_back_after_saving_and_saving_again_makes_one_event(
     assert after == before + 1
 
 
-def _chromium_without_scripts() -> WebDriver:
-    """The harness's headless Chromium with the pages' scripts off (the driver's own
-    `execute_script` still works: it only sets the date fields)."""
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,1000",
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-    ):
-        options.add_argument(argument)
-    options.add_experimental_option(
-        "prefs", {"profile.managed_default_content_settings.javascript": 2}
-    )
-    return webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
-
-
 def _weekly_without_scripts(site: DeskSite) -> dict[str, Any]:
     seen: dict[str, Any] = {}
-    driver = _chromium_without_scripts()
+    driver = headless_chromium(scripts=False)
     try:
         sign_in(driver, site, "editor")
         driver.get(site.url("events/new"))
@@ -556,7 +536,7 @@ def _weekly_without_scripts(site: DeskSite) -> dict[str, Any]:
 
 def _weekly_saved_without_preview(site: DeskSite, too_big: Path) -> dict[str, Any]:
     seen: dict[str, Any] = {}
-    driver = _chromium_without_scripts()
+    driver = headless_chromium(scripts=False)
     try:
         sign_in(driver, site, "editor")
         driver.get(site.url("events/new"))

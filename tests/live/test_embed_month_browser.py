@@ -6,12 +6,9 @@ and ends after it, one that began before it, and not one that ends at the month'
 midnight."""
 
 import asyncio
-import functools
 import re
-import threading
 from collections.abc import AsyncIterator, Iterator
 from datetime import date, datetime, timedelta
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -21,8 +18,8 @@ import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.live import add_user, almanac_server, free_port, fresh_database
-from tests.live.desk_harness import headless_chromium
+from tests.live import add_user, almanac_server, fresh_database, served_directory
+from tests.live.desk_harness import chromium
 
 API = "/calendar/events/v1"
 ZONES = ("Europe/Berlin", "America/Los_Angeles")
@@ -65,25 +62,12 @@ def _month_events(first: date) -> list[dict[str, Any]]:
     ]
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def embedding_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A plain static server on a second local port: the other site that embeds."""
     root = tmp_path_factory.mktemp("embedding-month")
-    port = free_port()
-    server = ThreadingHTTPServer(
-        ("127.0.0.1", port), functools.partial(_Quiet, directory=str(root))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{port}", root
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served_directory(root) as origin:
+        yield origin, root
 
 
 @pytest.fixture(scope="module")
@@ -108,11 +92,8 @@ async def site(database_url: str, embedding_site: tuple[str, Path]) -> AsyncIter
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    driver = headless_chromium()
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 CELL = re.compile(r'<td class="([^"]*)">(.*?)</td>', re.S)

@@ -8,13 +8,10 @@ of another origin; a write shows on the next load through the response cache.
 `ALMANAC_SCREENSHOTS=docs/img` writes the screenshots of the README and docs/pages-and-desk.md."""
 
 import asyncio
-import functools
 import os
 import re
-import threading
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, date, datetime, timedelta
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +21,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.live import add_user, almanac_server, free_port, fresh_database
-from tests.live.desk_harness import axe_violations, headless_chromium
+from tests.live import add_user, almanac_server, fresh_database, served_directory
+from tests.live.desk_harness import axe_violations, chromium
 
 API = "/calendar/events/v1"
 WAIT = 60
@@ -108,46 +105,30 @@ async def _seed(site: Site) -> None:
             )  # fmt: skip
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
-def embed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+def embed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """A plain static server on a second local port: the other site that embeds."""
     root = tmp_path_factory.mktemp("embedding-site")
-    port = free_port()
-    handler = functools.partial(_Quiet, directory=str(root))
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield port, root
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served_directory(root) as origin:
+        yield origin, root
 
 
 @pytest.fixture(scope="module")
-async def site(database_url: str, embed_server: tuple[int, Path]) -> AsyncIterator[Site]:
-    port, _ = embed_server
+async def site(database_url: str, embed_server: tuple[str, Path]) -> AsyncIterator[Site]:
+    origin, _ = embed_server
     async with fresh_database(database_url, "almanac_pages_browser", migrated=True) as url:
         _, password = await add_user(url, "pages-editor", "editor")
-        env = {"CORS_ORIGINS": f"http://127.0.0.1:{port}", "SITE_NAME": "Riverside Calendar"}
+        env = {"CORS_ORIGINS": origin, "SITE_NAME": "Riverside Calendar"}
         async with almanac_server(url, **env) as base:
-            site = Site(base, f"http://127.0.0.1:{port}", ("pages-editor", password))
+            site = Site(base, origin, ("pages-editor", password))
             await _seed(site)
             yield site
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    driver = headless_chromium()
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _errors(driver: WebDriver) -> list[str]:
@@ -276,7 +257,7 @@ def _embedded(driver: WebDriver, page: str) -> list[str]:
 
 
 async def test_the_embed_element_on_another_origin(
-    site: Site, browser: WebDriver, embed_server: tuple[int, Path]
+    site: Site, browser: WebDriver, embed_server: tuple[str, Path]
 ) -> None:
     _, root = embed_server
     (root / "index.html").write_text(

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.seed.demo_images import KINDS
 from tests.live import add_user, almanac_server, fresh_database
-from tests.live.desk_harness import axe_violations, headless_chromium
+from tests.live.desk_harness import axe_violations, chromium
 
 API = "/calendar/events/v1"
 
@@ -53,11 +53,8 @@ async def demo(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> A
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    driver = headless_chromium()
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 async def _with_images(demo: Demo, prefix: str = "") -> list[dict[str, Any]]:
