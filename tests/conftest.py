@@ -36,7 +36,7 @@ from app.core.infra.settings import get_settings
 from app.main import create_app
 from tests.desk_support import DeskUserFactory, make_desk_user
 from tests.factories import Auth, AuthFor, asgi_client, make_auth
-from tests.live import per_worker
+from tests.live.harness import per_worker
 
 # The desk's browser-test harness (its fixtures: desk_site, desk_browser).
 pytest_plugins = ["tests.live.desk_harness"]

@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from tests.live import wait_until_listening
+from tests.live.harness import wait_until_listening
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tec"
 HOST = "http://tec.test"

@@ -14,7 +14,7 @@ import uvicorn
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
-from tests.live import POLL, free_port
+from tests.live.harness import POLL, free_port
 
 # A script step: a status to answer, ("sleep", seconds) then 200, or "hang": 200 once
 # `release` is set (the request's arrival sets `arrived`).

@@ -23,7 +23,7 @@ from app.importer.summary import PlainProgress, Summary
 from app.media.storage import LocalStorage
 from tests.api.test_import import Site, get, mapping
 from tests.factories import AuthFor
-from tests.live import free_port
+from tests.live.harness import free_port
 from tests.media_files import picture
 from tests.tec_source import FakeTEC, served
 

@@ -18,7 +18,7 @@ from app.webhooks.fanout import fan_out
 from app.webhooks.sender import Outgoing, Sender
 from app.webhooks.worker import WebhookWorker
 from tests.factories import API, Auth, AuthFor
-from tests.live import fresh_database
+from tests.live.harness import fresh_database
 from tests.webhook_receiver import Receiver, receiving
 
 PUBLIC = "http://93.184.215.14/hook"  # a public address, written as one: no DNS needed

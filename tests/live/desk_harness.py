@@ -38,7 +38,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from app.core.rules.permissions import Role
 from tests.desk_support import ACCOUNT_PASSWORD, CHEAP_HASH
-from tests.live import accounts_of, almanac_server, fresh_database
+from tests.live.harness import accounts_of, almanac_server, fresh_database
 
 WAIT = 60
 ROLES = ("administrator", "editor", "author", "contributor", "subscriber")

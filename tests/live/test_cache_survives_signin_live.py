@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.desk_support import ACCOUNT_PASSWORD, csrf_token
 from tests.factories import API
-from tests.live import accounts_of, almanac_server, fresh_database
 from tests.live.desk_harness import add_desk_user
+from tests.live.harness import accounts_of, almanac_server, fresh_database
 
 VERSION = "SELECT last_value FROM events_version_seq"
 WINDOW = {"start_date": "2030-01-01", "end_date": "2030-12-31"}

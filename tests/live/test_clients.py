@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from tests.factories import API
-from tests.live import add_user, almanac_server, fresh_database
+from tests.live.harness import add_user, almanac_server, fresh_database
 
 NODE_TOOLS = Path(__file__).resolve().parents[1] / "clients"
 # The warnings Redocly's recommended rules still give, each with its reason

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.live import almanac_server, fresh_database
+from tests.live.harness import almanac_server, fresh_database
 
 HEADER_TIMEOUT = 1.0
 KEEPALIVE_TIMEOUT = 1

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from tests.factories import API
-from tests.live import POLL, almanac_server, fresh_database
 from tests.live.db_gate import DatabaseGate
+from tests.live.harness import POLL, almanac_server, fresh_database
 
 BAD_LOGIN = httpx.BasicAuth("nobody", "wrong password")
 ROUNDS = 3  # of concurrent requests on the same kept-alive connections

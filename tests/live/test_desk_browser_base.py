@@ -14,7 +14,6 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.live import served_directory
 from tests.live.desk_harness import (
     DeskSite,
     assert_accessible,
@@ -24,6 +23,7 @@ from tests.live.desk_harness import (
     sign_out,
     wait,
 )
+from tests.live.harness import served_directory
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

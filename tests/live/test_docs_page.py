@@ -17,8 +17,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support import expected_conditions as ready
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.live import almanac_server, fresh_database
 from tests.live.desk_harness import headless_chromium
+from tests.live.harness import almanac_server, fresh_database
 
 API = "/calendar/events/v1"
 DOC = f"{API}/doc"

@@ -18,8 +18,8 @@ import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.live import add_user, almanac_server, fresh_database, served_directory
 from tests.live.desk_harness import chromium
+from tests.live.harness import add_user, almanac_server, fresh_database, served_directory
 
 API = "/calendar/events/v1"
 ZONES = ("Europe/Berlin", "America/Los_Angeles")

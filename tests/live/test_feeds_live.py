@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from tests.factories import API
-from tests.live import add_user, almanac_server, fresh_database
+from tests.live.harness import add_user, almanac_server, fresh_database
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.factories import API
-from tests.live import add_user, almanac, free_port, fresh_database, wait_until_serving
+from tests.live.harness import add_user, almanac, free_port, fresh_database, wait_until_serving
 
 HEAD_LINE = "migrations: at head "
 

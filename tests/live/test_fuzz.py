@@ -25,7 +25,7 @@ import pytest
 from PIL import Image
 
 from tests.factories import API
-from tests.live import free_port, fresh_database, wait_until_serving
+from tests.live.harness import free_port, fresh_database, wait_until_serving
 
 CHECKS = (
     "not_a_server_error",

@@ -14,7 +14,7 @@ from app.events.horizon import HorizonKeeper, extend_horizon
 from app.events.occurrences import Horizon
 from app.models import Occurrence
 from tests.factories import API, AuthFor
-from tests.live import almanac, fresh_database
+from tests.live.harness import almanac, fresh_database
 
 
 async def stored(maker: async_sessionmaker[AsyncSession], series_id: int) -> list[datetime]:

@@ -18,7 +18,7 @@ from app.core.infra.settings import get_settings
 from app.importer.arguments import ImportArguments
 from app.importer.client import site_key
 from app.importer.command import cmd_import
-from tests.live import free_port, fresh_database
+from tests.live.harness import free_port, fresh_database
 from tests.tec_source import FakeTEC, served
 
 

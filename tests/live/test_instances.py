@@ -25,7 +25,7 @@ import pytest
 
 from tests.api.test_operations import samples
 from tests.factories import API, basic
-from tests.live import POLL, add_user, free_port, fresh_database, wait_until_serving
+from tests.live.harness import POLL, add_user, free_port, fresh_database, wait_until_serving
 from tests.live.test_proxy_nginx import running_nginx, shipped_server
 
 ROOT = Path(__file__).resolve().parents[2]

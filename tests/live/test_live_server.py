@@ -16,7 +16,7 @@ import pytest
 
 from app.core.infra.replica import NOT_A_STANDBY
 from tests.factories import API
-from tests.live import (
+from tests.live.harness import (
     add_user,
     almanac,
     almanac_server,

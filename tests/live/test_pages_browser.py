@@ -21,8 +21,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tests.live import add_user, almanac_server, fresh_database, served_directory
 from tests.live.desk_harness import axe_violations, chromium
+from tests.live.harness import add_user, almanac_server, fresh_database, served_directory
 
 API = "/calendar/events/v1"
 WAIT = 60

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from tests.factories import API
-from tests.live import almanac, free_port, fresh_database, wait_until_listening
+from tests.live.harness import almanac, free_port, fresh_database, wait_until_listening
 from tests.live.test_instances import serving
 
 POOL_SIZE = 3  # server connections PgBouncer keeps: fewer than the app's clients

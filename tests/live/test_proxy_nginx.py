@@ -26,7 +26,7 @@ import pytest
 from PIL import Image
 
 from tests.factories import API
-from tests.live import free_port, fresh_database, wait_until_listening, wait_until_serving
+from tests.live.harness import free_port, fresh_database, wait_until_listening, wait_until_serving
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

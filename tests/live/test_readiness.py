@@ -10,7 +10,7 @@ import pytest
 
 from app.core.infra.database import asyncpg_url
 from tests.factories import API
-from tests.live import POLL, private_postgres, stop_postgres
+from tests.live.harness import POLL, private_postgres, stop_postgres
 from tests.live.test_instances import Instance, serving, until_logged
 
 ATTEMPTS = 200  # reads of /readyz while waiting for the restarted database (POLL apart)

@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from tests.live import almanac_server, fresh_database
+from tests.live.harness import almanac_server, fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"

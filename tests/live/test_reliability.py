@@ -20,7 +20,7 @@ from app.core.rules.permissions import Role
 from app.main import create_app
 from app.users.service import Accounts
 from tests.factories import API, AuthFor, asgi_client
-from tests.live import private_postgres, stop_postgres
+from tests.live.harness import private_postgres, stop_postgres
 
 TABLES = "events, venues, organizers, terms, images, users"
 

@@ -19,7 +19,7 @@ from app.core.infra.migrate import upgrade
 from app.core.infra.replica import format_lsn, parse_lsn
 from app.core.rules.constants import VERSION_SEQUENCE
 from tests.factories import API
-from tests.live import POLL, add_user, almanac, private_postgres
+from tests.live.harness import POLL, add_user, almanac, private_postgres
 from tests.live.test_instances import Instance, serving
 from tests.standby import Standby, streaming_standby
 

@@ -23,7 +23,7 @@ from app.events.recurrence import parse_recurrence
 from app.seed.generation import series_rule
 from app.seed.seeder import SeedCounts, seed
 from tests.factories import API, asgi_client
-from tests.live import fresh_database
+from tests.live.harness import fresh_database
 
 SEED = (
     *("seed", "--events", "200", "--venues", "10", "--organizers", "10"),

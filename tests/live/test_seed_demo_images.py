@@ -17,8 +17,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.seed.demo_images import KINDS
-from tests.live import add_user, almanac_server, fresh_database
 from tests.live.desk_harness import axe_violations, chromium
+from tests.live.harness import add_user, almanac_server, fresh_database
 
 API = "/calendar/events/v1"
 

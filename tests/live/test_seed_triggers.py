@@ -24,7 +24,7 @@ from app.seed.bulk import RECURRENCE
 from app.seed.generation import EventRows
 from app.seed.seeder import SeedCounts, Seeder, libpq_url
 from app.seed.tables import EVENT_COLUMNS, EVENT_TRANSLATION_COLUMNS, OCCURRENCE_COLUMNS
-from tests.live import fresh_database
+from tests.live.harness import fresh_database
 
 NOW = datetime(2026, 11, 25, 1, 0, 3, tzinfo=UTC)
 COUNTS = SeedCounts(events=300, venues=6, organizers=6, categories=5, tags=6)

@@ -5,7 +5,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from tests.live import almanac_server, fresh_database
+from tests.live.harness import almanac_server, fresh_database
 
 
 @pytest.fixture

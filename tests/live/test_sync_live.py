@@ -17,7 +17,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.factories import API
-from tests.live import add_user, almanac_server, fresh_database
+from tests.live.harness import add_user, almanac_server, fresh_database
 
 PLURAL = {"event": "events", "venue": "venues", "organizer": "organizers",
           "category": "categories", "tag": "tags"}  # fmt: skip

@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from tests.factories import API, basic
-from tests.live import add_user, free_port, fresh_database, wait_until_serving
+from tests.live.harness import add_user, free_port, fresh_database, wait_until_serving
 from tests.webhook_receiver import Receiver, receiving, until
 
 SCHEDULE = [0.1, 0.2, 0.4, 0.8, 1.6]
