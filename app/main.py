@@ -13,6 +13,7 @@ from app.api import api_router
 from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessLog, RouteTemplates, route_template
 from app.core.edge.activity import count_requests
+from app.core.edge.app_services import AppServices, app_services, attach_services
 from app.core.edge.caching import (
     CountCache,
     PrincipalCache,
@@ -37,7 +38,6 @@ from app.core.edge.ratelimit import FailedLogins
 from app.core.edge.urls import NAMESPACE
 from app.core.infra.activity import RequestActivity
 from app.core.infra.database import (
-    add_after_commit,
     make_engine,
     make_sessionmaker,
     raw_dsn,
@@ -51,15 +51,16 @@ from app.core.infra.metrics import Metrics
 from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.replica import ReadRouter, ReplicaMonitor
 from app.core.infra.settings import LANGUAGES, Settings, get_settings
+from app.desk.i18n import DeskTemplates
 from app.desk.router import add_desk_routes
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
 from app.http.ignored import IGNORED_HEADER, report_ignored
 from app.media.files import serve_media_file
-from app.media.storage import LocalStorage
 from app.ops.health import add_operations_routes
 from app.pages.headers import fresh_nonces
+from app.pages.i18n import Environments
 from app.pages.paths import is_cached_path
 from app.pages.router import add_page_routes
 from app.webhooks.worker import LANES, WebhookWorker
@@ -73,21 +74,23 @@ CONDITIONAL_HEADERS = ["If-Match", "If-None-Match"]
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
-    settings: Settings = app.state.settings
+    services = app_services(app)
+    settings, metrics = services.settings, services.metrics
     url = resolve_database_url(settings)
     engine = make_engine(url, settings)
     reads = read_engine(engine, settings)
-    metrics: Metrics = app.state.metrics
     metrics.watch_pool(engine.sync_engine.pool, "primary")
     version_reader = await version_pool(url, settings)
     maker = make_sessionmaker(engine)
     # Series' dates follow the horizon: extended now and then daily (app/events/horizon.py).
-    keeper: HorizonKeeper = app.state.horizon_keeper
+    keeper = HorizonKeeper(
+        Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
+    )
     tasks = make_engine(url, settings, pooled=False)
     keeper.start(make_sessionmaker(tasks))
     # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
     # own, as it runs all the time.
-    webhooks: WebhookWorker = app.state.webhook_worker
+    webhooks = WebhookWorker(settings, metrics, services.activity)
     webhook_engine = make_engine(url, settings.model_copy(update={"db_pool_size": LANES + 1}))
     webhooks.start(make_sessionmaker(webhook_engine))
     async with read_replica(settings, version_reader, metrics) as replica:
@@ -104,7 +107,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     await webhook_engine.dispose()
     await tasks.dispose()
     await version_reader.close()
-    await app.state.failed_logins.close()
+    await services.failed_logins.close()
     await reads.dispose()
     await engine.dispose()
     metrics.process_exit()
@@ -145,7 +148,7 @@ async def read_replica(
     try:
         yield {
             "replica_sessionmaker": make_sessionmaker(read_engine(engine, settings)),
-            "read_router": ReadRouter(monitor, settings),
+            "read_router": ReadRouter(monitor, settings, read_position),
             "replica_monitor": monitor,
         }
     finally:
@@ -154,14 +157,15 @@ async def read_replica(
         await engine.dispose()
 
 
-def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]:
+def edge_steps(app: FastAPI, services: AppServices) -> list[Step]:
     """The edge, outermost first (docs/architecture.md#the-edge): each step sees the request
     as the steps before it left it, and the response as the steps after it answered."""
+    settings, metrics = services.settings, services.metrics
     peers = TrustedPeers(settings.forwarded_allow_ips)
     positions = [written_position(settings.replica_max_lag)]
     return [
         # Requests in flight in this process: webhook deliveries wait for them to let up.
-        count_requests(app.state.activity),
+        count_requests(services.activity),
         # The request id and the access line cover everything after them.
         AccessLog(peers, metrics),
         # A database outage raised in any step or route is a 503, on a connection kept open.
@@ -192,7 +196,7 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
         # Outside the cache: every page response gets a nonce of its own, a hit's included.
         fresh_nonces,
         # Outside the ETags: cached entries keep theirs (a hit's 304 hashes nothing).
-        ResponseCaching(app.state.response_cache, settings.site_zone, pages=is_cached_path),
+        ResponseCaching(services.response_cache, settings.site_zone, pages=is_cached_path),
         body_limit(settings.max_body_bytes, settings.default_language, settings.max_upload_bytes),
         tag_responses,
         # Innermost: the fields a write ignored, named on its answer (after what it read).
@@ -200,9 +204,36 @@ def edge_steps(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Step]
     ]
 
 
+def make_services(settings: Settings) -> AppServices:
+    """The app's long-lived services (app/core/edge/app_services.py), one of each."""
+    metrics = Metrics(settings.metrics_enabled)
+    return AppServices(
+        settings=settings,
+        metrics=metrics,
+        activity=RequestActivity(),
+        event_totals=CountCache(observe=metrics.totals_lookup),
+        response_cache=ResponseCache(),
+        principals=PrincipalCache(),
+        failed_logins=FailedLogins(
+            settings.login_failures_limit,
+            settings.login_failures_window,
+            # Its own pool only where the app runs without its lifespan (the in-process tests).
+            dsn=settings.database_url and raw_dsn(settings.database_url),
+            statement_cache_size=100 if settings.db_prepared_statements else 0,
+        ),
+        anonymous_reads=AnonymousReads.of(settings),
+        # After a committed write: a new data version first (no cache serves the old state),
+        # then the change log's pruning (at most once a minute per process).
+        after_commit=(after_write, ChangePruner(settings.changes_retention_days).after_write),
+        media_slots=asyncio.Semaphore(MEDIA_PROCESSING_SLOTS),
+        page_templates=Environments(settings.templates_dir),
+        desk_templates=DeskTemplates(),
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """The app; `settings` default to the environment's (read here, once, and injected into
-    everything else through `app.state.settings`)."""
+    """The app; `settings` default to the environment's (read here, once, and reaching
+    everything else through the app's services, `services_of(request).settings`)."""
     settings = settings or get_settings()
     configure_logging(settings.log_format, settings.log_level)
     app = FastAPI(
@@ -215,34 +246,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         redirect_slashes=False,
     )
-    app.state.settings = settings
-    app.state.metrics = metrics = Metrics(settings.metrics_enabled)
-    app.state.event_totals = CountCache(observe=metrics.totals_lookup)
-    app.state.response_cache = ResponseCache()
-    app.state.principals = PrincipalCache()
-    # What the read router reads of a request (app/core/infra/database.py get_sessionmaker).
-    app.state.read_position = read_position
-    # After a committed write: a new data version first (no cache serves the old state),
-    # then the change log's pruning (at most once a minute per process).
-    add_after_commit(app.state, after_write)
-    add_after_commit(app.state, ChangePruner(settings.changes_retention_days).after_write)
-    app.state.horizon_keeper = HorizonKeeper(
-        Horizon(settings.recurrence_horizon_days, settings.recurrence_max_occurrences)
-    )
-    app.state.activity = RequestActivity()
-    app.state.webhook_worker = WebhookWorker(settings, metrics, app.state.activity)
-    app.state.media_storage = LocalStorage(settings.media_root)
-    app.state.media_slots = asyncio.Semaphore(MEDIA_PROCESSING_SLOTS)
-    app.state.anonymous_reads = AnonymousReads.of(settings)
-    app.state.failed_logins = FailedLogins(
-        settings.login_failures_limit,
-        settings.login_failures_window,
-        # Its own pool only where the app runs without its lifespan (the in-process tests).
-        dsn=settings.database_url and raw_dsn(settings.database_url),
-        statement_cache_size=100 if settings.db_prepared_statements else 0,
-    )
+    services = make_services(settings)
+    attach_services(app, services)
     register_error_handlers(app)
-    add_operations_routes(app, metrics)
+    add_operations_routes(app, services.metrics)
     for index_path in ("/", *(f"/{language}" for language in LANGUAGES)):
         app.add_api_route(index_path, api_index, methods=["GET"], tags=["discovery"])
         app.add_api_route(index_path, describe_index, methods=["OPTIONS"], include_in_schema=False)
@@ -260,5 +267,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # inside it.
     add_desk_routes(app)
 
-    app.add_middleware(EdgePipeline, steps=edge_steps(app, settings, metrics))
+    app.add_middleware(EdgePipeline, steps=edge_steps(app, services))
     return app

@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from app.core.edge.app_services import app_services
 from app.core.infra.database import asyncpg_url, get_sessionmaker
 from app.core.infra.embedded import start_server
 from app.core.infra.migrate import upgrade
@@ -153,7 +154,7 @@ async def app(database_url: str) -> AsyncIterator[FastAPI]:
     settings = {"database_url": database_url, "media_dir": media}
     app = create_app(get_settings().model_copy(update=settings))
     yield app
-    await app.state.failed_logins.close()
+    await app_services(app).failed_logins.close()
     shutil.rmtree(media, ignore_errors=True)
 
 
@@ -164,14 +165,14 @@ async def client(
     app.dependency_overrides[get_sessionmaker] = lambda: maker
     # Every test starts with no throttled clients and no cached totals (a test's rolled-back
     # writes draw no new data version, so totals from an earlier test could look current).
-    await app.state.failed_logins.clear()
-    app.state.event_totals.clear()
+    await app_services(app).failed_logins.clear()
+    app_services(app).event_totals.clear()
     async with asgi_client(app) as c:
         yield c
     app.dependency_overrides.clear()
     # The throttle's rows are committed (outside the test's transaction): leave none behind
     # for tests that do not use this fixture.
-    await app.state.failed_logins.clear()
+    await app_services(app).failed_logins.clear()
 
 
 @pytest.fixture

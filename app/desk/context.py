@@ -25,6 +25,7 @@ from fastapi import Depends, Request
 from starlette.datastructures import Headers
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from app.core.edge.app_services import services_of
 from app.core.edge.csp import new_nonce
 from app.core.edge.errors import ApiError
 from app.core.edge.middleware import BODY_REFUSED_STATE_KEY
@@ -33,7 +34,7 @@ from app.core.infra.database import MakerDep, Session, session_scope
 from app.core.infra.settings import LANGUAGES, Settings
 from app.core.rules.permissions import Principal, Role, can_create_posts, can_manage_terms
 from app.desk.headers import NONCE_STATE_KEY
-from app.desk.i18n import N_, DeskTemplates, format_moment
+from app.desk.i18n import N_, format_moment
 from app.desk.paths import DESK, desk_parts
 from app.http.context import RequestContext
 from app.users.auth import desk_session
@@ -127,7 +128,7 @@ class Can:
 
 
 def desk_language(request: Request) -> str:
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     parts = desk_parts(_relative(request))
     language = parts[0] if parts is not None else None
     return language if language in LANGUAGES else settings.default_language
@@ -140,7 +141,7 @@ def _relative(request: Request) -> str:
 def desk_url(request: Request, language: str, path: str = "") -> str:
     """A desk path in `language`: `desk_url(r, "de", "events/")` is `/de/desk/events/`
     (after the root path; the default language has no prefix)."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     root = str(request.scope.get("root_path", "")).rstrip("/")
     prefix = "" if language == settings.default_language else f"/{language}"
     return f"{root}{prefix}/{DESK}/{path.lstrip('/')}"
@@ -198,11 +199,11 @@ def render_desk(
 ) -> Response:
     """A desk template with what the layout needs; a flash message waiting in the cookie is
     shown and cleared. Signed-in or not (the sign-in page, the error pages)."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     request.state.language = language  # Content-Language
     if status >= 400:
         setattr(request.state, DISCARD_STATE_KEY, True)
-    templates: DeskTemplates = request.app.state.desk_templates
+    templates = services_of(request).desk_templates
     path = here(request)
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))[:FLASH_LENGTH] or None
     html = templates.render(
@@ -313,7 +314,7 @@ async def desk_database(request: Request, maker: MakerDep) -> AsyncIterator[Sess
     """The request's session, committed before the response is sent (unless an error page
     was rendered: rolled back)."""
     try:
-        async with session_scope(request, maker) as db:
+        async with session_scope(request, maker, services_of(request)) as db:
             yield db
             if getattr(request.state, DISCARD_STATE_KEY, False):
                 raise _Discard
@@ -325,7 +326,7 @@ DeskDatabase = Annotated[Session, Depends(desk_database, scope="function")]
 
 
 async def _signed_in(request: Request, db: Session) -> DeskContext:
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     language = desk_language(request)
     request.state.language = language
     found = await desk_session(request, db, settings)

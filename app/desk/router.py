@@ -11,8 +11,9 @@ from fastapi import APIRouter, FastAPI, Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import FileResponse, RedirectResponse, Response
 
+from app.core.edge.app_services import app_services
 from app.core.edge.errors import ApiError, no_route
-from app.core.infra.settings import LANGUAGES, Settings
+from app.core.infra.settings import LANGUAGES
 from app.core.rules.permissions import Principal
 from app.desk.context import (
     DeskRefused,
@@ -22,7 +23,7 @@ from app.desk.context import (
     signin_url,
 )
 from app.desk.headers import DeskHeaders
-from app.desk.i18n import N_, DeskTemplates
+from app.desk.i18n import N_
 from app.desk.paths import desk_parts
 from app.users.auth import DESK_SESSION_STATE_KEY
 from app.users.sessions import COOKIE
@@ -73,8 +74,7 @@ def _signed_in_principal(request: Request) -> Principal | None:
 def add_desk_routes(app: FastAPI) -> None:
     """Mount the desk (before the edge pipeline is added: its header middleware runs inside
     it, where the proxy's scheme, host and root path are already the public ones)."""
-    settings: Settings = app.state.settings
-    app.state.desk_templates = DeskTemplates()
+    settings = app_services(app).settings
     routers = screen_routers()
     for prefix in ("", *(f"/{language}" for language in LANGUAGES)):
         for router in routers:

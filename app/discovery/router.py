@@ -8,10 +8,11 @@ from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BeforeValidator, Field
 from starlette.responses import RedirectResponse, Response
 
+from app.core.edge.app_services import SettingsDep, services_of
 from app.core.edge.errors import ApiError, no_route
 from app.core.edge.responses import json_response
 from app.core.edge.urls import NAMESPACE, Urls, UrlsDep
-from app.core.infra.settings import Settings, SettingsDep
+from app.core.infra.settings import Settings
 from app.core.rules.dates import DATETIME_FORMAT
 from app.discovery.docs_page import asset, docs_page, wants_html
 from app.events.listing import default_window
@@ -127,7 +128,7 @@ def index_route(urls: Urls) -> dict[str, Any]:
 async def api_index(request: Request, urls: UrlsDep, language: LanguageDep) -> Response:
     """Name, namespaces and every route with its methods and arguments, like WordPress's
     index (`/wp-json/`), so that clients which discover an API from it find everything."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     routes: dict[str, Any] = {"/": index_route(urls)}
     routes.update(namespace_routes(request.app, urls, computed_defaults(settings)))
     return json_response(

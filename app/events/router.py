@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import Path, Request
 from starlette.responses import Response
 
-from app.core.edge.caching import CountCache
+from app.core.edge.app_services import services_of
 from app.core.edge.responses import json_response
 from app.events.kind import EVENTS
 from app.events.listing import feed_link, list_events
@@ -46,7 +46,7 @@ router = routes.router
 )
 async def list_events_route(request: Request, ctx: ContextDep) -> Response:
     """Events in a date window (default: 00:00 yesterday to two years ahead), start ascending."""
-    totals: CountCache = request.app.state.event_totals
+    totals = services_of(request).event_totals
     items, total, echoed, page = await list_events(ctx, totals)
     return list_response(
         urls=ctx.urls,

@@ -5,6 +5,7 @@ would otherwise take `<slug>.ics` for a slug."""
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from app.core.edge.app_services import services_of
 from app.feeds.docs import EVENT_DOC, LIST_DOC
 from app.feeds.responses import CalendarResponse, calendar_response
 from app.feeds.service import event_feed, list_feed
@@ -17,7 +18,7 @@ router = APIRouter(tags=["feeds"], default_response_class=CalendarResponse)
 @router.get("/events.ics", summary="Calendar feed of an event list", **LIST_DOC)
 async def events_feed(request: Request, ctx: ContextDep) -> Response:
     """The events the list would return for the same filters, as iCalendar."""
-    feed = await list_feed(ctx, request.app.state.event_totals)
+    feed = await list_feed(ctx, services_of(request).event_totals)
     return calendar_response(request, ctx, feed, "events.ics")
 
 

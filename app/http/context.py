@@ -6,12 +6,12 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.core.edge.app_services import services_of
 from app.core.edge.errors import invalid, no_route
 from app.core.edge.language import header_language, requested_language, set_language
 from app.core.edge.ratelimit import Guesses
 from app.core.edge.urls import Urls, urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
-from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.settings import LANGUAGES, Settings
 from app.core.rules.permissions import Principal
 from app.http.raw_params import RawParams, raw_params
@@ -26,7 +26,7 @@ async def get_language(request: Request) -> str:
     parameter value is a 400. The parameters and settings are read directly, not as
     dependencies: every route resolves this one, and FastAPI's resolution of a dependency
     costs more than reading them."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     raw = await raw_params(request)  # read once per request, then kept in its state
     segment = request.path_params.get("lang")
     if segment is not None and segment not in LANGUAGES:
@@ -77,10 +77,10 @@ async def request_context(
     and the URLs are resolved here rather than as dependencies of their own: FastAPI's
     resolution of each dependency costs more than the work it wraps, on every request. The
     session factory stays one (`MakerDep`): the tests and the statement counter replace it."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     raw = await raw_params(request)
-    reads: AnonymousReads = request.app.state.anonymous_reads
-    async with session_scope(request, maker) as session:
+    reads = services_of(request).anonymous_reads
+    async with session_scope(request, maker, services_of(request)) as session:
         user = await authenticate(request, session, settings)
         urls = urls_of(request, settings)
         if_match = request.headers.get("if-match")
@@ -95,7 +95,7 @@ def password_guesses(request: Request) -> Guesses:
     """The request's client's record-password guesses (app/core/edge/ratelimit.py)."""
     client = request.client.host if request.client else "unknown"
     reader = getattr(request.state, "version_reader", None)  # none in in-process tests
-    return Guesses(request.app.state.failed_logins, client, reader)
+    return Guesses(services_of(request).failed_logins, client, reader)
 
 
 # scope="function": the session commits before the response goes out, so a failed commit

@@ -358,10 +358,10 @@ def _error_schemas() -> dict[str, Any]:
 
 
 def base_document(app: FastAPI) -> dict[str, Any]:
-    """The document without servers (those depend on the request); cached on the app."""
-    cached: dict[str, Any] | None = getattr(app.state, "openapi_document", None)
-    if cached is not None:
-        return cached
+    """The document without servers (those depend on the request); cached on the app, where
+    FastAPI keeps the document it would make (it makes none: `openapi_url=None`)."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
     generated = get_openapi(
         title="almanac",
         version=VERSION,
@@ -413,7 +413,7 @@ def base_document(app: FastAPI) -> dict[str, Any]:
     components["schemas"] = {**share_schemas(schemas, named), **named}
     declare_security(generated)
     name_operations(paths)
-    app.state.openapi_document = generated
+    app.openapi_schema = generated
     return generated
 
 

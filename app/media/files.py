@@ -12,8 +12,9 @@ import asyncio
 from fastapi import Request
 from starlette.responses import FileResponse, Response
 
+from app.core.edge.app_services import services_of
 from app.core.edge.errors import no_route
-from app.media.storage import MediaStorage
+from app.media.storage import LocalStorage, MediaStorage
 
 TYPES = {
     "jpg": "image/jpeg",
@@ -27,13 +28,12 @@ SANDBOX = "default-src 'none'; sandbox"
 
 
 def media_storage(request: Request) -> MediaStorage:
-    storage: MediaStorage = request.app.state.media_storage
-    return storage
+    """The settings' media directory, as the commands and the importer open it too."""
+    return LocalStorage(services_of(request).settings.media_root)
 
 
 def processing_slots(request: Request) -> asyncio.Semaphore:
-    slots: asyncio.Semaphore = request.app.state.media_slots
-    return slots
+    return services_of(request).media_slots
 
 
 async def serve_media_file(name: str, request: Request) -> Response:

@@ -11,12 +11,11 @@ from typing import Any
 
 from fastapi import Request
 
+from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
 from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
 from app.core.infra.database import SessionMaker
-from app.core.infra.pool_share import AnonymousReads
-from app.core.infra.settings import Settings
 from app.events.listing import list_bodies, list_days, list_summaries
 from app.events.service import EventService
 from app.http.context import RequestContext, password_guesses
@@ -66,8 +65,8 @@ async def visitor_context(
     in to the desk (its session cookie, on a GET), what their role may see (app/users/auth.py;
     such pages are neither stored nor served by the response cache). Reads only: nothing is
     committed, so no data version is drawn, whatever the method."""
-    settings: Settings = request.app.state.settings
-    reads: AnonymousReads = request.app.state.anonymous_reads
+    settings = services_of(request).settings
+    reads = services_of(request).anonymous_reads
     async with maker() as session:
         user = await session_reader(request, session, settings)
         urls = urls_of(request, settings)

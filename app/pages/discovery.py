@@ -9,10 +9,10 @@ from xml.sax.saxutils import escape
 from fastapi import APIRouter, Request
 from starlette.responses import FileResponse, Response
 
+from app.core.edge.app_services import services_of
 from app.core.edge.errors import no_route
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep
-from app.core.infra.settings import Settings
 from app.pages.paths import READS
 from app.pages.repository import Entry, sitemap_count, sitemap_entries
 
@@ -30,7 +30,7 @@ ASSET_CACHE = "public, max-age=86400"
 
 
 def _site(request: Request) -> str:
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     return urls_of(request, settings).site
 
 
@@ -43,7 +43,7 @@ async def robots(request: Request) -> Response:
 @discovery_router.api_route("/sitemap.xml", methods=READS)
 async def sitemap(request: Request, maker: MakerDep) -> Response:
     site = _site(request)
-    limit = _limit(request)
+    limit = SITEMAP_LIMIT  # read here: smaller in a test
     async with maker() as session:
         total = await sitemap_count(session)
         if total > limit:
@@ -64,7 +64,7 @@ async def sitemap(request: Request, maker: MakerDep) -> Response:
 
 @discovery_router.api_route("/sitemap-{number:id}.xml", methods=READS)
 async def sitemap_part(request: Request, number: int, maker: MakerDep) -> Response:
-    limit = _limit(request)
+    limit = SITEMAP_LIMIT  # read here: smaller in a test
     entries: Sequence[Entry] = []
     if number >= 1:
         async with maker() as session:
@@ -72,11 +72,6 @@ async def sitemap_part(request: Request, number: int, maker: MakerDep) -> Respon
     if not entries:
         raise no_route()
     return Response(_urlset(_site(request), entries), media_type=XML)
-
-
-def _limit(request: Request) -> int:
-    """URLs per sitemap file (the app's `sitemap_limit`: smaller in tests)."""
-    return int(getattr(request.app.state, "sitemap_limit", SITEMAP_LIMIT))
 
 
 def _urlset(site: str, entries: Sequence[Entry]) -> str:
@@ -96,7 +91,7 @@ async def asset(request: Request, name: str) -> Response:
     """The stylesheet and embed.js; a file of the same name in `TEMPLATES_DIR` wins."""
     if name not in ASSET_TYPES:
         raise no_route()
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     override = settings.templates_dir / name if settings.templates_dir else None
     path = override if override is not None and override.is_file() else ASSETS / name
     headers = {"Cache-Control": ASSET_CACHE, "Access-Control-Allow-Origin": "*"}

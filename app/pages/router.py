@@ -12,7 +12,7 @@ from fastapi import APIRouter, FastAPI, Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import HTMLResponse, Response
 
-from app.core.edge.caching import CountCache
+from app.core.edge.app_services import app_services, services_of
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep
 from app.core.infra.settings import LANGUAGES, Settings
@@ -20,7 +20,7 @@ from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
 from app.pages.discovery import discovery_router
 from app.pages.headers import page_headers, page_nonce
-from app.pages.i18n import Environments, describe_series, first_weekday
+from app.pages.i18n import describe_series, first_weekday
 from app.pages.links import SITE_VIEWS, PageLinks
 from app.pages.paths import (
     READS,
@@ -45,12 +45,12 @@ def render_page(
     request: Request, language: str, template: str, status: int = 200, **values: Any
 ) -> Response:
     """A template of the pages in `language`, with what every page's layout needs."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     links = values.pop("links", None) or PageLinks(
         urls_of(request, settings), language, settings.default_language
     )
     path = page_path(request)
-    environments: Environments = request.app.state.page_templates
+    environments = services_of(request).page_templates
     # An error page (404, 400) is no page of its own: no canonical URL and no hreflang
     # alternates naming the missing page as if it existed in each language; its language
     # menu leads to each language's calendar.
@@ -146,10 +146,10 @@ Build = Callable[[PageRequest], Awaitable[Response]]
 async def _respond(request: Request, maker: Any, build: Build) -> Response:
     """Run a page's build in the visitor's context; a record not shown is the 404 page,
     a value that cannot be read the 400 page."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     language = path_language(request, settings.default_language)
     request.state.language = language  # Content-Language; no Accept-Language in Vary
-    totals: CountCache = request.app.state.event_totals
+    totals = services_of(request).event_totals
     async with visitor_context(request, maker, language) as ctx:
         links = PageLinks(ctx.urls, language, settings.default_language)
         page = PageRequest(request, language, links, settings, Content(ctx, totals))
@@ -401,8 +401,7 @@ def _upcoming() -> dict[str, Any]:
 def add_page_routes(app: FastAPI) -> None:
     """The pages in every language, the sitemap, robots.txt and assets, and the HTML 404
     page for page paths (the API's paths keep their JSON errors)."""
-    settings: Settings = app.state.settings
-    app.state.page_templates = Environments(settings.templates_dir)
+    settings = app_services(app).settings
     app.include_router(discovery_router)
     for prefix in ("", *(f"/{language}" for language in LANGUAGES)):
         app.include_router(router, prefix=prefix)

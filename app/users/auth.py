@@ -22,11 +22,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import Request
 
-from app.core.edge.caching import PrincipalCache
+from app.core.edge.app_services import services_of
 from app.core.edge.errors import ApiError
-from app.core.edge.ratelimit import FailedLogins
 from app.core.infra.database import ROUTE_KEY, Session, SessionMaker
-from app.core.infra.metrics import Metrics
 from app.core.infra.replica import Route
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal
@@ -91,8 +89,8 @@ async def authenticate(request: Request, session: Session, settings: Settings) -
     header = request.headers.get("authorization")
     principal = None
     if header:
-        limiter: FailedLogins = request.app.state.failed_logins
-        metrics: Metrics = request.app.state.metrics
+        services = services_of(request)
+        limiter, metrics = services.failed_logins, services.metrics
         client = request.client.host if request.client else "unknown"
         reader = getattr(request.state, "version_reader", None)  # none in in-process tests
         # The throttle and the data version (which validates cached callers) in one read.
@@ -100,7 +98,7 @@ async def authenticate(request: Request, session: Session, settings: Settings) -
         if wait:
             metrics.throttled()
             raise ApiError(429, "rest_too_many_requests", headers={"Retry-After": str(wait)})
-        principals: PrincipalCache = request.app.state.principals
+        principals = services.principals
         principal = principals.get(header, version) if version is not None else None
         pepper = settings.app_password_pepper
         if principal is None:

@@ -5,6 +5,7 @@ import base64
 from fastapi import FastAPI
 from httpx import AsyncClient
 
+from app.core.edge.app_services import app_services
 from tests.factories import API, Auth, asgi_client, basic
 
 
@@ -44,7 +45,7 @@ async def test_wrong_credentials_are_401_on_every_route(
     for code, headers_list in cases.items():
         for headers in headers_list:
             for method, path in (("GET", f"{API}/categories"), ("POST", f"{API}/tags")):
-                await app.state.failed_logins.clear()  # throttling has its own test
+                await app_services(app).failed_logins.clear()  # throttling has its own test
                 response = await client.request(method, path, json={"name": "x"}, headers=headers)
                 assert response.status_code == 401, (code, headers, method)
                 body = response.json()

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.edge.app_services import app_services
 from app.core.infra.migrate import PROJECT_ROOT
 from app.core.infra.settings import Settings
 from tests.factories import API, AuthFor
@@ -88,16 +89,16 @@ async def test_cost_with_the_default_currency(
 async def test_the_site_currency_is_shown_where_none_is_written(
     app: FastAPI, client: AsyncClient, editor: AuthFor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app.state.settings, "currency_symbol", "€")
-    monkeypatch.setattr(app.state.settings, "currency_position", "suffix")
+    monkeypatch.setattr(app_services(app).settings, "currency_symbol", "€")
+    monkeypatch.setattr(app_services(app).settings, "currency_position", "suffix")
     plain = await create(client, editor, "5 - 20")
     assert plain["cost"] == f"5€ {DASH} 20€"
     assert plain["cost_details"] == details(["5", "20"])  # the default is not recorded
     written = await create(client, editor, "$5")
     assert written["cost"] == "$5"  # a written symbol wins
     assert written["cost_details"] == details(["5"], "$", "prefix")
-    monkeypatch.setattr(app.state.settings, "currency_symbol", "CHF ")
-    monkeypatch.setattr(app.state.settings, "currency_position", "prefix")
+    monkeypatch.setattr(app_services(app).settings, "currency_symbol", "CHF ")
+    monkeypatch.setattr(app_services(app).settings, "currency_position", "prefix")
     updated = await client.patch(
         f"{API}/events/{plain['id']}", json={"cost": ["0", "12.5"]}, headers=editor.basic
     )

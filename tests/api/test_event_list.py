@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.edge.app_services import app_services
 from app.core.infra.settings import get_settings
 from tests.factories import API, Auth, AuthFor, make_event
 
@@ -374,17 +375,14 @@ async def test_password_protected_events_are_redacted(client: AsyncClient, edito
 
 
 @pytest.fixture
-async def new_york(app: FastAPI) -> AsyncIterator[None]:
-    """The app's settings with the site in New York (the app reads its settings once)."""
-    import os
-
-    os.environ["SITE_TIMEZONE"] = "America/New_York"
+async def new_york(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[None]:
+    """The app's settings with the site in New York (the app reads its settings once), and
+    the environment's, which the test reads."""
+    monkeypatch.setenv("SITE_TIMEZONE", "America/New_York")
+    monkeypatch.setattr(app_services(app).settings, "site_timezone", "America/New_York")
     get_settings.cache_clear()
-    app.state.settings = get_settings()
     yield
-    del os.environ["SITE_TIMEZONE"]
     get_settings.cache_clear()
-    app.state.settings = get_settings()
 
 
 @pytest.mark.usefixtures("new_york")

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.edge.app_services import app_services
 from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.settings import get_settings
 from app.http.pagination import MAX_LIST_DEPTH
@@ -97,7 +98,7 @@ def test_anonymous_reads_get_all_but_a_quarter_of_the_pool() -> None:
 @pytest.fixture
 async def anonymous_reads_busy(app: FastAPI) -> AsyncIterator[AnonymousReads]:
     """Every anonymous slot taken, as that many slow anonymous reads would hold them."""
-    reads: AnonymousReads = app.state.anonymous_reads
+    reads: AnonymousReads = app_services(app).anonymous_reads
     wait = reads.wait
     reads.wait = 0.2
     for _ in range(reads.size):

@@ -17,6 +17,7 @@ from PIL import Image as PILImage
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.edge.app_services import app_services
 from app.core.infra.settings import get_settings
 from app.importer.images import CopyLimits
 from app.main import create_app
@@ -60,7 +61,7 @@ async def app(database_url: str, media_dir: Path) -> AsyncIterator[FastAPI]:
     )
     app = create_app(settings)
     yield app
-    await app.state.failed_logins.close()
+    await app_services(app).failed_logins.close()
 
 
 def stored(media_dir: Path) -> set[str]:

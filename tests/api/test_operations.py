@@ -14,6 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.edge.app_services import app_services
 from app.core.infra.database import get_sessionmaker, make_engine
 from app.core.infra.metrics import Metrics
 from app.core.infra.migrate import head_revisions
@@ -137,7 +138,7 @@ async def test_a_500_gives_the_request_id_as_its_reference(
             access = [r for r in caplog.records if r.name == "almanac.access"]
             assert access[-1].status == 500  # type: ignore[attr-defined]
             assert access[-1].path == f"{API}/{path}"  # type: ignore[attr-defined]
-    await failing_app.state.failed_logins.close()
+    await app_services(failing_app).failed_logins.close()
 
 
 async def test_one_access_line_per_request(

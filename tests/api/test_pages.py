@@ -8,9 +8,11 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient
 
+from app.core.edge.app_services import app_services
 from app.core.infra.database import get_sessionmaker
 from app.main import create_app
 from app.pages.calendar import month_bounds
@@ -482,26 +484,24 @@ def test_week_start_overrides_the_languages_first_day() -> None:
 
 
 async def test_a_sitemap_index_past_the_limit(
-    app: FastAPI, client: AsyncClient, editor: AuthFor
+    client: AsyncClient, editor: AuthFor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for n in range(3):
         await event(client, editor, f"Indexed {n}")
-    app.state.sitemap_limit = 2  # 50,000 in production: the same code, a smaller number
-    try:
-        index = (await client.get("/sitemap.xml")).text
-        parts = re.findall(r"<loc>http://testserver/sitemap-(\d+)\.xml</loc>", index)
-        assert "<sitemapindex" in index
-        assert len(parts) >= 2
-        urls = []
-        for number in parts:
-            part = await client.get(f"/sitemap-{number}.xml")
-            assert part.status_code == 200
-            urls += re.findall(r"<loc>(.*?)</loc>", part.text)
-        assert len(urls) == len(set(urls))
-        assert sum("/event/" in url for url in urls) >= 3
-        assert (await client.get(f"/sitemap-{len(parts) + 1}.xml")).status_code == 404
-    finally:
-        del app.state.sitemap_limit
+    # 50,000 in production: the same code, a smaller number.
+    monkeypatch.setattr("app.pages.discovery.SITEMAP_LIMIT", 2)
+    index = (await client.get("/sitemap.xml")).text
+    parts = re.findall(r"<loc>http://testserver/sitemap-(\d+)\.xml</loc>", index)
+    assert "<sitemapindex" in index
+    assert len(parts) >= 2
+    urls = []
+    for number in parts:
+        part = await client.get(f"/sitemap-{number}.xml")
+        assert part.status_code == 200
+        urls += re.findall(r"<loc>(.*?)</loc>", part.text)
+    assert len(urls) == len(set(urls))
+    assert sum("/event/" in url for url in urls) >= 3
+    assert (await client.get(f"/sitemap-{len(parts) + 1}.xml")).status_code == 404
 
 
 async def test_templates_dir_overrides_templates_and_the_stylesheet(
@@ -514,14 +514,14 @@ async def test_templates_dir_overrides_templates_and_the_stylesheet(
         encoding="utf-8",
     )
     (tmp_path / "almanac.css").write_text(":root { --almanac-bg: black; }", encoding="utf-8")
-    themed = create_app(app.state.settings.model_copy(update={"templates_dir": tmp_path}))
+    themed = create_app(app_services(app).settings.model_copy(update={"templates_dir": tmp_path}))
     themed.dependency_overrides[get_sessionmaker] = lambda: maker
     try:
         async with asgi_client(themed) as themed_client:
             page = await themed_client.get("/events/list/")
             css = await themed_client.get("/assets/almanac.css")
     finally:
-        await themed.state.failed_logins.close()
+        await app_services(themed).failed_logins.close()
     assert page.status_code == 200
     assert "--almanac-accent: #8a2be2" in page.text
     assert '<form class="search"' in page.text  # the rest is the built-in layout

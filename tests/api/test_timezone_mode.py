@@ -27,6 +27,7 @@ from sqlalchemy import text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.edge.app_services import app_services
 from app.core.edge.urls import Urls
 from app.core.infra.settings import Settings
 from app.core.infra.sql import refresh_statistics
@@ -92,8 +93,8 @@ STRICT: list[tuple[dict[str, str], dict[str, str]]] = [
 
 
 def configure(app: FastAPI, monkeypatch: pytest.MonkeyPatch, zone: str, mode: str) -> None:
-    monkeypatch.setattr(app.state.settings, "site_timezone", zone)
-    monkeypatch.setattr(app.state.settings, "timezone_mode", mode)
+    monkeypatch.setattr(app_services(app).settings, "site_timezone", zone)
+    monkeypatch.setattr(app_services(app).settings, "timezone_mode", mode)
 
 
 async def add(

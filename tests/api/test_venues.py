@@ -12,6 +12,7 @@ from httpx import AsyncClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.edge.app_services import app_services
 from app.models import Event
 from tests.factories import API, Auth, AuthFor, create_post, link_organizers, make_event
 
@@ -1029,7 +1030,7 @@ async def test_nul_characters_are_invalid_not_errors(
 async def test_dates_follow_the_site_time_zone(
     app: FastAPI, client: AsyncClient, editor: AuthFor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app.state.settings, "site_timezone", "Europe/Berlin")
+    monkeypatch.setattr(app_services(app).settings, "site_timezone", "Europe/Berlin")
     venue = await make(client, editor, "venues", date="2026-01-02 03:04:05")
     assert (venue["date"], venue["date_utc"]) == ("2026-01-02 03:04:05", "2026-01-02 02:04:05")
     summer = await make(client, editor, "venues", date_utc="2026-07-01 12:00:00")

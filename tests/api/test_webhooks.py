@@ -13,6 +13,7 @@ from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
+from app.core.edge.app_services import app_services
 from app.core.infra.migrate import alembic_config, upgrade
 from app.webhooks.fanout import fan_out
 from app.webhooks.sender import Outgoing, Sender
@@ -264,7 +265,9 @@ async def test_the_log_is_kept_for_the_retention_only(
             {"status": status, "id": delivery["id"]},
         )
     await db.commit()
-    await WebhookWorker(app.state.settings, app.state.metrics).housekeeping(maker, prune=True)
+    await WebhookWorker(app_services(app).settings, app_services(app).metrics).housekeeping(
+        maker, prune=True
+    )
     kept = (await client.get(f"{one}/deliveries", headers=admin.basic)).json()["deliveries"]
     assert [d["id"] for d in kept] == [waiting["id"]]
 
@@ -281,7 +284,7 @@ async def test_an_idle_fan_out_takes_no_lock(
     The position row's xmax names the last transaction that locked it."""
     await subscribe(client, admin)
     xmax = text("SELECT xmax::text FROM webhook_feed WHERE id = 1")
-    settings = app.state.settings
+    settings = app_services(app).settings
     await fan_out(maker, settings)  # reads up to now (the subscription's own change)
     while await fan_out(maker, settings):
         pass

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from httpx import AsyncClient, Response
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.core.edge.app_services import app_services
 from app.core.infra.activity import RequestActivity
 from app.webhooks.sender import Sender
 from app.webhooks.worker import WebhookWorker
@@ -21,22 +22,18 @@ from tests.webhook_receiver import Receiver, receiving, until
 
 
 @pytest.fixture
-async def receiver(app: FastAPI) -> AsyncIterator[Receiver]:
+async def receiver(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Receiver]:
     """A receiver on this machine, which the app then accepts as a subscription's URL."""
-    settings = app.state.settings
-    app.state.settings = settings.model_copy(update={"webhooks_allow_private": True})
-    try:
-        async with receiving(Receiver()) as found:
-            yield found
-    finally:
-        app.state.settings = settings
+    monkeypatch.setattr(app_services(app).settings, "webhooks_allow_private", True)
+    async with receiving(Receiver()) as found:
+        yield found
 
 
 def worker_for(app: FastAPI, max_deferral: float) -> WebhookWorker:
     """A worker of this process (its requests: the app's activity), not started: the test
     runs its delivery step itself."""
-    settings = app.state.settings.model_copy(update={"webhooks_max_deferral": max_deferral})
-    worker = WebhookWorker(settings, app.state.metrics, app.state.activity)
+    settings = app_services(app).settings.model_copy(update={"webhooks_max_deferral": max_deferral})
+    worker = WebhookWorker(settings, app_services(app).metrics, app_services(app).activity)
     worker._sender = Sender(timeout=5, allow_private=True)  # what start() makes
     return worker
 
@@ -85,7 +82,7 @@ async def held(
     release = asyncio.Event()
     request = held_request(client, admin, release)
     try:
-        await until(lambda: app.state.activity.in_flight == 1)
+        await until(lambda: app_services(app).activity.in_flight == 1)
         yield Held(deliveries, request, release)
     finally:
         release.set()
@@ -132,7 +129,7 @@ async def test_a_request_that_never_ends_holds_deliveries_up_for_the_bound_only(
         assert await worker.deliver(maker) is True
     finally:
         await worker.stop()
-    activity: RequestActivity = app.state.activity
+    activity: RequestActivity = app_services(app).activity
     assert activity.in_flight == 1  # the request is still being served
     assert not held.request.done()
     assert [r.path for r in receiver.received] == ["/hook"]

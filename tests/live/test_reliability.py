@@ -13,6 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from app.core.edge.app_services import app_services
 from app.core.infra.database import asyncpg_url, get_sessionmaker, make_engine, make_sessionmaker
 from app.core.infra.migrate import upgrade
 from app.core.infra.settings import get_settings
@@ -37,7 +38,7 @@ async def live(engine: AsyncEngine, app: FastAPI) -> AsyncIterator[tuple[AsyncCl
             "live-editor", Role.EDITOR
         )
     who = AuthFor(id=user.id, login=user.login, password=password)
-    await app.state.failed_logins.clear()  # committed by earlier tests of this process
+    await app_services(app).failed_logins.clear()  # committed by earlier tests of this process
     app.dependency_overrides[get_sessionmaker] = lambda: maker
     try:
         async with asgi_client(app) as client:
@@ -216,7 +217,7 @@ async def test_database_outage_is_503_and_the_service_recovers(private_server: A
             assert statuses[-1] == 200
             assert set(statuses) <= {200, 503}
     finally:
-        await app.state.failed_logins.close()
+        await app_services(app).failed_logins.close()
         await engine.dispose()
 
 

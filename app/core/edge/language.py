@@ -9,6 +9,7 @@ that `Vary` names it (app/core/edge/middleware.py) and the response cache keys o
 from fastapi import Request
 from starlette.types import Scope
 
+from app.core.edge.app_services import services_of
 from app.core.edge.scopes import header
 from app.core.infra.settings import LANGUAGES
 
@@ -94,7 +95,7 @@ def language_of(request: Request) -> str:
     wanted = requested_language(request)
     if wanted in LANGUAGES:
         return str(wanted)
-    default = str(request.app.state.settings.default_language)
+    default = str(services_of(request).settings.default_language)
     if wanted is not None:
         return default
     language = header_language(request, default)

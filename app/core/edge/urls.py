@@ -10,7 +10,8 @@ from fastapi import Depends, Request
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
-from app.core.infra.settings import LANGUAGES, Settings, SettingsDep
+from app.core.edge.app_services import SettingsDep
+from app.core.infra.settings import LANGUAGES, Settings
 
 NAMESPACE = "calendar/events/v1"
 

@@ -2,9 +2,9 @@
 
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -35,13 +35,16 @@ SessionMaker = async_sessionmaker[AsyncSession]
 # Run after a request's write has committed, in order, on its session: e.g. drawing a new data
 # version (app/core/edge/caching.py) and pruning the change log (app/changes/pruning.py).
 AfterCommit = Callable[[AsyncSession], Awaitable[None]]
-AFTER_COMMIT_STATE_KEY = "after_commit_hooks"
 
 
-def add_after_commit(state: Any, hook: AfterCommit) -> None:
-    """Register `hook` on the app's state (`app.state`): run after every committed write."""
-    hooks: list[AfterCommit] = getattr(state, AFTER_COMMIT_STATE_KEY, None) or []
-    setattr(state, AFTER_COMMIT_STATE_KEY, [*hooks, hook])
+class SessionServices(Protocol):
+    """What a request's session needs of the app's services (app/core/edge/app_services.py)."""
+
+    @property
+    def metrics(self) -> "Metrics": ...
+
+    @property
+    def after_commit(self) -> Sequence[AfterCommit]: ...
 
 
 # Failures of the database layer, for the modules that tell them apart (app/core/edge/errors.py):
@@ -157,8 +160,7 @@ async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]
     router: ReadRouter | None = getattr(state, "read_router", None)
     if router is None:
         return cast(async_sessionmaker[AsyncSession], state.read_sessionmaker)
-    read_position: ReadPosition = request.app.state.read_position
-    route = await router.route(*read_position(request.scope))
+    route = await router.route_request(request.scope)
     setattr(state, ROUTE_KEY, route)
     name = "replica_sessionmaker" if route.server == "replica" else "read_sessionmaker"
     return cast(async_sessionmaker[AsyncSession], getattr(state, name))
@@ -183,15 +185,14 @@ MakerDep = Annotated[async_sessionmaker[AsyncSession], Depends(get_sessionmaker)
 
 @asynccontextmanager
 async def session_scope(
-    request: Request, maker: async_sessionmaker[AsyncSession]
+    request: Request, maker: async_sessionmaker[AsyncSession], services: SessionServices
 ) -> AsyncIterator[AsyncSession]:
     """The one session of a request: committed when the handler succeeds (and, after a
-    write, the registered after-commit hooks run), rolled back when it fails. A replica's
+    write, the app's after-commit hooks run), rolled back when it fails. A replica's
     session carries the data version its reads may be filed under (`read_version`)."""
     route: Route | None = getattr(request.state, ROUTE_KEY, None)
     if request.method in SAFE_METHODS:
-        metrics: Metrics = request.app.state.metrics
-        metrics.read("primary" if route is None else route.server)
+        services.metrics.read("primary" if route is None else route.server)
     watch = None if route is None else route.watch
     async with maker(info={} if watch is None else {REPLAY_WATCH: watch}) as session:
         try:
@@ -203,7 +204,7 @@ async def session_scope(
             session.info[CONTENT_WRITTEN] = await wrote_content(session)
         await session.commit()
         if request.method not in SAFE_METHODS:
-            for hook in getattr(request.app.state, AFTER_COMMIT_STATE_KEY, None) or ():
+            for hook in services.after_commit:
                 await hook(session)
             position = session.info.get(WRITTEN_POSITION)
             if position is not None and getattr(request.state, "read_router", None) is not None:
@@ -318,10 +319,6 @@ def content_unchanged(session: AsyncSession) -> bool:
     """True only when the session's committed write was marked `not_content` and the
     database said it wrote no content table: no data version needs drawing for it."""
     return session.info.get(CONTENT_WRITTEN) is False
-
-
-# The request's (client position, primary point) for the read router (app/core/edge/positions.py).
-ReadPosition = Callable[[Any], tuple[int | None, tuple[int, int] | None]]
 
 
 async def draw_data_version(session: AsyncSession) -> None:

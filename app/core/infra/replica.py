@@ -256,11 +256,20 @@ class ReplicaMonitor:
             self._task = None
 
 
+# A request's (client position, primary point) from its ASGI scope (app/core/edge/positions.py).
+ReadPosition = Callable[[Any], tuple[int | None, tuple[int, int] | None]]
+
+
 class ReadRouter:
-    def __init__(self, monitor: ReplicaMonitor, settings: Settings) -> None:
+    def __init__(self, monitor: ReplicaMonitor, settings: Settings, position: ReadPosition) -> None:
         self.monitor = monitor
         self.read_your_writes = settings.read_your_writes
         self.wait = settings.read_your_writes_wait
+        self.position = position
+
+    async def route_request(self, scope: Any) -> Route:
+        """The server for a request's read (its scope read by `position`)."""
+        return await self.route(*self.position(scope))
 
     async def route(self, wanted: int | None, point: tuple[int, int] | None) -> Route:
         """The server for a read (see the module docstring). `wanted`: the position the

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from fastapi import Depends, Request
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
@@ -251,13 +250,3 @@ class Settings(BaseSettings):
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
-
-
-async def app_settings(request: Request) -> Settings:
-    """The settings of the running app (read once by create_app): injected, never imported.
-    Async, as every dependency on a hot path: FastAPI runs plain functions in a thread."""
-    settings: Settings = request.app.state.settings
-    return settings
-
-
-SettingsDep = Annotated[Settings, Depends(app_settings)]

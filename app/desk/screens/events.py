@@ -13,6 +13,7 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
+from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
 from app.core.edge.errors import ApiError, InvalidParams
 from app.core.infra.database import Session
@@ -41,8 +42,7 @@ MAX_BULK = 100  # records in one bulk action: a page of the table at most
 
 
 def _totals(desk: DeskContext) -> CountCache:
-    totals: CountCache = desk.request.app.state.event_totals
-    return totals
+    return services_of(desk.request).event_totals
 
 
 async def _logins(session: Session, settings: Settings) -> dict[int, str]:

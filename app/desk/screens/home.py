@@ -6,6 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
+from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
 from app.desk.context import DeskContext, desk_reader
 from app.desk.i18n import N_
@@ -38,7 +39,7 @@ async def home(request: Request, desk: Annotated[DeskContext, Depends(desk_reade
     """The dashboard."""
     counts = []
     if desk.can.posts:
-        totals: CountCache = request.app.state.event_totals
+        totals = services_of(request).event_totals
         for status, label in COUNTS:
             counts.append((status, label, await event_count(desk, totals, status)))
     return desk.render("desk/home.html", counts=counts)

@@ -7,9 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import RedirectResponse, Response
 
-from app.core.edge.ratelimit import FailedLogins
-from app.core.infra.metrics import Metrics
-from app.core.infra.settings import Settings
+from app.core.edge.app_services import services_of
 from app.desk.context import (
     DeskContext,
     DeskDatabase,
@@ -42,7 +40,7 @@ def _form(request: Request, status: int, **values: Any) -> Response:
 @router.get("/signin")
 async def signin_page(request: Request, db: DeskDatabase) -> Response:
     """The sign-in form (a person already signed in goes on to `next`)."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     language = desk_language(request)
     wanted = request.query_params.get("next")
     if await desk_session(request, db, settings) is not None:
@@ -62,15 +60,14 @@ def _root(request: Request) -> str:
 @router.post("/signin")
 async def signin(request: Request, db: DeskDatabase) -> Response:
     """Check the account password; a new session and its cookie, then on to `next`."""
-    settings: Settings = request.app.state.settings
+    settings = services_of(request).settings
     language = desk_language(request)
     refuse_cross_site(request, language)
     form = await request.form()
     login = str(form.get("login") or "")[:LOGIN_LENGTH]
     password = str(form.get("password") or "")
     wanted = safe_next(str(form.get("next") or ""), _root(request))
-    limiter: FailedLogins = request.app.state.failed_logins
-    metrics: Metrics = request.app.state.metrics
+    limiter, metrics = services_of(request).failed_logins, services_of(request).metrics
     client = request.client.host if request.client else "unknown"
     reader = getattr(request.state, "version_reader", None)  # none in in-process tests
     wait, _ = await limiter.check(client, reader)

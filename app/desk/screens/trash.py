@@ -11,7 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
-from app.core.edge.caching import CountCache
+from app.core.edge.app_services import services_of
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import User, may
 from app.desk.context import DeskContext, desk_reader, desk_writer
@@ -94,7 +94,7 @@ async def _section(ctx: RequestContext, desk: DeskContext, kind: KindName) -> Se
     if kind == "event":
         query = TableQuery(filters={"status": TRASH}, orderby="modified", order="desc")
         raw = {**query.api_params(), "page": str(number), "per_page": str(PER_PAGE)}
-        totals: CountCache = desk.request.app.state.event_totals
+        totals = services_of(desk.request).event_totals
         bodies, total, _, _ = await list_events(dataclasses.replace(ctx, raw=raw), totals, page)
     else:
         post_kind = KINDS[kind]

@@ -1,0 +1,86 @@
+"""The application's long-lived services: one typed object, made once by `create_app()`
+(app/main.py), stored once on the app and read through `services_of` (a request's) or
+`app_services` (an app's). Nothing else reads `app.state`.
+
+The edge's types are imported for the type checker only: modules that they import (the
+language of a response) read the services too."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
+
+from fastapi import Depends, Request
+from starlette.applications import Starlette
+
+from app.core.infra.activity import RequestActivity
+from app.core.infra.database import AfterCommit
+from app.core.infra.metrics import Metrics
+from app.core.infra.pool_share import AnonymousReads
+from app.core.infra.settings import Settings
+
+if TYPE_CHECKING:
+    from app.core.edge.caching import CountCache, PrincipalCache, ResponseCache
+    from app.core.edge.ratelimit import FailedLogins
+
+STATE_KEY = "services"
+
+
+class Templates(Protocol):
+    """Named templates rendered in a language: the pages' (app/pages/i18n.py) and the
+    desk's (app/desk/i18n.py)."""
+
+    def render(self, language: str, name: str, **values: Any) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class AppServices:
+    """What lives as long as the app (one of each per worker process)."""
+
+    # Read once from the environment by create_app(); never imported at module level.
+    settings: Settings
+    metrics: Metrics
+    # Requests in flight: webhook deliveries wait for them to let up (app/core/infra/activity.py).
+    activity: RequestActivity
+    # The event list's totals per filter and data version (app/events/listing.py).
+    event_totals: CountCache
+    # Anonymous GETs' answers per data version (the edge's cache step).
+    response_cache: ResponseCache
+    # Signed-in callers per Authorization header and data version (app/users/auth.py).
+    principals: PrincipalCache
+    # Failed logins and record-password guesses per client (app/core/edge/ratelimit.py).
+    failed_logins: FailedLogins
+    # Anonymous reads' share of the connection pool (app/core/infra/pool_share.py).
+    anonymous_reads: AnonymousReads
+    # Run in order after every committed write (app/core/infra/database.py session_scope).
+    after_commit: tuple[AfterCommit, ...]
+    # Images one worker decodes and resizes at once (app/media/uploads.py).
+    media_slots: asyncio.Semaphore
+    page_templates: Templates
+    desk_templates: Templates
+
+
+def attach_services(app: Starlette, services: AppServices) -> None:
+    """Store `services` on `app` (create_app does, once)."""
+    setattr(app.state, STATE_KEY, services)
+
+
+def app_services(app: Starlette) -> AppServices:
+    services: AppServices = getattr(app.state, STATE_KEY)
+    return services
+
+
+def services_of(request: Request) -> AppServices:
+    """The services of the app serving `request`."""
+    services: AppServices = getattr(request.app.state, STATE_KEY)
+    return services
+
+
+async def app_settings(request: Request) -> Settings:
+    """The settings of the running app, as a dependency. Async, as every dependency on a hot
+    path: FastAPI runs plain functions in a thread."""
+    return services_of(request).settings
+
+
+SettingsDep = Annotated[Settings, Depends(app_settings)]
