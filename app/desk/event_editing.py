@@ -24,6 +24,8 @@ from app.core.rules.permissions import may
 from app.desk.context import DeskContext
 from app.desk.editor_messages import field_messages
 from app.desk.event_form import FormValues
+from app.events.commands import EventWrite, Scope
+from app.events.door import event_write
 from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence
 from app.events.service import EventService
@@ -33,6 +35,7 @@ from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big
 from app.media.service import MediaService
 from app.organizers.kind import ORGANIZERS
+from app.posts.commands import PostFields
 from app.posts.listing import list_posts
 from app.terms.service import CATEGORIES, TermService
 from app.venues.kind import VENUES
@@ -158,7 +161,8 @@ class Editing:
     ) -> int:
         """A new event; its ID. Refused as a whole (ApiError) or written as a whole."""
         async with self.session.begin_nested():
-            event_id, _ = await EventService(self.context(params)).create()
+            command = event_write(params, self.settings.site_zone)
+            event_id, _ = await EventService(self.context({})).create(command)
             await self._translate(event_id, texts, scope="all")
             await self._image(event_id, image, scope="all")
             return event_id
@@ -175,22 +179,25 @@ class Editing:
         """Write what changed on `record`; the ID the editor shows next (a split series'
         new one). A `version` that is no longer the record's is the API's 412."""
         async with self.session.begin_nested():
-            ctx = self.context(params, if_match=version or None)
-            answer = await EventService(ctx).update(record.id)
+            ctx = self.context({}, if_match=version or None)
+            command = event_write(params, self.settings.site_zone)
+            answer = await EventService(ctx).update(record.id, command)
             shown = int(answer.body["id"])
-            scope = "this" if params.get("scope") == "this" else "all"
+            scope: Scope = "this" if params.get("scope") == "this" else "all"
             target = record.id if scope == "this" else shown
             await self._translate(target, texts, scope=scope)
             await self._image(target, image, scope=scope)
             return shown
 
-    async def _translate(self, event_id: int, texts: dict[str, dict[str, str]], scope: str) -> None:
+    async def _translate(
+        self, event_id: int, texts: dict[str, dict[str, str]], scope: Scope
+    ) -> None:
         for language, sent in texts.items():
             if sent:
-                ctx = self.context({**sent, "scope": scope}, language=language)
-                await EventService(ctx).update(event_id)
+                ctx = self.context({}, language=language)
+                await EventService(ctx).update(event_id, translation_write(sent, scope))
 
-    async def _image(self, event_id: int, image: NewImage | None, scope: str) -> None:
+    async def _image(self, event_id: int, image: NewImage | None, scope: Scope) -> None:
         """An uploaded image goes to the media library (for this event: the right a
         contributor needs), then becomes the event's image."""
         if image is None:
@@ -206,7 +213,18 @@ class Editing:
             return image.file
 
         media_id, _ = await media.upload(file)
-        await EventService(self.context({"image": media_id, "scope": scope})).update(event_id)
+        command = EventWrite(post=PostFields(image=media_id), scope=scope)
+        await EventService(self.context({})).update(event_id, command)
+
+
+def translation_write(texts: dict[str, str], scope: Scope) -> EventWrite:
+    """The write of one language's texts (title, description, excerpt: those filled in)."""
+    return EventWrite(
+        title=texts.get("title"),
+        description=texts.get("description"),
+        excerpt=texts.get("excerpt"),
+        scope=scope,
+    )
 
 
 def preview_dates(values: FormValues, lines: list[str], params: dict[str, Any]) -> list[datetime]:

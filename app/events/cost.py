@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.core.edge.errors import invalid, note
 from app.core.infra.settings import Settings
+from app.events.commands import CostValue
 
 # A number with an optional decimal part; `1,000` (three digits) is a thousands group.
 _NUMBER = re.compile(r"\d[\d,.]*")
@@ -129,12 +129,9 @@ def parse_cost(raw: Any, currency: Currency = DEFAULT_CURRENCY) -> Cost:
     )
 
 
-def cost_columns(raw: Any, currency: Currency) -> dict[str, Any]:
-    """The event columns for a write's `cost`: a string, a number or a list of those;
-    amounts without a symbol are shown with the site's `currency`."""
-    if raw is not None and not isinstance(raw, str | int | float | list):
-        raise invalid("cost", note("bad_cost"))
-    if isinstance(raw, list) and not all(isinstance(v, str | int | float) for v in raw):
-        raise invalid("cost", note("bad_cost"))
-    cost = parse_cost(raw, currency)
-    return {"cost": cost.display, "cost_details": cost.details()}
+def cost_columns(cost: CostValue | None, currency: Currency) -> dict[str, Any]:
+    """The event columns for a write's cost (a text, a number or a list of them, as the
+    door read it: app/events/door.py); amounts without a symbol are shown with the site's
+    `currency`."""
+    parsed = parse_cost(cost, currency)
+    return {"cost": parsed.display, "cost_details": parsed.details()}

@@ -9,6 +9,8 @@ from starlette.responses import Response
 
 from app.core.edge.app_services import services_of
 from app.core.edge.responses import json_response
+from app.events.commands import EventRemoval, EventWrite
+from app.events.door import event_removal, event_write
 from app.events.kind import EVENTS
 from app.events.listing import feed_link, list_events
 from app.events.params import EventDeleteParams, EventListParams
@@ -19,6 +21,7 @@ from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
 from app.http.pagination import list_response
 from app.http.routing import RecordSlug
+from app.posts.door import read_request
 from app.posts.params import ReadParams
 from app.posts.router import PostRoutes
 from app.posts.service import PostService
@@ -31,6 +34,12 @@ class EventRoutes(PostRoutes[EventRecord]):
 
     def service(self, ctx: RequestContext) -> PostService[EventRecord]:
         return EventService(ctx)
+
+    def write_command(self, ctx: RequestContext) -> EventWrite:
+        return event_write(ctx.raw, ctx.settings.site_zone)
+
+    def removal(self, ctx: RequestContext) -> EventRemoval:
+        return event_removal(ctx.raw)
 
 
 OccurrenceDay = Annotated[date, Path(description="The date's local day, YYYY-MM-DD")]
@@ -69,7 +78,7 @@ async def list_events_route(request: Request, ctx: ContextDep) -> Response:
 async def read_occurrence_route(slug: RecordSlug, day: OccurrenceDay, ctx: ContextDep) -> Response:
     """The occurrence of the series `slug` that starts on `day` (YYYY-MM-DD, the event's
     local date): the page URL of each date of a series ends the same way."""
-    return json_response(await EventService(ctx).read_on(slug, day))
+    return json_response(await EventService(ctx).read_on(slug, day, read_request(ctx.raw)))
 
 
 routes.register()

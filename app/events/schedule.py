@@ -2,13 +2,12 @@
 they stand for (instants and local wall times)."""
 
 from datetime import UTC, datetime, time, tzinfo
-from typing import Any
 from urllib.parse import urlsplit
 
 from app.core.edge.errors import invalid, note
 from app.core.rules.constants import END_OF_DAY
-from app.core.rules.dates import ZoneError, parse_when, parse_zone, zone_abbreviation
-from app.events.params import EventWriteParams
+from app.core.rules.dates import ZoneError, parse_zone, zone_abbreviation
+from app.events.commands import EventWrite
 from app.events.records import Schedule
 from app.http.params import check
 
@@ -20,37 +19,27 @@ def _zone(name: str) -> tzinfo:
         raise invalid("timezone", note("bad_timezone", name="timezone")) from None
 
 
-def _when(name: str, value: Any, zone: tzinfo) -> datetime:
-    try:
-        return parse_when(value, zone)
-    except ValueError:
-        raise invalid(name, note("bad_date", name=name)) from None
+def _local(moment: datetime, zone: tzinfo) -> datetime:
+    """A wall time in `zone`: an instant read there, a wall time as it is."""
+    return moment if moment.tzinfo is None else moment.astimezone(zone).replace(tzinfo=None)
 
 
 def schedule(
-    params: EventWriteParams, site_timezone: str, current: Schedule | None = None
+    command: EventWrite, site_timezone: str, current: Schedule | None = None
 ) -> Schedule | None:
-    """The new schedule from the payload (None when nothing about it was sent).
+    """The new schedule from the write (None when nothing about it was sent).
 
-    Dates are read in the event's time zone (the payload's, else the current one, else the
-    site's); a date with an offset is converted to it. All-day events span whole days.
+    Wall times are in the event's time zone (the one sent, else the current one, else the
+    site's); an instant is converted to it. All-day events span whole days.
     """
-    sent = (params.start_date, params.end_date, params.timezone, params.all_day)
+    sent = (command.start, command.end, command.timezone, command.all_day)
     if current is not None and all(value is None for value in sent):
         return None
-    zone_name = (params.timezone or "").strip() or (current.timezone if current else site_timezone)
+    zone_name = (command.timezone or "").strip() or (current.timezone if current else site_timezone)
     zone = _zone(zone_name)
-    start = (
-        _when("start_date", params.start_date, zone).astimezone(zone).replace(tzinfo=None)
-        if params.start_date is not None
-        else current.start_local  # type: ignore[union-attr]
-    )
-    end = (
-        _when("end_date", params.end_date, zone).astimezone(zone).replace(tzinfo=None)
-        if params.end_date is not None
-        else current.end_local  # type: ignore[union-attr]
-    )
-    all_day = params.all_day if params.all_day is not None else bool(current and current.all_day)
+    start = _local(command.start, zone) if command.start is not None else current.start_local  # type: ignore[union-attr]
+    end = _local(command.end, zone) if command.end is not None else current.end_local  # type: ignore[union-attr]
+    all_day = command.all_day if command.all_day is not None else bool(current and current.all_day)
     if all_day:
         start = datetime.combine(start.date(), time.min)
         end = datetime.combine(end.date(), END_OF_DAY)

@@ -1,9 +1,10 @@
 """Creating and updating events: one transaction, every link or none."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from app.core.edge.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
-from app.core.rules.constants import MAX_ID
+from app.core.edge.refusals import Refused
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
     Principal,
@@ -11,19 +12,18 @@ from app.core.rules.permissions import (
     can_manage_terms,
     can_post_unfiltered_html,
 )
+from app.events.commands import CostValue, EventWrite, TermRef
 from app.events.cost import Currency, cost_columns
 from app.events.linked import LinkedPosts
 from app.events.occurrences import series_store
-from app.events.params import MAX_LINKED, REQUIRED_ON_CREATE, EventWriteParams
+from app.events.params import REQUIRED_ON_CREATE
 from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
 from app.events.repository.events import EventRepository
 from app.events.repository.links import LinkRows
 from app.events.schedule import schedule, valid_website
-from app.http.coercion import decimal
 from app.http.context import RequestContext
-from app.http.params import check, parse
-from app.http.raw_params import RawParams
+from app.http.params import check
 from app.models import CATEGORY, TAG
 from app.posts.writer import common_columns
 from app.terms.repository import DuplicateName, Resolved, TermRepository
@@ -33,6 +33,8 @@ TEXTS = ("title", "description", "excerpt")
 MAX_TERM_NAME = 200
 SCHEDULE_FIELDS = ("start_date", "end_date", "timezone", "all_day")
 TERM_KINDS = {CATEGORY: "category", TAG: "tag"}
+# What a create must send, by the command's fields.
+REQUIRED = {"title": "title", "start_date": "start", "end_date": "end"}
 
 
 class EventWriter:
@@ -44,44 +46,40 @@ class EventWriter:
         self.series = series_store(ctx)
         self.linked = LinkedPosts(ctx, user)
 
-    async def create(self, raw: RawParams) -> int:
+    async def create(self, command: EventWrite) -> int:
         problems = Problems()
-        params = parse(EventWriteParams, raw, problems)
+        command.refused.into(problems)
         missing = [
             name
             for name in REQUIRED_ON_CREATE
-            if getattr(params, name) is None and name not in problems
+            if getattr(command, REQUIRED[name]) is None and name not in problems
         ]
         if missing:
             raise MissingParams(missing)
-        await self.linked.look_up(
-            params.model_fields_set, venue=params.venue, organizer=params.organizer
-        )
-        columns = await self._columns(params, problems, current=None)
-        texts = self._texts(params, problems, creating=True)
-        links = await self._resolve_links(params, problems)
+        await self.linked.look_up(venue=command.venue, organizers=command.organizers)
+        columns = await self._columns(command, problems, current=None)
+        texts = self._texts(command, problems, creating=True)
+        links = await self._resolve_links(command, problems)
         problems.raise_any()  # every invalid parameter in one 400, before anything is written
-        slug = params.slug or texts["title"]
+        slug = command.post.slug or texts["title"]
         event_id = await self.repo.insert(columns, texts, slug=slug, links=_event_links(links))
         if columns.get("recurrence"):
             await self.series.materialise(event_id)
         return event_id
 
-    async def update(self, current: EventRecord, raw: RawParams) -> None:
+    async def update(self, current: EventRecord, command: EventWrite) -> None:
         problems = Problems()
-        params = parse(EventWriteParams, raw, problems)
-        await self.linked.look_up(
-            params.model_fields_set, venue=params.venue, organizer=params.organizer
-        )
-        columns = await self._columns(params, problems, current=current)
-        texts = self._texts(params, problems, creating=False)
-        links = await self._resolve_links(params, problems)
+        command.refused.into(problems)
+        await self.linked.look_up(venue=command.venue, organizers=command.organizers)
+        columns = await self._columns(command, problems, current=current)
+        texts = self._texts(command, problems, creating=False)
+        links = await self._resolve_links(command, problems)
         problems.raise_any()
         target = current.content_id or current.id
-        await self.repo.update(target, columns, texts, slug=params.slug)
+        await self.repo.update(target, columns, texts, slug=command.post.slug)
         await self._link(target, links, replace=True)
         if target != current.series_id:  # an override: what it changed is its own now
-            await self.series.mark_overridden(target, params.model_fields_set)
+            await self.series.mark_overridden(target, command.sent())
             return
         recurring = columns.get("recurrence", current.recurrence)
         if recurring or current.recurrence:
@@ -91,12 +89,10 @@ class EventWriter:
 
     # ---- pieces --------------------------------------------------------------------
 
-    def _texts(
-        self, params: EventWriteParams, problems: Problems, *, creating: bool
-    ) -> dict[str, str]:
+    def _texts(self, command: EventWrite, problems: Problems, *, creating: bool) -> dict[str, str]:
         """The texts sent (all of them on create), markup sanitised for callers without
         unfiltered HTML; the slug comes from the sanitised title."""
-        texts = {name: getattr(params, name) for name in TEXTS}
+        texts = {name: getattr(command, name) for name in TEXTS}
         if creating:
             texts = {name: text or "" for name, text in texts.items()}
         cleaned = {
@@ -109,70 +105,69 @@ class EventWriter:
         return cleaned
 
     async def _columns(
-        self, params: EventWriteParams, problems: Problems, current: EventRecord | None
+        self, command: EventWrite, problems: Problems, current: EventRecord | None
     ) -> dict[str, Any]:
         """The event's columns from what was sent; what is invalid goes to `problems`."""
         columns: dict[str, Any] = {}
         site_timezone = self.ctx.settings.site_timezone
-        sent = params.model_fields_set  # a field sent as null clears it
-        if "recurrence" in sent:
-            columns["recurrence"] = params.recurrence or None
+        if command.recurrence is not None:
+            columns["recurrence"] = list(command.recurrence) or None
         if not any(name in problems for name in SCHEDULE_FIELDS):
             with problems.gather():
                 was = Schedule.of(current) if current else None
-                when = schedule(params, site_timezone, was) or was
+                when = schedule(command, site_timezone, was) or was
                 assert when is not None  # the dates are required on create
                 columns.update(when.columns())
                 lines = columns.get("recurrence", current.recurrence if current else None)
-                if lines and ("recurrence" in sent or when is not was):
+                if lines and (command.recurrence is not None or when is not was):
                     parse_recurrence(lines, when.start_local, when.timezone)  # 400 if bad
         with problems.gather():
             columns.update(
                 await common_columns(
                     self.ctx.session,
                     self.user,
-                    params,
-                    zone=self.ctx.settings.site_zone,
+                    command.post,
                     current=current,
                     current_published=current.published_at if current else None,
                     problems=problems,
                 )
             )
-        flags = {flag: getattr(params, flag) for flag in FLAGS}
+        flags = {flag: getattr(command, flag) for flag in FLAGS}
         columns.update({flag: value for flag, value in flags.items() if value is not None})
-        if "website" in sent:
-            website = params.website or ""
+        if command.website is not None:
+            website = command.website
             if not valid_website(website):
                 problems.add("website", note("bad_url", name="website"))
             columns["website"] = website.strip() or None
         with problems.gather():
-            if "cost" in sent or current is None:
+            if command.cost is not None or current is None:
                 currency = Currency.of(self.ctx.settings)
-                columns.update(cost_columns(self._cost(params.cost), currency))
+                columns.update(cost_columns(self._cost(command.cost), currency))
         with problems.gather():
-            if "venue" in sent:
-                columns["venue_id"] = await self.linked.venue(params.venue)
+            if command.venue is not None:
+                columns["venue_id"] = await self.linked.venue(command.venue)
         return columns
 
-    def _cost(self, raw: Any) -> Any:
+    def _cost(self, cost: CostValue | Refused | None) -> CostValue | None:
         """The cost's texts without markup (they are shown as the display cost)."""
-        if isinstance(raw, str):
-            return self.markup.plain(raw)
-        if isinstance(raw, list):
-            return [self.markup.plain(item) if isinstance(item, str) else item for item in raw]
-        return raw
+        if isinstance(cost, Refused):
+            raise invalid("cost", cost.note)
+        if isinstance(cost, str):
+            return self.markup.plain(cost)
+        if isinstance(cost, list):
+            return [self.markup.plain(item) if isinstance(item, str) else item for item in cost]
+        return cost
 
-    async def _resolve_links(
-        self, params: EventWriteParams, problems: Problems
-    ) -> dict[str, list[int]]:
+    async def _resolve_links(self, command: EventWrite, problems: Problems) -> dict[str, list[int]]:
         """Term and organizer IDs to link, by field (those sent); new terms are created.
         The terms of both taxonomies are looked up in one statement."""
-        sent = params.model_fields_set
-        refs: dict[str, list[int | str]] = {}
+        refs: dict[str, list[TermRef]] = {}
         for name, taxonomy in (("categories", CATEGORY), ("tags", TAG)):
-            if name in sent:
-                with problems.gather():
-                    refs[taxonomy] = _term_refs(name, getattr(params, name))
+            sent: Sequence[TermRef] | Refused | None = getattr(command, name)
+            if isinstance(sent, Refused):
+                problems.add(name, sent.note)
+            elif sent is not None:
+                refs[taxonomy] = list(sent)
         links: dict[str, list[int]] = {}
         repo = TermRepository(
             self.ctx.session, None, self.ctx.language, self.ctx.settings.default_language
@@ -182,9 +177,9 @@ class EventWriter:
             if taxonomy in resolved:
                 with problems.gather():
                     links[name] = await self._term_ids(name, taxonomy, resolved[taxonomy])
-        if "organizer" in sent:
+        if command.organizers is not None:
             with problems.gather():
-                links["organizer"] = await self.linked.organizers(params.organizer)
+                links["organizer"] = await self.linked.organizers(command.organizers)
         return links
 
     async def _link(self, event_id: int, links: dict[str, list[int]], *, replace: bool) -> None:
@@ -232,24 +227,3 @@ def _event_links(links: dict[str, list[int]]) -> LinkRows:
         term_ids=list(dict.fromkeys(terms)),
         organizer_ids=links.get("organizer"),
     )
-
-
-def _term_refs(name: str, raw: Any) -> list[int | str]:
-    """Term references of a write's `categories`/`tags`: IDs or texts, 400 naming `name`."""
-    if raw in (None, "", []):
-        return []
-    refs: list[int | str] = []
-    for item in raw if isinstance(raw, list) else [raw]:
-        if isinstance(item, bool) or not isinstance(item, int | str):
-            raise invalid(name, note("not_a_list", name=name))
-        parts = [item] if isinstance(item, int) else [p.strip() for p in item.split(",")]
-        for part in parts:
-            if isinstance(part, str) and part.isascii() and part.isdigit():
-                part = decimal(part) or 0  # too long to be an ID: refused below, as 0 is
-            if isinstance(part, int) and not 0 < part <= MAX_ID:
-                raise invalid(name, note("invalid_id", name=name, max=MAX_ID))
-            if part != "":
-                refs.append(part)
-    if len(refs) > MAX_LINKED:
-        raise InvalidParams({name: ("too_many_items", {"name": name, "max": MAX_LINKED})})
-    return refs

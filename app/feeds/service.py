@@ -26,6 +26,7 @@ from app.http.context import RequestContext
 from app.http.params import parse
 from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS
+from app.posts.door import read_request
 from app.posts.kind import PostKind
 from app.posts.serializer import View
 from app.posts.service import Key, PostService
@@ -81,7 +82,7 @@ async def event_feed(ctx: RequestContext, key: Key) -> bytes:
     """The feed of one event, readable as its JSON route decides (a protected event needs
     its password, as there)."""
     service = PostService(EVENTS, ctx)
-    record, password = await service.readable(key)
+    record, password = await service.readable(key, read_request(ctx.raw))
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, password)
     body = render_events([record], view, False)[0]
     source = ctx.urls.rest(f"/events/{record.id}.ics")

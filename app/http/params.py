@@ -21,6 +21,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from app.core.edge.errors import (
+    ApiError,
     InvalidParams,
     MissingParams,
     Note,
@@ -28,6 +29,7 @@ from app.core.edge.errors import (
     validation_note,
 )
 from app.core.edge.i18n import MESSAGES
+from app.core.edge.refusals import Refusals
 from app.http.ignored import note_read
 from app.http.raw_params import RawParams, UnreadableBody
 
@@ -135,6 +137,18 @@ def parse(model: type[M], raw: RawParams, problems: Problems | None = None, **ex
         for name, why in _errors(exc)[1].items():
             problems.add(name, why)  # named too (a page past the depth bound)
         raise InvalidParams(problems.notes) from None
+
+
+def parse_later(model: type[M], raw: RawParams) -> tuple[M, Refusals]:
+    """`parse` at a door whose service checks the caller and the record first
+    (app/core/edge/refusals.py): the model of what could be read, and the refusals the
+    service raises when it reads the parameters."""
+    problems = Problems()
+    try:
+        params = parse(model, raw, problems)
+    except ApiError as error:  # a body not read at all, or a rule across fields
+        return model.model_construct(), Refusals(error=error)
+    return params, Refusals(dict(problems.notes))
 
 
 def check(name: str, ok: bool, note: Note) -> None:

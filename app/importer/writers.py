@@ -13,14 +13,15 @@ from typing import Any
 
 from app.core.edge.errors import note
 from app.core.infra.database import Session
+from app.core.rules.dates import parse_zone
 from app.core.rules.html import Markup
 from app.core.rules.permissions import Principal, can_post_unfiltered_html
 from app.core.rules.slugs import make_slug
-from app.events.params import EventWriteParams
+from app.events.door import event_write
 from app.events.repository.events import EventRepository
 from app.events.repository.links import LinkRows
 from app.events.schedule import schedule
-from app.http.params import check, parse
+from app.http.params import check
 from app.importer.repository import ImportRepository
 from app.importer.source import (
     SourceEvent,
@@ -221,16 +222,17 @@ class RecordWriter:
 def event_schedule(event: SourceEvent, site_timezone: str) -> dict[str, Any]:
     """The schedule columns, read the way the API reads a write's dates (400-style errors
     name the bad field)."""
-    params = parse(
-        EventWriteParams,
+    command = event_write(
         {
             "start_date": event.start_date,
             "end_date": event.end_date,
             "timezone": event.timezone or None,
             "all_day": event.all_day,
         },
+        parse_zone(site_timezone),
     )
-    when = schedule(params, site_timezone)
+    command.refused.raise_any()
+    when = schedule(command, site_timezone)
     assert when is not None  # the dates are given
     return when.columns()
 

@@ -22,6 +22,7 @@ from app.http.context import RequestContext, password_guesses
 from app.http.pagination import Page
 from app.organizers.kind import ORGANIZERS
 from app.pages.markup import PageBody, page_bodies
+from app.posts.commands import ReadRequest
 from app.posts.service import PostService
 from app.terms.service import CATEGORIES, TAGS, TermService
 from app.users.auth import session_reader
@@ -110,12 +111,12 @@ class Content:
         return [(day, count, page_bodies(shown)) for day, count, shown in days]
 
     async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
-        raw = {"password": password} if password else {}
-        service = EventService(self._with(raw))
+        service = EventService(self.ctx)
+        request = ReadRequest(password or None)
         try:
             if day is None:
-                return PageBody(await service.read(slug))
-            return PageBody(await service.read_on(slug, day))
+                return PageBody(await service.read(slug, request))
+            return PageBody(await service.read_on(slug, day, request))
         except ApiError as exc:
             # A throttled client's guess is not even checked: the form again.
             if exc.code in (PROTECTED, "rest_too_many_requests"):

@@ -11,9 +11,9 @@ from typing import Any, Literal, Protocol
 from urllib.parse import unquote, urlsplit
 
 from app.core.edge.errors import invalid, note
+from app.core.edge.refusals import Refused
 from app.core.edge.urls import Urls
-from app.core.rules.constants import MAX_ID
-from app.http.coercion import decimal
+from app.posts.commands import NO_IMAGE, ImageRef
 from app.posts.repository import ImageRepository
 
 MAX_URL_LENGTH = 2048
@@ -110,28 +110,15 @@ def is_http_url(value: str) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(host)
 
 
-async def resolve_image(images: ImageRepository, value: Any) -> int | None:
-    """The image ID a write's `image` names (None clears it), or 400 naming `image`.
-
-    An ID must exist; a URL is recorded (or its existing row reused) without any request.
-    An image object as responses show it (`{"id": ..., "url": ...}`) names its image, and
-    `false` (what responses show for none) clears, so that a record read can be written back.
-    """
-    if isinstance(value, dict):
-        value = value.get("id") or value.get("url")
-        if value in CLEARING_VALUES:
-            raise invalid("image", BAD_IMAGE)
-    if value is True or isinstance(value, float):
-        raise invalid("image", BAD_IMAGE)
-    if value in CLEARING_VALUES:
+async def resolve_image(images: ImageRepository, image: ImageRef) -> int | None:
+    """The image ID a write's image names (None: NO_IMAGE clears it), or 400 naming `image`.
+    An ID must exist; a URL is recorded (or its existing row reused) without any request."""
+    if isinstance(image, Refused):
+        raise invalid("image", image.note)
+    if isinstance(image, str):
+        return await images.record_url(image, url_extension(image))
+    if image == NO_IMAGE:
         return None
-    if isinstance(value, str) and decimal(value) is not None:
-        value = decimal(value)
-    if isinstance(value, int):
-        if 0 < value <= MAX_ID and await images.exists(value):
-            return value
-        raise invalid("image", BAD_IMAGE)
-    if isinstance(value, str) and is_http_url(value.strip()):
-        url = value.strip()
-        return await images.record_url(url, url_extension(url))
+    if await images.exists(image):
+        return image
     raise invalid("image", BAD_IMAGE)

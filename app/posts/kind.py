@@ -10,7 +10,6 @@ from pydantic import BaseModel
 from app.core.rules.permissions import Principal
 from app.http.context import RequestContext
 from app.http.params import Params
-from app.http.raw_params import RawParams
 from app.posts.params import PostWriteParams
 from app.posts.records import PostRecord, Protectable
 from app.posts.repository import PostRepository
@@ -39,10 +38,11 @@ class Store(Protocol[R_co]):
 
 
 class Writer(Protocol[R_contra]):
-    """Creates and updates records of a kind from a write's parameters."""
+    """Creates and updates records of a kind from a write's typed command (a RecordWrite of
+    app/posts/commands.py, an EventWrite of app/events/commands.py)."""
 
-    async def create(self, raw: RawParams) -> int: ...
-    async def update(self, record: R_contra, raw: RawParams) -> None: ...
+    async def create(self, command: Any, /) -> int: ...
+    async def update(self, record: R_contra, command: Any, /) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def post_kind(
         return repository(ctx.session, ctx.language, ctx.settings.default_language)
 
     def writer(ctx: RequestContext, user: Principal) -> PostWriter[P]:
-        return PostWriter(name, params, store(ctx), user, ctx.settings.site_zone)
+        return PostWriter(name, store(ctx), user)
 
     return PostKind(
         name=name,

@@ -13,9 +13,9 @@ from app.core.rules.constants import MAX_ID, TRASH
 from app.core.rules.permissions import Action, may, poster, record_need, require
 from app.core.rules.slugs import is_trashed_slug, untrashed_slug
 from app.http.context import RequestContext
-from app.http.params import check, parse
+from app.http.params import check
+from app.posts.commands import PLAIN_READ, TO_TRASH, ReadRequest, Removal
 from app.posts.kind import PostKind, R
-from app.posts.params import DeleteParams, ReadParams
 from app.posts.repository import event_ownership, is_post
 from app.posts.serializer import View
 
@@ -144,11 +144,12 @@ class PostService(Generic[R]):
 
     # ---- what the routes do ---------------------------------------------------------
 
-    async def readable(self, key: Key) -> tuple[R, str | None]:
+    async def readable(self, key: Key, request: ReadRequest = PLAIN_READ) -> tuple[R, str | None]:
         """The record if the caller may read it (else the error the reference gives), and
         the password the caller sent."""
         record = await self.find(key)
-        password = parse(ReadParams, self.ctx.raw).password
+        request.refused.raise_any()
+        password = request.password
         await self.check_guess(record, password)
         self._check_readable(record, password)
         return record, password
@@ -163,23 +164,24 @@ class PostService(Generic[R]):
         if dataclasses.replace(self.view, password=password).hides(record):
             await guesses.failed()
 
-    async def read(self, key: Key) -> Body:
-        record, password = await self.readable(key)
+    async def read(self, key: Key, request: ReadRequest = PLAIN_READ) -> Body:
+        record, password = await self.readable(key, request)
         return self.body(record, json_ld=True, password=password)
 
-    async def create(self) -> tuple[int, Answer]:
-        """A new record from the request (its ID and answer); the caller is checked first."""
+    async def create(self, command: Any) -> tuple[int, Answer]:
+        """A new record of `command` (the kind's: app/posts/commands.py RecordWrite, or
+        app/events/commands.py EventWrite): its ID and answer; the caller is checked first."""
         user = poster(self.ctx.user)
-        record_id = await self.kind.writer(self.ctx, user).create(self.ctx.raw)
+        record_id = await self.kind.writer(self.ctx, user).create(command)
         return record_id, self.answer(await self._trash_slug(await self.by_id(record_id)))
 
-    async def update(self, key: Key) -> Answer:
+    async def update(self, key: Key, command: Any) -> Answer:
         """Change what the request sends. The caller is checked before the parameters are
         read (an anonymous write is a 401 whatever it sends), then its right on the record."""
         user = poster(self.ctx.user)
         record = await self._for_writing(key, "edit")
         before = self.body(record)
-        await self.kind.writer(self.ctx, user).update(record, self.ctx.raw)
+        await self.kind.writer(self.ctx, user).update(record, command)
         written = await self._trash_slug(await self.by_id(record.id))
         return self.answer(await self.settled(record, before, written))
 
@@ -194,10 +196,11 @@ class PostService(Generic[R]):
         await self.store.keep_modified(record.id, record.modified_at)
         return await self.by_id(record.id)
 
-    async def remove(self, key: Key) -> Answer:
-        """Trash the record (again: 410); `force=true` deletes it (answering its last state)."""
+    async def remove(self, key: Key, removal: Removal = TO_TRASH) -> Answer:
+        """Trash the record (again: 410); `force` deletes it (answering its last state)."""
         record = await self._for_writing(key, "delete")
-        if parse(DeleteParams, self.ctx.raw).force:
+        removal.refused.raise_any()
+        if removal.force:
             body = self.body(record)
             await self.store.delete(record.id)
             return Answer(body, None)

@@ -2,12 +2,12 @@
 publication date, image, password), and the writer of venues and organizers (which reuses
 an identical existing record instead of creating a duplicate)."""
 
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from app.core.edge.errors import MissingParams, Problems, invalid, note
+from app.core.edge.errors import MissingParams, Note, Problems, note
+from app.core.edge.refusals import Refused
 from app.core.infra.database import Session
-from app.core.rules.dates import parse_when
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
     GIVE_RECORDS,
@@ -18,27 +18,15 @@ from app.core.rules.permissions import (
     require,
     scale_status,
 )
-from app.http.params import check, parse
-from app.http.raw_params import RawParams
+from app.http.params import check
+from app.posts.commands import PostFields, RecordWrite
 from app.posts.images import resolve_image
-from app.posts.params import PostFields, PostWriteParams
 from app.posts.records import PostRecord, Protectable
 from app.posts.repository import ImageRepository, PostRepository
 from app.users.repository import UserRepository
 
 R = TypeVar("R", bound=PostRecord)
 TEXTS = ("description", "excerpt")
-
-
-def publication_date(params: PostFields, zone: tzinfo) -> datetime | None:
-    """`date_utc` (read as UTC) wins over `date` (wall time in `zone` unless it has an offset)."""
-    for name, value, read_in in (("date_utc", params.date_utc, UTC), ("date", params.date, zone)):
-        if value is not None:
-            try:
-                return parse_when(value, read_in)
-            except ValueError:
-                raise invalid(name, note("bad_date", name=name)) from None
-    return None
 
 
 def post_status(
@@ -59,110 +47,105 @@ def post_status(
 async def common_columns(
     session: Session,
     user: Principal,
-    params: PostFields,
+    fields: PostFields,
     *,
-    zone: tzinfo,
     current: Protectable | None,
     current_published: datetime | None = None,
     problems: Problems | None = None,
 ) -> dict[str, Any]:
     """The columns every kind shares, from what was sent (`current` is None on create).
-    Dates without an offset are read in `zone`. Invalid parameters go to `problems` when
-    given (else they are raised together)."""
+    Invalid values go to `problems` when given (else they are raised together)."""
     found = problems or Problems()
-    sent = params.model_fields_set
     columns: dict[str, Any] = {}
     published = None
-    with found.gather():
-        published = publication_date(params, zone)
+    if isinstance(fields.published, Refused):
+        found.add(*_named(fields.published, "date"))
+    else:
+        published = fields.published
     if published is not None:
         columns["published_at"] = published
-    if current is None or params.status is not None or published is not None:
-        requested = params.status if params.status is not None else getattr(current, "status", None)
+    if current is None or fields.status is not None or published is not None:
+        requested = fields.status if fields.status is not None else getattr(current, "status", None)
         when = published or current_published or datetime.now(UTC)
         columns["status"] = post_status(user, requested, getattr(current, "status", None), when)
-    if params.author is not None:
+    if fields.author is not None:
         with found.gather():
-            known = await UserRepository(session).exists(params.author)
-            check("author", known, note("unknown_user", name="author", id=params.author))
+            known = await UserRepository(session).exists(fields.author)
+            check("author", known, note("unknown_user", name="author", id=fields.author))
         # Giving a record to somebody else is editing others' records: editors and up.
-        require(user, params.author == user.id or can_see_all_statuses(user), GIVE_RECORDS)
-        columns["author_id"] = params.author
+        require(user, fields.author == user.id or can_see_all_statuses(user), GIVE_RECORDS)
+        columns["author_id"] = fields.author
     elif current is None:
         columns["author_id"] = user.id
-    if "image" in sent:
+    if fields.image is not None:
         with found.gather():
-            columns["image_id"] = await resolve_image(ImageRepository(session), params.image)
-    if "password" in sent:
-        columns["password"] = params.password or None
+            columns["image_id"] = await resolve_image(ImageRepository(session), fields.image)
+    if fields.password is not None:
+        columns["password"] = fields.password or None
     if problems is None:
         found.raise_any()
     return columns
 
 
+def _named(refused: Refused, default: str) -> tuple[str, Note]:
+    """The parameter a refused publication date names (`date` or `date_utc`), and its note."""
+    name = refused.note[1].get("name", default)
+    return str(name), refused.note
+
+
 class PostWriter(Generic[R]):
     """Creates and updates venues or organizers (`name`: the kind's name field)."""
 
-    def __init__(
-        self,
-        name: str,
-        params: type[PostWriteParams],
-        repo: PostRepository[R],
-        user: Principal,
-        zone: tzinfo,
-    ) -> None:
+    def __init__(self, name: str, repo: PostRepository[R], user: Principal) -> None:
         self.name = name
-        self.params = params
         self.repo = repo
         self.user = user
-        self.zone = zone
 
     def _sent(
-        self, params: PostWriteParams, problems: Problems
+        self, command: RecordWrite, problems: Problems
     ) -> tuple[dict[str, Any], dict[str, str]]:
         """(the kind's own columns, the texts) among what was sent, markup sanitised for
         callers without unfiltered HTML."""
         markup = Markup(can_post_unfiltered_html(self.user))
-        sent = params.model_dump(exclude_unset=True)
-        texts = {text: markup.html(sent[text]) for text in TEXTS if text in sent}
-        if self.name in sent:
-            texts["name"] = markup.inline(sent[self.name]).strip()
+        sent = {"description": command.description, "excerpt": command.excerpt}
+        texts = {text: markup.html(value) for text, value in sent.items() if value is not None}
+        if command.name is not None:
+            texts["name"] = markup.inline(command.name).strip()
             if texts["name"] == "":  # nothing left but markup
                 problems.add(self.name, note("only_markup", name=self.name))
-        common = PostFields.model_fields.keys() | {*TEXTS, "password", self.name}
-        own = {k: v for k, v in sent.items() if k not in common}
-        return {k: markup.plain(v) if isinstance(v, str) else v for k, v in own.items()}, texts
+        own = command.details.items()
+        return {k: markup.plain(v) if isinstance(v, str) else v for k, v in own}, texts
 
-    async def create(self, raw: RawParams) -> int:
+    async def create(self, command: RecordWrite) -> int:
         problems = Problems()
-        params = parse(self.params, raw, problems)
-        if self.name not in params.model_fields_set and self.name not in problems:
+        command.refused.into(problems)
+        if command.name is None and self.name not in problems:
             raise MissingParams([self.name])
         session = self.repo.session
         columns = await common_columns(
-            session, self.user, params, zone=self.zone, current=None, problems=problems
+            session, self.user, command.post, current=None, problems=problems
         )
-        own, texts = self._sent(params, problems)
+        own, texts = self._sent(command, problems)
         problems.raise_any()
         # Duplicate avoidance (docs/design.md#linked-venues-organizers-and-terms): sending what a record already holds gives
         # that record, in a create of its own as in an event's inline venue or organizer.
         existing = await self.repo.find_identical({**own, **texts}, self.user)
         if existing is not None:
             return existing
-        return await self.repo.create({**columns, **own}, texts, slug=params.slug or texts["name"])
+        slug = command.post.slug or texts["name"]
+        return await self.repo.create({**columns, **own}, texts, slug=slug)
 
-    async def update(self, record: R, raw: RawParams) -> None:
+    async def update(self, record: R, command: RecordWrite) -> None:
         problems = Problems()
-        params = parse(self.params, raw, problems)
+        command.refused.into(problems)
         columns = await common_columns(
             self.repo.session,
             self.user,
-            params,
-            zone=self.zone,
+            command.post,
             current=record,
             current_published=record.published_at,
             problems=problems,
         )
-        own, texts = self._sent(params, problems)
+        own, texts = self._sent(command, problems)
         problems.raise_any()
-        await self.repo.update(record.id, {**columns, **own}, texts, slug=params.slug)
+        await self.repo.update(record.id, {**columns, **own}, texts, slug=command.post.slug)

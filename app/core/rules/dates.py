@@ -57,8 +57,18 @@ def zone_abbreviation(zone_name: str, zone: tzinfo, at: datetime) -> str:
 
 def parse_when(value: Any, zone: tzinfo, now: datetime | None = None) -> datetime:
     """An aware datetime for a request date, or ValueError. Wall times are read in `zone`."""
+    parsed = read_when(value, zone, now)
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=zone)
+
+
+def read_when(value: Any, zone: tzinfo, now: datetime | None = None) -> datetime:
+    """A request date, or ValueError: aware when it names an instant (an offset, a Unix
+    timestamp), naive when it is a wall time, for the zone it belongs to, which the reader
+    may not know yet (an event's). Relative forms count from now in `zone`; the range is
+    checked as if the wall time were in `zone`."""
     parsed = _parse_when(value, zone, now)
-    if not EARLIEST <= parsed <= LATEST:
+    aware = parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=zone)
+    if not EARLIEST <= aware <= LATEST:
         raise ValueError("date out of range")
     return parsed
 
@@ -79,9 +89,8 @@ def _parse_when(value: Any, zone: tzinfo, now: datetime | None) -> datetime:
         parsed = datetime.fromisoformat(text)
     except ValueError:
         parsed = _parse_relative(text, zone, now)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=zone)
-        # Wall times that do not exist (DST gaps) or repeat are resolved by zoneinfo's fold=0.
+    # A wall time stays naive: read in a zone, one that does not exist (a DST gap) or repeats
+    # is resolved by zoneinfo's fold=0.
     return parsed
 
 

@@ -33,8 +33,11 @@ from app.desk.screens.api_calls import (
 )
 from app.desk.screens.editor_routes import editor_routes
 from app.http.pagination import Page
+from app.posts.commands import RecordWrite
+from app.posts.door import record_write
 from app.posts.kind import PostKind
 from app.posts.listing import list_posts
+from app.posts.params import PostWriteParams
 from app.posts.service import PostService
 
 PER_PAGE = 20
@@ -169,6 +172,12 @@ class RecordScreens:
             raw = {name: value for name, value in raw.items() if value not in ("", "false")}
         return raw
 
+    def _write(self, desk: DeskContext, form: Form, *, creating: bool) -> RecordWrite:
+        params = self.kind.write_params
+        assert issubclass(params, PostWriteParams)
+        raw = self._params(form, creating=creating)
+        return record_write(params, self.name_field, raw, desk.settings.site_zone)
+
     async def _write_translations(self, desk: DeskContext, record_id: int, form: Form) -> None:
         """Save each translation's texts that were filled in and differ from what the
         record shows in that language already (the service's update in that language)."""
@@ -178,9 +187,14 @@ class RecordScreens:
             raw = translation_params(form, language, self._texts_of(await service.by_id(record_id)))
             if not raw:
                 continue
+            texts = RecordWrite(
+                name=raw.get(self.name_field),
+                description=raw.get("description"),
+                excerpt=raw.get("excerpt"),
+            )
             try:
-                await PostService(self.kind, service_context(desk, raw, language=language)).update(
-                    record_id
+                await PostService(self.kind, service_context(desk, language=language)).update(
+                    record_id, texts
                 )
             except ApiError as exc:
                 raise TranslationRefused(exc, language) from exc
@@ -271,10 +285,8 @@ class RecordScreens:
         form = await form_values(desk)
         try:
             async with write_step(desk):
-                service = PostService(
-                    self.kind, service_context(desk, self._params(form, creating=True))
-                )
-                record_id, _ = await service.create()
+                service = PostService(self.kind, service_context(desk))
+                record_id, _ = await service.create(self._write(desk, form, creating=True))
                 await self._write_translations(desk, record_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
@@ -292,8 +304,9 @@ class RecordScreens:
         version = form.get("version", "")
         try:
             async with write_step(desk):
-                ctx = service_context(desk, self._params(form, creating=False), if_match=version)
-                await PostService(self.kind, ctx).update(record_id)
+                ctx = service_context(desk, if_match=version)
+                command = self._write(desk, form, creating=False)
+                await PostService(self.kind, ctx).update(record_id, command)
                 await self._write_translations(desk, record_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)

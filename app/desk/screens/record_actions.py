@@ -4,7 +4,6 @@ ownership, series and the change log are the services'; this module only says wh
 service call an action is, and runs a bulk action record by record, each in a savepoint,
 so that a record the service refuses is left exactly as it was while the others change."""
 
-import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,9 +12,11 @@ from typing import Any, Literal
 from app.core.edge.errors import ApiError, InvalidParams
 from app.core.infra.sql import in_savepoint
 from app.core.rules.permissions import may
+from app.events.commands import EventRemoval, EventWrite, Scope
 from app.events.service import EventService
 from app.http.context import RequestContext
 from app.organizers.kind import ORGANIZERS
+from app.posts.commands import PostFields, RecordWrite, Removal
 from app.posts.kind import PostKind
 from app.posts.service import PostService
 from app.venues.kind import VENUES
@@ -27,35 +28,34 @@ Action = Literal["publish", "trash", "restore", "delete"]
 # A restored record comes back as a draft, as WordPress restores posts since 5.6: the
 # status it had before is not kept, and a draft shows nothing public by surprise.
 RESTORED_STATUS = "draft"
-# Every write on an event is for the whole series (a row of the table is a series).
-WHOLE_SERIES = {"scope": "all"}
+WHOLE_SERIES: Scope = "all"
 
 
-def _params(action: Action) -> dict[str, Any]:
-    if action == "publish":
-        return {"status": "publish"}
-    if action == "restore":
-        return {"status": RESTORED_STATUS}
-    if action == "delete":
-        return {"force": "true"}
-    return {}
+def _status(action: Action) -> PostFields:
+    return PostFields(status=RESTORED_STATUS if action == "restore" else "publish")
 
 
-def _service(ctx: RequestContext, kind: KindName, action: Action) -> PostService[Any]:
-    raw = _params(action)
-    if kind == "event":
-        return EventService(dataclasses.replace(ctx, raw={**raw, **WHOLE_SERIES}))
-    return PostService(KINDS[kind], dataclasses.replace(ctx, raw=raw))
+def _service(ctx: RequestContext, kind: KindName) -> PostService[Any]:
+    return EventService(ctx) if kind == "event" else PostService(KINDS[kind], ctx)
 
 
 async def act(ctx: RequestContext, kind: KindName, action: Action, record_id: int) -> None:
     """One record: `publish` and `restore` are updates of its status, `trash` a delete,
-    `delete` a delete with `force`."""
-    service = _service(ctx, kind, action)
+    `delete` a delete with `force`. Every write on an event is for the whole series (a row
+    of the table is a series)."""
+    force = action == "delete"
+    if kind == "event":
+        events = EventService(ctx)
+        if action in ("trash", "delete"):
+            await events.remove(record_id, EventRemoval(force, WHOLE_SERIES))
+        else:
+            await events.update(record_id, EventWrite(post=_status(action), scope=WHOLE_SERIES))
+        return
+    records = PostService(KINDS[kind], ctx)
     if action in ("trash", "delete"):
-        await service.remove(record_id)
+        await records.remove(record_id, Removal(force))
     else:
-        await service.update(record_id)
+        await records.update(record_id, RecordWrite(post=_status(action)))
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def reason(error: ApiError, language: str) -> str:
 async def name_of(ctx: RequestContext, kind: KindName, record_id: int) -> str:
     """What to call a record in a report: its title if the caller may read it (the one read
     rule); a record they may not read stays a number."""
-    service = _service(ctx, kind, "publish")
+    service = _service(ctx, kind)
     record = await service.store.get(record_id)
     if record is None or not may(ctx.user, "read", record.author_id, record.status):
         return f"#{record_id}"

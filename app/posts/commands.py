@@ -1,0 +1,63 @@
+"""The typed inputs of the post services (events, venues, organizers): a read, a removal,
+and the fields every write shares; a venue's or an organizer's write. Values are parsed:
+datetimes, IDs, booleans; `None` is a field not sent. The API's doors
+(app/posts/door.py, app/events/door.py) build them from a request's parameters, the desk
+from its forms."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from app.core.edge.refusals import NOTHING_REFUSED, Refusals, Refused
+
+# An image to set: its ID, an http(s) URL to record, or NO_IMAGE to clear it (or, from a
+# door, what it refused).
+NO_IMAGE = 0
+ImageRef = int | str | Refused
+
+
+@dataclass(frozen=True)
+class ReadRequest:
+    """A read of one record: the password of a protected one, if sent."""
+
+    password: str | None = None
+    refused: Refusals = NOTHING_REFUSED
+
+
+@dataclass(frozen=True)
+class Removal:
+    """A DELETE: trash the record, or (`force`) delete it."""
+
+    force: bool = False
+    refused: Refusals = NOTHING_REFUSED
+
+
+@dataclass(frozen=True)
+class PostFields:
+    """What a write of every post kind may set (docs/design.md#records)."""
+
+    status: str | None = None
+    author: int | None = None
+    # The publication date: `date` read in the site's zone, or `date_utc`.
+    published: datetime | Refused | None = None
+    image: ImageRef | None = None
+    slug: str | None = None
+    password: str | None = None  # "" clears it
+
+
+@dataclass(frozen=True)
+class RecordWrite:
+    """A create or update of a venue or an organizer: its name, texts, the fields every
+    kind shares, and its own fields (`details`, by column: texts, and booleans for flags)."""
+
+    name: str | None = None
+    description: str | None = None
+    excerpt: str | None = None
+    post: PostFields = field(default_factory=PostFields)
+    details: Mapping[str, str | bool] = field(default_factory=dict)
+    refused: Refusals = NOTHING_REFUSED
+
+
+# The defaults: a read without a password, a removal to the trash.
+PLAIN_READ = ReadRequest()
+TO_TRASH = Removal()
