@@ -50,19 +50,20 @@ from app.core.infra.logs import configure_logging
 from app.core.infra.metrics import Metrics
 from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.replica import ReadRouter, ReplicaMonitor
-from app.core.infra.settings import LANGUAGES, Settings, get_settings
-from app.desk.i18n import DeskTemplates
+from app.core.infra.settings import Settings, get_settings
 from app.desk.router import add_desk_routes
+from app.desk.templating import DeskTemplates
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
 from app.http.ignored import IGNORED_HEADER, report_ignored
+from app.i18n import LANGUAGES
 from app.media.files import serve_media_file
 from app.ops.health import add_operations_routes
 from app.pages.headers import fresh_nonces
-from app.pages.i18n import Environments
 from app.pages.paths import is_cached_path
 from app.pages.router import add_page_routes
+from app.pages.templating import Environments
 from app.webhooks.worker import LANES, WebhookWorker
 
 # Images one worker decodes and resizes at once (app/media/uploads.py).

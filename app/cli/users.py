@@ -6,8 +6,8 @@ from typing import Annotated
 import typer
 
 from app.cli.common import LOGIN_HELP, option, with_accounts
-from app.core.edge.i18n import translate
 from app.core.rules.permissions import Role
+from app.i18n import API_MESSAGES
 from app.users.service import Accounts, Authored, UserExists
 
 users = typer.Typer(
@@ -41,8 +41,8 @@ def add(
         print(f"{exists}: nothing changed, its passwords still work")
         print(f"for a new application password: almanac users password {exists.login}")
         raise typer.Exit(1) from None
-    # The role's rights in the words a 403 uses (app/core/edge/i18n.py).
-    rights = translate(f"rights_{chosen.value}", "en")
+    # The role's rights in the words a 403 uses (app/i18n/locale/api.pot).
+    rights = API_MESSAGES.text(f"rights_{chosen.value}", "en")
     print(f"created user {user.login} (id {user.id}, role {user.role}): {rights}")
     if role is None:
         roles = ", ".join(r.value for r in Role)

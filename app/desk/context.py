@@ -31,12 +31,13 @@ from app.core.edge.errors import ApiError
 from app.core.edge.middleware import BODY_REFUSED_STATE_KEY
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
-from app.core.infra.settings import LANGUAGES, Settings
+from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal, Role, can_create_posts, can_manage_terms
 from app.desk.headers import NONCE_STATE_KEY
-from app.desk.i18n import N_, format_moment
 from app.desk.paths import DESK, desk_parts
 from app.http.context import RequestContext
+from app.i18n import LANGUAGES, N_, path_language
+from app.i18n.dates import format_moment
 from app.users.auth import desk_session
 from app.users.sessions import COOKIE
 
@@ -129,9 +130,7 @@ class Can:
 
 def desk_language(request: Request) -> str:
     settings = services_of(request).settings
-    parts = desk_parts(_relative(request))
-    language = parts[0] if parts is not None else None
-    return language if language in LANGUAGES else settings.default_language
+    return path_language(request, settings.default_language)
 
 
 def _relative(request: Request) -> str:

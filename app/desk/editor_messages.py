@@ -10,9 +10,8 @@ text of its own where the API's names other parameters in its words.
 from typing import Any
 
 from app.core.edge.errors import ApiError, InvalidParams, MissingParams
-from app.core.edge.i18n import translate
 from app.desk.event_form import form_field
-from app.desk.i18n import N_, gettext
+from app.i18n import API_MESSAGES, DESK_TEXTS, N_
 
 # Form field -> the label the editor shows for it (the same texts as the template's).
 LABELS = {
@@ -55,7 +54,7 @@ OWN_TEXTS = {
 
 
 def label(field: str, language: str) -> str:
-    return gettext(language, LABELS[field]) if field in LABELS else field
+    return DESK_TEXTS.gettext(language, LABELS[field]) if field in LABELS else field
 
 
 def field_of(param: str, values: dict[str, Any]) -> str:
@@ -76,13 +75,13 @@ def field_messages(
         for param, (key, note_values) in error.notes.items():
             field = field_of(param, values)
             if key in OWN_TEXTS:
-                fields[field] = gettext(language, OWN_TEXTS[key])
+                fields[field] = DESK_TEXTS.gettext(language, OWN_TEXTS[key])
             else:
                 named = {**note_values, "name": label(field, language)}
-                fields[field] = translate(key, language, **named)
+                fields[field] = API_MESSAGES.text(key, language, **named)
     elif isinstance(error, MissingParams):
         for param in error.names:
-            fields[field_of(param, values)] = gettext(language, "Fill this in.")
+            fields[field_of(param, values)] = DESK_TEXTS.gettext(language, "Fill this in.")
     elif error.code == "rest_upload_file_too_big":
         fields["image_file"] = too_big(language, max_upload_bytes)
     return fields
@@ -93,7 +92,7 @@ def megabytes(size: int) -> str:
 
 
 def too_big(language: str, max_upload_bytes: int) -> str:
-    return gettext(
+    return DESK_TEXTS.gettext(
         language,
         N_("This image is larger than %(max)s, the largest file the site takes."),
         max=megabytes(max_upload_bytes),

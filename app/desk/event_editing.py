@@ -18,7 +18,6 @@ from typing import Any
 from starlette.datastructures import UploadFile
 
 from app.core.edge.errors import ApiError, forbidden
-from app.core.infra.settings import LANGUAGES
 from app.core.rules.dates import parse_when, parse_zone
 from app.core.rules.permissions import may
 from app.desk.context import DeskContext
@@ -31,6 +30,7 @@ from app.events.recurrence import parse_recurrence
 from app.events.service import EventService
 from app.http.context import RequestContext
 from app.http.pagination import Page
+from app.i18n import LANGUAGES
 from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big
 from app.media.service import MediaService

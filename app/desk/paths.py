@@ -4,7 +4,7 @@ ours (after the root path), and which local paths a sign-in may return to."""
 import re
 from urllib.parse import urlsplit
 
-from app.core.infra.settings import LANGUAGES
+from app.i18n import LANGUAGES
 
 DESK = "desk"
 STATIC = "static"

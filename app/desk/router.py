@@ -13,7 +13,6 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 
 from app.core.edge.app_services import app_services
 from app.core.edge.errors import ApiError, no_route
-from app.core.infra.settings import LANGUAGES
 from app.core.rules.permissions import Principal
 from app.desk.context import (
     DeskRefused,
@@ -23,8 +22,8 @@ from app.desk.context import (
     signin_url,
 )
 from app.desk.headers import DeskHeaders
-from app.desk.i18n import N_
 from app.desk.paths import desk_parts
+from app.i18n import LANGUAGES, N_
 from app.users.auth import DESK_SESSION_STATE_KEY
 from app.users.sessions import COOKIE
 

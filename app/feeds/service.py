@@ -21,9 +21,9 @@ from app.events.serializer import render_events
 from app.feeds.builder import FeedInfo, Item, calendar
 from app.feeds.params import FeedParams
 from app.feeds.series import event_items, list_items
-from app.feeds.texts import label, quoted
 from app.http.context import RequestContext
 from app.http.params import parse
+from app.i18n import FEED_TEXTS
 from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS
 from app.posts.door import read_request
@@ -106,17 +106,17 @@ async def calendar_name(ctx: RequestContext, params: FeedParams, listing: ListRe
     for kind, ids in linked:
         names = await _post_names(ctx, kind, ids or [])
         if names:
-            parts.append(f"{label(kind.name, language)}: {', '.join(names)}")
+            parts.append(f"{FEED_TEXTS.text(kind.name, language)}: {', '.join(names)}")
     if params.featured is not None:
-        parts.append(label("featured" if params.featured else "not_featured", language))
+        parts.append(FEED_TEXTS.text("featured" if params.featured else "not_featured", language))
     if params.search:
-        parts.append(quoted(params.search, language))
+        parts.append(FEED_TEXTS.text("quoted", language, text=params.search))
     strict = "strict_dates" in listing.echo
     for name, key in (("start_date", "from"), ("end_date", "until")):
         if name in ctx.raw and name in listing.echo:
             value = str(listing.echo[name])
-            parts.append(label(key, language, date=value if strict else value[:10]))
-    events = label("events", language)
+            parts.append(FEED_TEXTS.text(key, language, date=value if strict else value[:10]))
+    events = FEED_TEXTS.text("events", language)
     return f"{events}: {', '.join(parts)}" if parts else events
 
 

@@ -8,13 +8,20 @@ from fastapi import Depends, Request
 
 from app.core.edge.app_services import services_of
 from app.core.edge.errors import invalid, no_route
-from app.core.edge.language import header_language, requested_language, set_language
 from app.core.edge.ratelimit import Guesses
 from app.core.edge.urls import Urls, urls_of
 from app.core.infra.database import MakerDep, Session, session_scope
-from app.core.infra.settings import LANGUAGES, Settings
+from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal
 from app.http.raw_params import RawParams, raw_params
+from app.i18n import (
+    LANGUAGES,
+    UnknownLanguage,
+    header_language,
+    negotiate,
+    requested_language,
+    set_language,
+)
 from app.users.auth import authenticate
 
 RawParamsDep = Annotated[RawParams, Depends(raw_params)]
@@ -22,7 +29,7 @@ RawParamsDep = Annotated[RawParams, Depends(raw_params)]
 
 async def get_language(request: Request) -> str:
     """`i18n_language` (any parameter source), the path segment, then `Accept-Language`
-    (app/core/edge/language.py). An unknown path segment is no route of ours (404); an unknown
+    (app/i18n/negotiation.py). An unknown path segment is no route of ours (404); an unknown
     parameter value is a 400. The parameters and settings are read directly, not as
     dependencies: every route resolves this one, and FastAPI's resolution of a dependency
     costs more than reading them."""
@@ -33,13 +40,16 @@ async def get_language(request: Request) -> str:
         set_language(request, settings.default_language)
         raise no_route()
     wanted = requested_language(request, raw.get("i18n_language"))
-    if wanted is None:
-        language = header_language(request, settings.default_language)
-    elif wanted in LANGUAGES:
-        language = wanted
-    else:
+    try:
+        language = (
+            header_language(request, settings.default_language)
+            if wanted is None
+            else negotiate(settings.default_language, wanted)
+        )
+    except UnknownLanguage:
         set_language(request, settings.default_language)
-        raise invalid("i18n_language", ("unknown_language", {"languages": ", ".join(LANGUAGES)}))
+        languages = ", ".join(LANGUAGES)
+        raise invalid("i18n_language", ("unknown_language", {"languages": languages})) from None
     set_language(request, language)
     return language
 

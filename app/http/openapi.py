@@ -16,7 +16,6 @@ from pydantic import BaseModel
 
 from app import VERSION
 from app.core.edge.urls import NAMESPACE, Urls
-from app.core.infra.settings import LANGUAGES
 from app.core.rules.constants import STATUSES
 from app.core.rules.permissions import Need
 from app.http.ignored import IGNORED_HEADER
@@ -30,6 +29,7 @@ from app.http.openapi_clients import (
 )
 from app.http.params import Params
 from app.http.schemas import ErrorEnvelope
+from app.i18n import LANGUAGES
 
 ERROR_TEXTS = {
     400: "Invalid or missing parameters (rest_invalid_param, rest_missing_callback_param, ...)",

@@ -28,10 +28,10 @@ from app.core.edge.errors import (
     Problems,
     validation_note,
 )
-from app.core.edge.i18n import MESSAGES
 from app.core.edge.refusals import Refusals
 from app.http.ignored import note_read
 from app.http.raw_params import RawParams, UnreadableBody
+from app.i18n import API_MESSAGES
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -76,7 +76,7 @@ _QUOTED = re.compile(r"'([^']*)'")
 
 
 def _note(error: Any, name: str) -> Note:
-    """Why a parameter failed its model, as a message of the catalogue (app/core/edge/i18n.py):
+    """Why a parameter failed its model, as a message of the catalogue (app/i18n/locale/api.pot):
     the custom error types above are message keys, their context the message's values."""
     kind = error["type"]
     context = dict(error.get("ctx") or {})
@@ -85,7 +85,7 @@ def _note(error: Any, name: str) -> Note:
         return ("not_one_of", {"name": name, "choices": choices})
     if kind in ("string_too_long", "too_long"):
         return ("too_long", {"name": name, "max": context.get("max_length", "?")})
-    if kind in MESSAGES:
+    if API_MESSAGES.has(kind):
         return (kind, {"name": name, **context})
     return validation_note(error, name)
 

@@ -19,8 +19,8 @@ from urllib.parse import unquote, urlsplit
 import httpx
 
 from app.core.edge.errors import ApiError
-from app.core.edge.i18n import translate
 from app.core.infra.database import SessionMaker
+from app.i18n import API_MESSAGES
 from app.importer.client import SourceClient
 from app.importer.guard import NotPublic
 from app.importer.repository import ImportRepository
@@ -83,7 +83,7 @@ class ImageCopier:
                 except CopyFailed as exc:
                     self.counts.failed.append((url, str(exc)))
                 except ApiError as exc:
-                    why = translate(exc.key, "en", **exc.values)
+                    why = API_MESSAGES.text(exc.key, "en", **exc.values)
                     self.counts.failed.append((url, why))
         return self.counts
 

@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 from app.core.edge.urls import Urls, encode_query
-from app.core.infra.settings import LANGUAGES
+from app.i18n import LANGUAGES
 
 SITE_VIEWS = "/events"  # the base of the site-wide views (a term's: /events/category/<slug>)
 

@@ -5,7 +5,7 @@ import re
 
 from fastapi import Request
 
-from app.core.infra.settings import LANGUAGES
+from app.i18n import LANGUAGES, prefix_language
 
 # Pages answer HEAD as GET (link checkers and crawlers ask it); the server sends no body.
 READS = ["GET", "HEAD"]
@@ -18,14 +18,9 @@ def _relative(request: Request) -> str:
     return request.url.path[len(request.scope.get("root_path", "")) :] or "/"
 
 
-def path_language(request: Request, default: str) -> str:
-    first = _relative(request).lstrip("/").split("/", 1)[0]
-    return first if first in LANGUAGES else default
-
-
 def without_language(path: str) -> str:
-    first = path.lstrip("/").split("/", 1)[0]
-    return path[len(first) + 1 :] or "/" if first in LANGUAGES else path
+    language = prefix_language(path)
+    return path[len(language) + 1 :] or "/" if language is not None else path
 
 
 def page_path(request: Request) -> str:

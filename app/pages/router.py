@@ -15,20 +15,21 @@ from starlette.responses import HTMLResponse, Response
 from app.core.edge.app_services import app_services, services_of
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep
-from app.core.infra.settings import LANGUAGES, Settings
+from app.core.infra.settings import Settings
+from app.i18n import LANGUAGES, path_language
+from app.i18n.dates import first_weekday
 from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
 from app.pages.discovery import discovery_router
 from app.pages.headers import page_headers, page_nonce
-from app.pages.i18n import describe_series, first_weekday
 from app.pages.links import SITE_VIEWS, PageLinks
 from app.pages.paths import (
     READS,
     is_page_path,
     page_path,
-    path_language,
     under_unknown_language,
 )
+from app.pages.series_text import describe_series
 
 router = APIRouter(include_in_schema=False)
 ERROR_TEMPLATE = "error.html"

@@ -11,11 +11,11 @@ from datetime import time as clock
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from app.core.infra.settings import LANGUAGES
 from app.core.rules.dates import zone_abbreviation
 from app.core.rules.slugs import make_slug
 from app.events.cost import parse_cost
 from app.events.recurrence import SERIES_COMPLETE
+from app.i18n import LANGUAGES
 from app.seed.tables import HIDDEN_COLUMN
 from app.seed.vocabulary import (
     CITIES,

@@ -34,9 +34,10 @@ from zoneinfo import ZoneInfo
 import asyncpg
 
 from app.core.infra.database import asyncpg_url
-from app.core.infra.settings import LANGUAGES, Settings, get_settings
+from app.core.infra.settings import Settings, get_settings
 from app.core.infra.sql import analyze_statement
 from app.core.rules.slugs import make_slug
+from app.i18n import LANGUAGES
 from app.models import CATEGORY, TAG
 from app.seed.bulk import ChunkWriter
 from app.seed.demo_images import store_demo_images

@@ -14,9 +14,9 @@ from httpx import AsyncClient
 
 from app.core.edge.app_services import app_services
 from app.core.infra.database import get_sessionmaker
+from app.i18n.dates import first_weekday
 from app.main import create_app
 from app.pages.calendar import month_bounds
-from app.pages.i18n import first_weekday
 from app.pages.views import srcset
 from tests.factories import API, AuthFor, asgi_client, create_record
 from tests.media_files import picture

@@ -28,8 +28,8 @@ STATE_KEY = "services"
 
 
 class Templates(Protocol):
-    """Named templates rendered in a language: the pages' (app/pages/i18n.py) and the
-    desk's (app/desk/i18n.py)."""
+    """Named templates rendered in a language: the pages' (app/pages/templating.py) and the
+    desk's (app/desk/templating.py)."""
 
     def render(self, language: str, name: str, **values: Any) -> str: ...
 

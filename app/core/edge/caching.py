@@ -43,7 +43,6 @@ from urllib.parse import parse_qsl
 from starlette.types import Message, Scope, Send
 
 from app.core.edge.etags import matches, not_modified_start
-from app.core.edge.language import scope_accepted_language
 from app.core.edge.pipeline import Exchange, Handler
 from app.core.edge.positions import POINT_KEY
 from app.core.edge.scopes import header, signed_in
@@ -58,6 +57,7 @@ from app.core.infra.database import (
 from app.core.infra.replica import PRIMARY_POINT_SQL, Route
 from app.core.rules.constants import DATE_PARAMS
 from app.core.rules.permissions import Principal
+from app.i18n import scope_accepted_language
 
 log = logging.getLogger(__name__)
 

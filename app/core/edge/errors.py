@@ -15,14 +15,14 @@ from starlette.responses import Response
 from starlette.routing import Match
 from starlette.types import Message
 
-from app.core.edge.i18n import translate
-from app.core.edge.language import language_of
+from app.core.edge.app_services import services_of
 from app.core.edge.pipeline import Exchange, Handler
 from app.core.edge.request_id import NONE as NO_REQUEST_ID
 from app.core.edge.request_id import STATE_KEY as REQUEST_ID_KEY
 from app.core.edge.request_id import current_request_id, new_request_id
 from app.core.edge.responses import json_response
 from app.core.infra.database import DatabaseError, PoolTimeout, connection_invalidated
+from app.i18n import API_MESSAGES, language_of
 
 log = logging.getLogger("almanac.errors")
 
@@ -56,7 +56,7 @@ class ApiError(Exception):
     def body(self, language: str) -> dict[str, Any]:
         return {
             "code": self.code,
-            "message": translate(self.key, language, **self.values),
+            "message": API_MESSAGES.text(self.key, language, **self.values),
             "data": {"status": self.status, **self.data},
         }
 
@@ -72,7 +72,8 @@ class InvalidParams(ApiError):
     def body(self, language: str) -> dict[str, Any]:
         body = super().body(language)
         body["data"]["params"] = {
-            name: translate(key, language, **values) for name, (key, values) in self.notes.items()
+            name: API_MESSAGES.text(key, language, **values)
+            for name, (key, values) in self.notes.items()
         }
         # WordPress serialises an empty details map as a JSON array.
         body["data"]["details"] = self.details or []
@@ -243,7 +244,8 @@ def sync_token_expired() -> ApiError:
 
 def _error_response(request: Request, error: ApiError) -> Response:
     headers = dict(error.headers)
-    return json_response(error.body(language_of(request)), error.status, headers)
+    language = language_of(request, services_of(request).settings.default_language)
+    return json_response(error.body(language), error.status, headers)
 
 
 # Set by the parameter reader (app/http/raw_params.py) when a body that looks like JSON was

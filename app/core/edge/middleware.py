@@ -5,17 +5,15 @@ import functools
 import ipaddress
 import re
 from collections.abc import Iterable
-from urllib.parse import parse_qsl
 
 from starlette.types import Message, Receive, Scope, Send
 
 from app.core.edge.errors import payload_too_large
-from app.core.edge.language import HEADER_READ_STATE_KEY, scope_accepted_language
 from app.core.edge.pipeline import Exchange, Handler, Step
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
 from app.core.edge.urls import NAMESPACE, discovery_link
-from app.core.infra.settings import LANGUAGES
+from app.i18n import LANGUAGES, header_was_read, scope_language
 
 
 class TrustedPeers:
@@ -95,31 +93,13 @@ async def trailing_slash(exchange: Exchange, inner: Handler) -> None:
     await inner(exchange)
 
 
-def _scope_language(scope: Scope, default: str) -> str:
-    state = scope.get("state") or {}
-    if state.get("language"):
-        return str(state["language"])
-    query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
-    if query.get("i18n_language") in LANGUAGES:
-        return str(query["i18n_language"])
-    path: str = scope.get("path", "")[len(scope.get("root_path", "")) :]
-    first = path.lstrip("/").split("/", 1)[0]
-    if first in LANGUAGES:
-        return first
-    # Neither given, and the app did not run (a response from the cache, whose key holds
-    # the header's choice) or did not get that far: the header decides, and Vary says so.
-    scope.setdefault("state", {})[HEADER_READ_STATE_KEY] = True
-    return scope_accepted_language(scope) or default
-
-
 def _read_headers(scope: Scope) -> list[bytes]:
     """Request headers the response depended on: the caller always (credentials decide what
     is visible: an application password, or a desk session's cookie on a read), the language
     header when the language came from it."""
-    state = scope.get("state") or {}
     return [
         b"Accept-Language, Authorization, Cookie"
-        if state.get(HEADER_READ_STATE_KEY)
+        if header_was_read(scope)
         else b"Authorization, Cookie"
     ]
 
@@ -132,7 +112,7 @@ def response_headers(default_language: str) -> Step:
         scope = exchange.scope
 
         def add_headers(message: Message) -> Message:
-            language = _scope_language(scope, default_language)
+            language = scope_language(scope, default_language)
             headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"vary"]
             vary = [v for k, v in message.get("headers", []) if k.lower() == b"vary"]
             names = {k.lower() for k, _ in headers}
@@ -249,7 +229,7 @@ def body_limit(max_bytes: int, default_language: str, upload_bytes: int = 0) -> 
                 _refused_desk_form(exchange, limit)
                 await inner(exchange)
                 return
-            body = payload_too_large().body(_scope_language(scope, default_language))
+            body = payload_too_large().body(scope_language(scope, default_language))
             await exchange.send(
                 {
                     "type": "http.response.start",

@@ -11,7 +11,8 @@ from starlette.datastructures import Headers
 from starlette.types import Scope
 
 from app.core.edge.app_services import SettingsDep
-from app.core.infra.settings import LANGUAGES, Settings
+from app.core.infra.settings import Settings
+from app.i18n import LANGUAGES
 
 NAMESPACE = "calendar/events/v1"
 

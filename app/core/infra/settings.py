@@ -9,7 +9,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-LANGUAGES: tuple[str, ...] = ("en", "de", "sk")
+from app.i18n import LANGUAGES
+
 # IANA names of UTC itself (zones that never leave offset 0; London's GMT is not one of them).
 UTC_NAMES = frozenset(
     f"{prefix}{name}"

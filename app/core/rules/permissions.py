@@ -53,7 +53,7 @@ User = Principal | None
 class Need:
     """What an operation needs, declared once: the lowest role that may do it (the route's
     OpenAPI `security` says "signed in" from it, app/http/openapi.py) and the message key
-    (app/core/edge/i18n.py) a 403 says it with, beside the caller's role."""
+    (app/i18n/locale/api.pot) a 403 says it with, beside the caller's role."""
 
     role: Role
     says: str

@@ -10,10 +10,9 @@ from typing import Annotated, Any
 from fastapi import Depends
 
 from app.core.edge.errors import ApiError
-from app.core.infra.settings import LANGUAGES
 from app.desk.context import DeskContext, desk_reader, desk_writer
-from app.desk.i18n import gettext
 from app.http.context import RequestContext
+from app.i18n import DESK_TEXTS, LANGUAGES
 
 Form = dict[str, Any]
 # A screen's desk context: a page (GET) of a signed-in desk user; a form's POST, its CSRF
@@ -104,7 +103,7 @@ async def form_values(desk: DeskContext) -> dict[str, str]:
 
 def flash(desk: DeskContext, message: str) -> str:
     """A message of the desk's catalog in the desk's language, for `DeskContext.redirect`."""
-    return gettext(desk.language, message)
+    return DESK_TEXTS.gettext(desk.language, message)
 
 
 def page_number(value: str | None) -> int:

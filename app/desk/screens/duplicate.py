@@ -13,7 +13,6 @@ from fastapi import APIRouter
 from starlette.responses import Response
 
 from app.desk.event_editing import translation_write
-from app.desk.i18n import N_, gettext
 from app.desk.screens.api_calls import (
     DeskWriter,
     service_context,
@@ -23,6 +22,7 @@ from app.desk.screens.api_calls import (
 from app.events.commands import EventWrite
 from app.events.records import EventRecord
 from app.events.service import EventService
+from app.i18n import DESK_TEXTS, N_
 from app.posts.commands import PostFields
 
 router = APIRouter()
@@ -80,5 +80,5 @@ async def duplicate(event_id: int, desk: DeskWriter) -> Response:
             if texts:
                 ctx = service_context(desk, language=language)
                 await EventService(ctx).update(copy_id, translation_write(texts, "all"))
-    said = gettext(desk.language, N_("A copy was made as a draft: this is the copy."))
+    said = DESK_TEXTS.gettext(desk.language, N_("A copy was made as a draft: this is the copy."))
     return desk.redirect(f"events/{copy_id}/edit", flash=said)

@@ -57,7 +57,6 @@ from app.desk.event_form import (
 )
 from app.desk.form_once import FIELD as TOKEN_FIELD
 from app.desk.form_once import FormOnce, new_token, valid_token
-from app.desk.i18n import N_, gettext
 from app.desk.recurrence_form import (
     DEFAULTS_FIELD,
     WEEKDAYS,
@@ -69,6 +68,7 @@ from app.desk.recurrence_form import (
 from app.desk.series_dates import PER_PAGE, DatesPage, series_dates
 from app.events.records import EventRecord
 from app.events.serializer import public_url
+from app.i18n import DESK_TEXTS, N_
 
 router = APIRouter()
 Reader = Annotated[DeskContext, Depends(desk_reader)]
@@ -227,7 +227,9 @@ async def create_event(request: Request, desk: EditorWriter) -> Response:
     once = FormOnce(desk, str(sent.values.get(TOKEN_FIELD, "")))
     made = await once.made_before()
     if made is not None:  # this form was saved already: its event, not a second one
-        return desk.redirect(made, flash=gettext(desk.language, N_("This form was saved already.")))
+        return desk.redirect(
+            made, flash=DESK_TEXTS.gettext(desk.language, N_("This form was saved already."))
+        )
     try:
         event_id = await editing.create(sent.params, _texts(editing, sent.values), sent.image)
     except ApiError as error:
@@ -338,7 +340,7 @@ async def _saved(
     record = await editing.editable(event_id)
     pressed = values.get("action") in ("publish", "review")
     said = SAVED.get(record.status, "Saved.") if pressed and record.status != before else "Saved."
-    return desk.redirect(f"events/{event_id}/edit", flash=gettext(desk.language, said))
+    return desk.redirect(f"events/{event_id}/edit", flash=DESK_TEXTS.gettext(desk.language, said))
 
 
 async def _too_large(
@@ -347,7 +349,7 @@ async def _too_large(
     """The form's body was over the limit and never read: the form again as it can be shown
     (a new one, or the event as saved), the reason at the image field."""
     limit = desk.settings.max_upload_bytes
-    message = gettext(
+    message = DESK_TEXTS.gettext(
         desk.language,
         N_(
             "The form was too large to be received, so nothing was saved and what you typed "

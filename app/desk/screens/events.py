@@ -20,14 +20,13 @@ from app.core.infra.database import Session
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import can_create_posts, can_publish
 from app.desk.context import DeskContext, desk_reader, desk_writer
-from app.desk.i18n import gettext
 from app.desk.screens.event_rows import rows
 from app.desk.screens.event_table import PENDING, STATUS_TABS, Pages, TableQuery
-from app.desk.screens.plurals import ngettext
 from app.desk.screens.record_actions import Action, KindName, Outcome, run
 from app.events.listing import list_events
 from app.http.context import RequestContext
 from app.http.pagination import Page
+from app.i18n import DESK_TEXTS
 from app.terms.service import CATEGORIES, TermService
 from app.users.service import Accounts
 
@@ -153,11 +152,11 @@ async def bulk_action(desk: Writer) -> Response:
     ids = _ids([str(value) for value in form.getlist("ids")])
     problem = None
     if action is None:
-        problem = gettext(desk.language, "Choose an action.")
+        problem = DESK_TEXTS.gettext(desk.language, "Choose an action.")
     elif not ids:
-        problem = gettext(desk.language, "Choose at least one event.")
+        problem = DESK_TEXTS.gettext(desk.language, "Choose at least one event.")
     elif len(ids) > MAX_BULK:
-        problem = gettext(desk.language, "Choose at most %(max)d events.", max=MAX_BULK)
+        problem = DESK_TEXTS.gettext(desk.language, "Choose at most %(max)d events.", max=MAX_BULK)
     if problem is not None or ids is None or action is None:
         outcome = Outcome(problem=problem)
         return await render_table(desk, back, outcome, status=400)
@@ -171,14 +170,16 @@ async def bulk_action(desk: Writer) -> Response:
 def done_message(desk: DeskContext, action: str, count: int) -> str:
     language = desk.language
     if action == "publish":
-        return ngettext(language, "%(num)d event published.", "%(num)d events published.", count)
+        return DESK_TEXTS.ngettext(
+            language, "%(num)d event published.", "%(num)d events published.", count
+        )
     if action == "trash":
-        return ngettext(
+        return DESK_TEXTS.ngettext(
             language,
             "%(num)d event moved to the trash.",
             "%(num)d events moved to the trash.",
             count,
         )
-    return ngettext(
+    return DESK_TEXTS.ngettext(
         language, "%(num)d event restored as a draft.", "%(num)d events restored as drafts.", count
     )

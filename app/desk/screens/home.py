@@ -9,10 +9,10 @@ from starlette.responses import Response
 from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
 from app.desk.context import DeskContext, desk_reader
-from app.desk.i18n import N_
 from app.desk.screens.event_table import TableQuery
 from app.events.listing import list_events
 from app.http.pagination import Page
+from app.i18n import N_
 
 router = APIRouter()
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends
 from starlette.responses import RedirectResponse, Response
 
 from app.desk.context import DeskContext, desk_reader, desk_writer, signin_url
-from app.desk.i18n import gettext
+from app.i18n import DESK_TEXTS
 from app.users.sessions import COOKIE, DeskSessions
 
 router = APIRouter()
@@ -34,12 +34,12 @@ async def end_session(session_id: int, desk: Writer) -> Response:
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         return response
     message = "The session has ended." if ended else "That session had ended already."
-    return desk.redirect("sessions/", gettext(desk.language, message))
+    return desk.redirect("sessions/", DESK_TEXTS.gettext(desk.language, message))
 
 
 @router.post("/sessions/end-others")
 async def end_other_sessions(desk: Writer) -> Response:
     """End every session of the person but this one."""
     count = await DeskSessions(desk.db, desk.settings).end_all(desk.principal.id, desk.session_id)
-    text = gettext(desk.language, "Sessions ended: %(count)d.", count=count)
+    text = DESK_TEXTS.gettext(desk.language, "Sessions ended: %(count)d.", count=count)
     return desk.redirect("sessions/", text)

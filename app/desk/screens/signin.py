@@ -17,8 +17,8 @@ from app.desk.context import (
     refuse_cross_site,
     render_desk,
 )
-from app.desk.i18n import N_
 from app.desk.paths import safe_next
+from app.i18n import N_
 from app.users.auth import desk_session
 from app.users.service import Accounts
 from app.users.sessions import COOKIE, DeskSessions

@@ -15,10 +15,8 @@ from app.core.edge.app_services import services_of
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import User, may
 from app.desk.context import DeskContext, desk_reader, desk_writer
-from app.desk.i18n import gettext
 from app.desk.screens.event_rows import when_text
 from app.desk.screens.event_table import TableQuery
-from app.desk.screens.plurals import ngettext
 from app.desk.screens.record_actions import (
     KINDS,
     Action,
@@ -30,6 +28,7 @@ from app.desk.screens.record_actions import (
 from app.events.listing import list_events
 from app.http.context import RequestContext
 from app.http.pagination import Page
+from app.i18n import DESK_TEXTS
 from app.posts.listing import list_posts
 
 router = APIRouter()
@@ -138,11 +137,13 @@ async def _chosen(desk: DeskContext) -> tuple[list[tuple[KindName, int]] | None,
     items = parse_items(values)
     if items is None:
         message = "The form named something that is not in the trash."
-        return None, gettext(desk.language, message)
+        return None, DESK_TEXTS.gettext(desk.language, message)
     if not items:
-        return None, gettext(desk.language, "Choose at least one item.")
+        return None, DESK_TEXTS.gettext(desk.language, "Choose at least one item.")
     if len(items) > MAX_ITEMS:
-        return None, gettext(desk.language, "Choose at most %(max)d items.", max=MAX_ITEMS)
+        return None, DESK_TEXTS.gettext(
+            desk.language, "Choose at most %(max)d items.", max=MAX_ITEMS
+        )
     return items, None
 
 
@@ -151,14 +152,14 @@ async def _apply(desk: DeskContext, action: Action, items: list[tuple[KindName, 
     if not outcome.failures:
         count, language = len(outcome.done), desk.language
         if action == "restore":
-            text = ngettext(
+            text = DESK_TEXTS.ngettext(
                 language,
                 "%(num)d item restored as a draft.",
                 "%(num)d items restored as drafts.",
                 count,
             )
         else:
-            text = ngettext(
+            text = DESK_TEXTS.ngettext(
                 language,
                 "%(num)d item deleted permanently.",
                 "%(num)d items deleted permanently.",

@@ -10,7 +10,7 @@ from starlette.responses import Response
 
 from app.core.rules.permissions import Role
 from app.desk.context import ROLE_NAMES, DeskContext, DeskRefused, desk_reader, desk_writer
-from app.desk.i18n import N_, gettext
+from app.i18n import DESK_TEXTS, N_
 from app.models import User
 from app.users.service import Accounts, UserError, UserExists
 from app.users.sessions import DeskSessions
@@ -62,14 +62,18 @@ async def add_user(desk: Writer) -> Response:
     login = form.get("login", "")
     role = form.get("role", "")
     if role not in {r.value for r in Role}:
-        return await _page(desk, 400, problem=gettext(desk.language, "Choose a role."), login=login)
+        return await _page(
+            desk, 400, problem=DESK_TEXTS.gettext(desk.language, "Choose a role."), login=login
+        )
     try:
         user, password = await _accounts(desk).add(login, Role(role))
     except UserExists:
-        problem = gettext(desk.language, "That login is taken.")
+        problem = DESK_TEXTS.gettext(desk.language, "That login is taken.")
         return await _page(desk, 400, problem=problem, login=login, role=role)
     except UserError:
-        problem = gettext(desk.language, "A login has 1 to 60 characters, without spaces or ':'.")
+        problem = DESK_TEXTS.gettext(
+            desk.language, "A login has 1 to 60 characters, without spaces or ':'."
+        )
         return await _page(desk, 400, problem=problem, login=login, role=role)
     return await _page(desk, secret=("app", user.login, password))
 
@@ -79,14 +83,14 @@ async def change_role(user_id: int, desk: Writer) -> Response:
     form = await _form(desk)
     role = form.get("role", "")
     if role not in {r.value for r in Role}:
-        return await _page(desk, 400, problem=gettext(desk.language, "Choose a role."))
+        return await _page(desk, 400, problem=DESK_TEXTS.gettext(desk.language, "Choose a role."))
     if user_id == desk.principal.id:
-        problem = gettext(desk.language, "You cannot change your own role.")
+        problem = DESK_TEXTS.gettext(desk.language, "You cannot change your own role.")
         return await _page(desk, 400, problem=problem)
     user = await _found(desk, user_id)
     await _accounts(desk).set_role(user.login, Role(role))
-    role_name = gettext(desk.language, ROLE_NAMES[Role(role)])
-    message = gettext(
+    role_name = DESK_TEXTS.gettext(desk.language, ROLE_NAMES[Role(role)])
+    message = DESK_TEXTS.gettext(
         desk.language, "%(login)s is now: %(role)s.", login=user.login, role=role_name
     )
     return desk.redirect("users/", message)
@@ -122,7 +126,7 @@ async def issue_app_password(user_id: int, desk: Writer) -> Response:
 async def revoke_app_passwords(user_id: int, desk: Writer) -> Response:
     user = await _found(desk, user_id)
     count = await _accounts(desk).revoke_app_passwords(user.login)
-    message = gettext(
+    message = DESK_TEXTS.gettext(
         desk.language, "Application passwords revoked for %(login)s: %(count)d.",
         login=user.login, count=count,
     )  # fmt: skip
@@ -134,7 +138,7 @@ async def end_sessions(user_id: int, desk: Writer) -> Response:
     user = await _found(desk, user_id)
     keep = desk.session_id if user.id == desk.principal.id else None
     count = await DeskSessions(desk.db, desk.settings).end_all(user.id, keep)
-    message = gettext(
+    message = DESK_TEXTS.gettext(
         desk.language, "Desk sessions ended for %(login)s: %(count)d.",
         login=user.login, count=count,
     )  # fmt: skip
