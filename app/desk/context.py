@@ -17,7 +17,8 @@ database session commits before the response goes out, unless the answer is an e
 
 import hmac
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 from urllib.parse import quote, unquote, urlencode
 
@@ -29,17 +30,22 @@ from app.core.edge.app_services import services_of
 from app.core.edge.csp import new_nonce
 from app.core.edge.errors import ApiError
 from app.core.edge.middleware import BODY_REFUSED_STATE_KEY
-from app.core.edge.urls import urls_of
-from app.core.infra.database import MakerDep, Session, session_scope
+from app.core.infra.database import (
+    MakerDep,
+    Session,
+    SessionMaker,
+    SessionServices,
+    session_scope,
+)
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal, Role, can_create_posts, can_manage_terms
 from app.desk.headers import NONCE_STATE_KEY
 from app.desk.paths import DESK, desk_parts
-from app.http.context import RequestContext
+from app.http.context import FindCaller, RequestContext, open_request_context
 from app.i18n import LANGUAGES, N_, path_language
 from app.i18n.dates import format_moment
 from app.users.auth import desk_session
-from app.users.sessions import COOKIE
+from app.users.sessions import COOKIE, SignedIn
 
 FLASH_COOKIE = "almanac_desk_flash"
 FLASH_LENGTH = 500
@@ -235,18 +241,26 @@ def render_desk(
 class DeskContext:
     """One signed-in desk request (see the module docstring)."""
 
+    # The request's context (app/http/context.py), texts in the site's default language.
+    context: RequestContext
     principal: Principal
     language: str
-    db: Session
     csrf_token: str
     nonce: str
-    settings: Settings
     request: Request
     session_id: int
     can: Can = field(init=False)
 
     def __post_init__(self) -> None:
         self.can = Can(self.principal)
+
+    @property
+    def db(self) -> Session:
+        return self.context.session
+
+    @property
+    def settings(self) -> Settings:
+        return self.context.settings
 
     def url(self, path: str = "") -> str:
         """A desk path in the context's language: `.url("events/")` is `/de/desk/events/`."""
@@ -285,14 +299,11 @@ class DeskContext:
         """A request context for the API's services, as this person: `raw` the API's
         parameters, `language` the language of the records' texts (default: the site's
         default language, whatever the desk's own language is)."""
-        return RequestContext(
-            dict(raw or {}),
-            language or self.settings.default_language,
-            self.principal,
-            self.db,
-            urls_of(self.request, self.settings),
-            self.settings,
-            if_match,
+        return replace(
+            self.context,
+            raw=dict(raw or {}),
+            language=language or self.settings.default_language,
+            if_match=if_match,
         )
 
     def message(self, error: ApiError) -> str:
@@ -309,11 +320,14 @@ class _Discard(Exception):
     """Raised inside the session's scope to roll it back (an error page was rendered)."""
 
 
-async def desk_database(request: Request, maker: MakerDep) -> AsyncIterator[Session]:
+@asynccontextmanager
+async def desk_session_scope(
+    request: Request, maker: SessionMaker, services: SessionServices
+) -> AsyncIterator[Session]:
     """The request's session, committed before the response is sent (unless an error page
     was rendered: rolled back)."""
     try:
-        async with session_scope(request, maker, services_of(request)) as db:
+        async with session_scope(request, maker, services) as db:
             yield db
             if getattr(request.state, DISCARD_STATE_KEY, False):
                 raise _Discard
@@ -321,11 +335,30 @@ async def desk_database(request: Request, maker: MakerDep) -> AsyncIterator[Sess
         pass
 
 
-DeskDatabase = Annotated[Session, Depends(desk_database, scope="function")]
+class DeskRequest:
+    """A dependency: the desk request's context (app/http/context.py
+    `open_request_context`), its person found by `gate` (which refuses the request, or
+    sends it to the sign-in page, before the screen runs); no anonymous share of the pool
+    and no throttle of record passwords (the desk's people are signed in)."""
+
+    def __init__(self, gate: FindCaller) -> None:
+        self.gate = gate
+
+    async def __call__(self, request: Request, maker: MakerDep) -> AsyncIterator[RequestContext]:
+        settings = services_of(request).settings
+        async with open_request_context(
+            request,
+            maker,
+            settings.default_language,
+            caller=self.gate,
+            session=desk_session_scope,
+            guesses=False,
+        ) as ctx:
+            yield ctx
 
 
-async def _signed_in(request: Request, db: Session) -> DeskContext:
-    settings = services_of(request).settings
+async def _live_session(request: Request, db: Session, settings: Settings) -> SignedIn:
+    """The request's live desk session; without one, the sign-in page."""
     language = desk_language(request)
     request.state.language = language
     found = await desk_session(request, db, settings)
@@ -336,21 +369,74 @@ async def _signed_in(request: Request, db: Session) -> DeskContext:
             next_path = request.url.path + (f"?{query}" if query else "")
         raise SignInNeeded(language, next_path, ended=COOKIE in request.cookies)
     request.state.user = found.principal  # the access log's user id
+    return found
+
+
+async def _nobody(request: Request, db: Session, settings: Settings) -> None:
+    """No one yet: the sign-in screens look the session up themselves."""
+    return None
+
+
+async def _reader(request: Request, db: Session, settings: Settings) -> Principal:
+    return (await _live_session(request, db, settings)).principal
+
+
+async def _writer(request: Request, db: Session, settings: Settings) -> Principal:
+    """A same-origin form that carries the session's CSRF token (see `desk_writer`)."""
+    language = desk_language(request)
+    refuse_cross_site(request, language)
+    found = await _live_session(request, db, settings)
+    if body_refused(request) is not None:
+        raise DeskRefused(
+            413, N_("The form was too large to be received, so nothing was saved."), language
+        )
+    await check_csrf(request, found.csrf_token, language)
+    return found.principal
+
+
+async def _upload_writer(request: Request, db: Session, settings: Settings) -> Principal:
+    """`_writer`, but a form too large to be read (its body was never received, so no CSRF
+    token either) is let through as a read, once it is known to come from this site."""
+    if body_refused(request) is None:
+        return await _writer(request, db, settings)
+    refuse_cross_site(request, desk_language(request))
+    return await _reader(request, db, settings)
+
+
+# scope="function": the session commits before the response goes out (as the API's).
+SigningIn = Annotated[RequestContext, Depends(DeskRequest(_nobody), scope="function")]
+Reading = Annotated[RequestContext, Depends(DeskRequest(_reader), scope="function")]
+Writing = Annotated[RequestContext, Depends(DeskRequest(_writer), scope="function")]
+Uploading = Annotated[RequestContext, Depends(DeskRequest(_upload_writer), scope="function")]
+
+
+async def desk_database(ctx: SigningIn) -> Session:
+    """The session of a desk request before anyone is signed in (the sign-in screens)."""
+    return ctx.session
+
+
+DeskDatabase = Annotated[Session, Depends(desk_database)]
+
+
+async def _desk(request: Request, ctx: RequestContext) -> DeskContext:
+    """The desk's context of a request its gate let through."""
+    # The live session the gate found, kept by the request (app/users/auth.py).
+    found = await desk_session(request, ctx.session, ctx.settings)
+    assert found is not None, "the desk's gates let nobody through without a live session"
     return DeskContext(
+        context=ctx,
         principal=found.principal,
-        language=language,
-        db=db,
+        language=desk_language(request),
         csrf_token=found.csrf_token,
         nonce=nonce_of(request),
-        settings=settings,
         request=request,
         session_id=found.id,
     )
 
 
-async def desk_reader(request: Request, db: DeskDatabase) -> DeskContext:
+async def desk_reader(request: Request, ctx: Reading) -> DeskContext:
     """A signed-in desk read; without a live session, a 303 to the sign-in page."""
-    return await _signed_in(request, db)
+    return await _desk(request, ctx)
 
 
 DEFAULT_PORTS = {"http": ":80", "https": ":443"}
@@ -405,19 +491,19 @@ def body_refused(request: Request) -> int | None:
     return int(limit) if limit is not None else None
 
 
-async def desk_writer(request: Request, db: DeskDatabase) -> DeskContext:
+async def desk_writer(request: Request, ctx: Writing) -> DeskContext:
     """A signed-in desk write: a same-origin form that carries the session's CSRF token;
     else 403 (or, without a live session, the sign-in page). A form too large to be read
-    is a 413 page (a screen that can show its own form with the message does so first)."""
-    language = desk_language(request)
-    refuse_cross_site(request, language)
-    desk = await _signed_in(request, db)
-    if body_refused(request) is not None:
-        raise DeskRefused(
-            413, N_("The form was too large to be received, so nothing was saved."), language
-        )
-    await check_csrf(request, desk.csrf_token, language)
-    return desk
+    is a 413 page (a screen that can show its own form with the message uses
+    `desk_upload_writer`)."""
+    return await _desk(request, ctx)
+
+
+async def desk_upload_writer(request: Request, ctx: Uploading) -> DeskContext:
+    """`desk_writer` for a screen that shows its own form again when the form was too large
+    to be received (the event editor: the reason at the image field); it writes nothing
+    then (`body_refused`)."""
+    return await _desk(request, ctx)
 
 
 def signin_url(request: Request, language: str, next_path: str | None, **flags: str) -> str:

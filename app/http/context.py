@@ -1,6 +1,9 @@
-"""Request-scoped dependencies shared by every router: one request context resolved once."""
+"""The request context: what a service needs of a request (its language, caller, session,
+URLs, settings), opened by one function for the API, the pages and the desk
+(`open_request_context`); the API's dependency (`ContextDep`) and its language."""
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -10,7 +13,13 @@ from app.core.edge.app_services import services_of
 from app.core.edge.errors import invalid, no_route
 from app.core.edge.ratelimit import Guesses
 from app.core.edge.urls import Urls, urls_of
-from app.core.infra.database import MakerDep, Session, session_scope
+from app.core.infra.database import (
+    MakerDep,
+    Session,
+    SessionMaker,
+    SessionServices,
+    session_scope,
+)
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal
 from app.http.raw_params import RawParams, raw_params
@@ -80,25 +89,82 @@ class RequestContext:
         return self.language != self.settings.default_language
 
 
+# How a door finds the caller on the request's session: application passwords (and a desk
+# session's cookie on reads) for the API, the cookie on reads for the pages, the desk's
+# session, after its own checks, for the desk. None: anonymous.
+FindCaller = Callable[[Request, Session, Settings], Awaitable[Principal | None]]
+# How a door opens the request's session and what it commits (`session_scope`: committed
+# before the response goes out, the app's after-commit hooks run after a write).
+OpenSession = Callable[
+    [Request, SessionMaker, SessionServices], AbstractAsyncContextManager[Session]
+]
+
+
+def read_only(
+    request: Request, maker: SessionMaker, services: SessionServices
+) -> AbstractAsyncContextManager[Session]:
+    """A session that commits nothing, whatever the method (the pages': no data version is
+    drawn)."""
+    return maker()
+
+
+@asynccontextmanager
+async def open_request_context(
+    request: Request,
+    maker: SessionMaker,
+    language: str,
+    *,
+    caller: FindCaller,
+    session: OpenSession = session_scope,
+    admitted_as: str | None = None,
+    guesses: bool = True,
+    raw: RawParams | None = None,
+    if_match: str | None = None,
+) -> AsyncIterator[RequestContext]:
+    """The context of a request at any door (the API, the pages, the desk), open while the
+    request is served. What differs between the doors are the arguments: `caller` finds the
+    caller; `session` opens the session and decides what it commits; `admitted_as`, the
+    method an anonymous caller's read is admitted to its share of the pool as (None: no
+    share); `guesses`, whether wrong record passwords are throttled; `raw` and `if_match`
+    the API's parameters and `If-Match` header (none elsewhere)."""
+    services = services_of(request)
+    settings = services.settings
+    async with session(request, maker, services) as db:
+        user = await caller(request, db, settings)
+        urls = urls_of(request, settings)
+        # After finding the caller (which reads nothing for anonymous callers): credentials
+        # that fail are a 401, not a way around the anonymous share of the pool.
+        admission = (
+            nullcontext()
+            if admitted_as is None
+            else services.anonymous_reads.admitted(admitted_as, user is None)
+        )
+        throttle = password_guesses(request) if guesses else None
+        async with admission:
+            yield RequestContext(
+                {} if raw is None else raw, language, user, db, urls, settings, if_match, throttle
+            )
+
+
 async def request_context(
     request: Request, language: LanguageDep, maker: MakerDep
 ) -> AsyncIterator[RequestContext]:
-    """One dependency for everything a handler needs. The parameters, the session, the caller
-    and the URLs are resolved here rather than as dependencies of their own: FastAPI's
-    resolution of each dependency costs more than the work it wraps, on every request. The
-    session factory stays one (`MakerDep`): the tests and the statement counter replace it."""
-    settings = services_of(request).settings
+    """The API's one dependency for everything a handler needs. The parameters, the session,
+    the caller and the URLs are resolved here rather than as dependencies of their own:
+    FastAPI's resolution of each dependency costs more than the work it wraps, on every
+    request. The session factory stays one (`MakerDep`): the tests and the statement counter
+    replace it."""
     raw = await raw_params(request)
-    reads = services_of(request).anonymous_reads
-    async with session_scope(request, maker, services_of(request)) as session:
-        user = await authenticate(request, session, settings)
-        urls = urls_of(request, settings)
-        if_match = request.headers.get("if-match")
-        # After authenticating (which reads nothing for anonymous callers): credentials
-        # that fail are a 401, not a way around the anonymous share of the pool.
-        guesses = password_guesses(request)
-        async with reads.admitted(request.method, user is None):
-            yield RequestContext(raw, language, user, session, urls, settings, if_match, guesses)
+    async with open_request_context(
+        request,
+        maker,
+        language,
+        caller=authenticate,
+        admitted_as=request.method,
+        raw=raw,
+        if_match=request.headers.get("if-match"),
+    ) as ctx:
+        yield ctx
 
 
 def password_guesses(request: Request) -> Guesses:

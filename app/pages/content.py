@@ -4,21 +4,19 @@ rules), terms. The pages never decide on their own who may see what. Every body 
 is a `PageBody`: its markup reads sanitised, whoever wrote it (app/pages/markup.py)."""
 
 import dataclasses
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager, contextmanager
 from datetime import UTC, date, datetime
 from typing import Any
 
 from fastapi import Request
 
-from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
 from app.core.edge.errors import ApiError
-from app.core.edge.urls import urls_of
 from app.core.infra.database import SessionMaker
 from app.events.listing import list_bodies, list_days, list_summaries
 from app.events.service import EventService
-from app.http.context import RequestContext, password_guesses
+from app.http.context import RequestContext, open_request_context, read_only
 from app.http.pagination import Page
 from app.organizers.kind import ORGANIZERS
 from app.pages.markup import PageBody, page_bodies
@@ -58,23 +56,18 @@ def _refused_as_not_shown() -> Iterator[None]:
         raise
 
 
-@asynccontextmanager
-async def visitor_context(
+def visitor_context(
     request: Request, maker: SessionMaker, language: str
-) -> AsyncIterator[RequestContext]:
+) -> AbstractAsyncContextManager[RequestContext]:
     """A reader's request context: pages show what a visitor sees, or, to a person signed
     in to the desk (its session cookie, on a GET), what their role may see (app/users/auth.py;
     such pages are neither stored nor served by the response cache). Reads only: nothing is
-    committed, so no data version is drawn, whatever the method."""
-    settings = services_of(request).settings
-    reads = services_of(request).anonymous_reads
-    async with maker() as session:
-        user = await session_reader(request, session, settings)
-        urls = urls_of(request, settings)
-        # A visitor's page is an anonymous read whatever its method (a password form).
-        async with reads.admitted("GET", user is None):
-            guesses = password_guesses(request)  # the password form's guesses too
-            yield RequestContext({}, language, user, session, urls, settings, guesses=guesses)
+    committed, so no data version is drawn, whatever the method. A visitor's page is an
+    anonymous read whatever its method (a password form), and the password form's guesses
+    are throttled as the API's are."""
+    return open_request_context(
+        request, maker, language, caller=session_reader, session=read_only, admitted_as="GET"
+    )
 
 
 class Content:

@@ -131,3 +131,15 @@ async def test_busy_anonymous_reads_leave_connections_for_everybody_else(
         assert after.status_code == 200
     finally:
         await anonymous_reads_busy.slots.acquire()
+
+
+async def test_each_door_takes_its_share_of_the_pool(
+    client: AsyncClient, anonymous_reads_busy: AnonymousReads
+) -> None:
+    """The doors open their request contexts alike (app/http/context.py), with their own
+    share: a page is an anonymous read whatever its method (the password form too); the
+    desk takes none (its sign-in form is how people get out of the anonymous share)."""
+    password_form = await client.post("/event/anything/", data={"post_password": "x"})
+    assert password_form.status_code == 503
+    signin = await client.get("/desk/signin", timeout=10)
+    assert signin.status_code == 200

@@ -28,12 +28,10 @@ from app.core.rules.permissions import (
 )
 from app.desk.context import (
     DeskContext,
-    DeskDatabase,
     body_refused,
-    desk_language,
     desk_reader,
+    desk_upload_writer,
     desk_writer,
-    refuse_cross_site,
 )
 from app.desk.editor_messages import LABELS, megabytes, too_big
 from app.desk.event_editing import (
@@ -75,17 +73,9 @@ Reader = Annotated[DeskContext, Depends(desk_reader)]
 Writer = Annotated[DeskContext, Depends(desk_writer)]
 
 
-async def editor_writer(request: Request, db: DeskDatabase) -> DeskContext:
-    """`desk_writer`, but a form too large to be read (its body was never received, so no
-    CSRF token either) is let through as a read: the route shows the editor again with
-    the reason at the image field, and writes nothing."""
-    if body_refused(request) is None:
-        return await desk_writer(request, db)
-    refuse_cross_site(request, desk_language(request))
-    return await desk_reader(request, db)
-
-
-EditorWriter = Annotated[DeskContext, Depends(editor_writer)]
+# A form too large to be read is let through as a read: the route shows the editor again
+# with the reason at the image field, and writes nothing.
+EditorWriter = Annotated[DeskContext, Depends(desk_upload_writer)]
 
 # Form fields sent once per row or per checked box (everything else is one value).
 LISTS = (
