@@ -18,13 +18,12 @@ from typing import Any
 from starlette.datastructures import UploadFile
 
 from app.core.edge.errors import ApiError, forbidden
-from app.core.rules.dates import parse_when, parse_zone
+from app.core.rules.dates import parse_zone
 from app.core.rules.permissions import may
 from app.desk.context import DeskContext
 from app.desk.editor_messages import field_messages
 from app.desk.event_form import FormValues
 from app.events.commands import EventWrite, Scope
-from app.events.door import event_write
 from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence
 from app.events.service import EventService
@@ -155,14 +154,13 @@ class Editing:
 
     async def create(
         self,
-        params: dict[str, Any],
+        write: EventWrite,
         texts: dict[str, dict[str, str]],
         image: NewImage | None,
     ) -> int:
         """A new event; its ID. Refused as a whole (ApiError) or written as a whole."""
         async with self.session.begin_nested():
-            command = event_write(params, self.settings.site_zone)
-            event_id, _ = await EventService(self.context({})).create(command)
+            event_id, _ = await EventService(self.context({})).create(write)
             await self._translate(event_id, texts, scope="all")
             await self._image(event_id, image, scope="all")
             return event_id
@@ -170,7 +168,7 @@ class Editing:
     async def update(
         self,
         record: EventRecord,
-        params: dict[str, Any],
+        write: EventWrite,
         texts: dict[str, dict[str, str]],
         image: NewImage | None,
         *,
@@ -180,10 +178,9 @@ class Editing:
         new one). A `version` that is no longer the record's is the API's 412."""
         async with self.session.begin_nested():
             ctx = self.context({}, if_match=version or None)
-            command = event_write(params, self.settings.site_zone)
-            answer = await EventService(ctx).update(record.id, command)
+            answer = await EventService(ctx).update(record.id, write)
             shown = int(answer.body["id"])
-            scope: Scope = "this" if params.get("scope") == "this" else "all"
+            scope: Scope = "this" if write.scope == "this" else "all"
             target = record.id if scope == "this" else shown
             await self._translate(target, texts, scope=scope)
             await self._image(target, image, scope=scope)
@@ -227,16 +224,17 @@ def translation_write(texts: dict[str, str], scope: Scope) -> EventWrite:
     )
 
 
-def preview_dates(values: FormValues, lines: list[str], params: dict[str, Any]) -> list[datetime]:
+def preview_dates(values: FormValues, lines: list[str], write: EventWrite) -> list[datetime]:
     """The next dates of the series the form describes, as the API expands them (local
-    wall times); a 400 from the same rule reader the API uses when the lines are wrong."""
-    zone_name = str(params.get("timezone") or values.get("site_timezone") or "UTC")
-    start_text = str(params.get("start_date") or "")
-    if not lines or not start_text:
+    wall times); a 400 from the same rule reader the API uses when the lines are wrong,
+    and a ValueError when the start is no date."""
+    zone_name = str(write.timezone or values.get("site_timezone") or "UTC")
+    if not lines or (write.start is None and "start_date" not in write.refused):
         return []
-    zone = parse_zone(zone_name)
-    start = parse_when(start_text, zone).astimezone(zone).replace(tzinfo=None)
-    rules = parse_recurrence(lines, start, zone_name)
+    if write.start is None:
+        raise ValueError("the start is no date")
+    parse_zone(zone_name)  # ZoneError when it names no zone
+    rules = parse_recurrence(lines, write.start, zone_name)
     return list(islice(rules.starts(), PREVIEW_DATES))
 
 

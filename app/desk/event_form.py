@@ -1,20 +1,25 @@
-"""The event editor's form <-> the API's event write parameters (docs/design.md#events).
+"""The event editor's form <-> the event service's typed write (docs/design.md#events).
 
 The form speaks in what a person fills in (a day, a time, "new venue", organizer rows, a
-builder instead of RRULE); the API's parameters are what `EventService` reads from a
-request. This module translates both ways and nothing else: the rules (required fields,
-dates in order, roles, sanitising) stay the service's, and its errors are shown on the
-fields named here (`FIELD_OF`).
+builder instead of RRULE); `EventWrite` (app/events/commands.py) is what `EventService`
+takes. This module translates both ways and nothing else: the rules (required fields,
+dates in order, limits, roles, sanitising) stay the service's, and its errors, named by the
+API's parameters, are shown on the fields named here (`FIELD_OF`).
 
 Pure: no database, no HTTP.
 """
 
 from collections.abc import Iterable
-from datetime import datetime
+from dataclasses import fields, replace
+from datetime import date, datetime, time, tzinfo
 from typing import Any
 
+from app.core.edge.errors import Note, note
+from app.core.edge.refusals import Refusals, Refused
 from app.desk.recurrence_form import from_fields, from_lines, to_fields, to_lines
+from app.events.commands import EventWrite, LinkRef, TermRef
 from app.events.records import EventRecord
+from app.posts.commands import NO_IMAGE, PostFields, RecordWrite
 
 FormValues = dict[str, Any]
 
@@ -132,90 +137,118 @@ def translation_form(record: EventRecord, language: str, source: EventRecord) ->
     }
 
 
-# ---- the form -> the API's parameters ------------------------------------------------------
+# ---- the form -> the event service's write ------------------------------------------------
 
 
-def event_params(values: FormValues) -> tuple[dict[str, Any], dict[str, str]]:
-    """(the API's write parameters, errors of fields the form could not even read). An
-    update sends only those that changed (`changed_params`): on one date of a series, the
-    service refuses a field a date cannot have of its own, and names it."""
+def event_write(values: FormValues, site_zone: tzinfo) -> tuple[EventWrite, dict[str, str]]:
+    """(the write of every field of the form, errors of fields the form could not even
+    read). An update sends only those that changed (`changed`): on one date of a series,
+    the service refuses a field a date cannot have of its own, and names it. A day or a
+    time that is no date is refused as the service refuses a date (`bad_date`), at its
+    field."""
     errors: dict[str, str] = {}
-    params: dict[str, Any] = {name: _text(values, name) for name in TEXTS}
-    params.update(_schedule(values))
-    params["venue"] = _venue(values, errors)
-    params["organizer"] = _organizers(values)
-    params["cost"] = _text(values, "cost").strip()
-    params["website"] = _text(values, "website").strip()
-    params.update({flag: _checked(values, flag) for flag in FLAGS})
-    params["categories"] = [int(ref) for ref in _list(values, "categories") if ref.isdigit()]
-    params["tags"] = _tags(_text(values, "tags"))
-    params["password"] = _text(values, "password")
-    params.update(_status(values))
-    image = _text(values, "image")
-    if _checked(values, "image_remove"):
-        params["image"] = ""
-    elif image.isdigit():
-        params["image"] = int(image)
-    params["recurrence"] = to_lines(from_fields(values, errors))
-    return params, errors
-
-
-def _schedule(values: FormValues) -> dict[str, Any]:
+    refused: dict[str, Note] = {}
     all_day = _checked(values, "all_day")
+    start, end = _schedule(values, all_day, refused)
+    image = _text(values, "image")
+    write = EventWrite(
+        title=_text(values, "title"),
+        description=_text(values, "description"),
+        excerpt=_text(values, "excerpt"),
+        start=start,
+        end=end,
+        timezone=_text(values, "timezone").strip() or None,  # none: the site's zone
+        all_day=all_day,
+        cost=_text(values, "cost").strip(),
+        website=_text(values, "website").strip(),
+        featured=_checked(values, "featured"),
+        sticky=_checked(values, "sticky"),
+        hide_from_listings=_checked(values, "hide_from_listings"),
+        categories=[int(ref) for ref in _list(values, "categories") if ref.isdigit()],
+        tags=_tags(_text(values, "tags")),
+        venue=_venue(values, errors),
+        organizers=_organizers(values),
+        recurrence=to_lines(from_fields(values, errors)),
+        post=PostFields(
+            status=_status(values),
+            published=_published(values, site_zone),
+            image=NO_IMAGE if _checked(values, "image_remove") else _image(image),
+            password=_text(values, "password"),
+        ),
+        refused=Refusals(refused),
+    )
+    return write, errors
+
+
+def _schedule(
+    values: FormValues, all_day: bool, refused: dict[str, Note]
+) -> tuple[datetime | None, datetime | None]:
+    """The start and end as wall times (an all-day event's: its days)."""
     start_day = _text(values, "start_day").strip()
     end_day = _text(values, "end_day").strip() or start_day
-    params: dict[str, Any] = {"all_day": all_day, "timezone": _text(values, "timezone").strip()}
-    if not params["timezone"]:
-        del params["timezone"]  # the site's zone
-    if start_day:
-        params["start_date"] = _moment(start_day, "" if all_day else _text(values, "start_time"))
-    if end_day:
-        end_time = _text(values, "end_time") or _text(values, "start_time")
-        params["end_date"] = _moment(end_day, "" if all_day else end_time)
-    return params
+    start_time = _text(values, "start_time")
+    end_time = _text(values, "end_time") or start_time
+    moments: list[datetime | None] = []
+    for name, day, clock in (
+        ("start_date", start_day, start_time),
+        ("end_date", end_day, end_time),
+    ):
+        moment = _moment(day, "" if all_day else clock) if day else None
+        if isinstance(moment, Refused):
+            refused[name] = note("bad_date", name=name)
+            moment = None
+        moments.append(moment)
+    return moments[0], moments[1]
 
 
-def _moment(day: str, clock: str) -> str:
-    clock = clock.strip()
-    if not clock:
-        return day
-    return f"{day} {clock}:00" if len(clock) == 5 else f"{day} {clock}"
+def _moment(day: str, clock: str) -> datetime | Refused:
+    """A day and a time of the form (HH:MM, or none: the day's start) as a wall time."""
+    try:
+        on = date.fromisoformat(day)
+        at = time.fromisoformat(clock.strip()) if clock.strip() else time.min
+    except ValueError:
+        return Refused(note("bad_date"))
+    return datetime.combine(on, at)
 
 
-def _venue(values: FormValues, errors: dict[str, str]) -> Any:
+def _image(value: str) -> int | None:
+    """A chosen image's ID; none chosen: the image stays."""
+    return int(value) if value.isdigit() else None
+
+
+def _venue(values: FormValues, errors: dict[str, str]) -> list[LinkRef] | None:
     choice = _text(values, "venue").strip()
     name = _text(values, "venue_name").strip()
     if choice in ("", NEW) and name:
-        inline = {"venue": name}
-        inline.update({f: _text(values, f"venue_{f}").strip() for f in VENUE_FIELDS})
-        return {key: value for key, value in inline.items() if value}
+        details = {f: _text(values, f"venue_{f}").strip() for f in VENUE_FIELDS}
+        return [RecordWrite(name=name, details={k: v for k, v in details.items() if v})]
     if choice == NEW:
         errors["venue_name"] = "required"
         return None
-    return int(choice) if choice.isdigit() else 0
+    return [int(choice)] if choice.isdigit() and int(choice) else []
 
 
-def _organizers(values: FormValues) -> list[Any]:
+def _organizers(values: FormValues) -> list[LinkRef]:
     """The rows in their order: a chosen organizer, or a new one where a name is filled in."""
     chosen = _list(values, "organizers")
     names = _list(values, "organizer_name")
-    linked: list[Any] = []
+    linked: list[LinkRef] = []
     for row in range(max(len(chosen), len(names))):
         name = names[row].strip() if row < len(names) else ""
         if name:
-            inline = {"organizer": name}
+            details = {}
             for field in ORGANIZER_FIELDS:
                 column = _list(values, f"organizer_{field}")
                 text = column[row].strip() if row < len(column) else ""
                 if text:
-                    inline[field] = text
-            linked.append(inline)
+                    details[field] = text
+            linked.append(RecordWrite(name=name, details=details))
         elif row < len(chosen) and chosen[row].isdigit():
             linked.append(int(chosen[row]))
     return list(_unique(linked))
 
 
-def _unique(items: Iterable[Any]) -> Iterable[Any]:
+def _unique(items: Iterable[LinkRef]) -> Iterable[LinkRef]:
     seen: set[int] = set()
     for item in items:
         if isinstance(item, int):
@@ -225,12 +258,12 @@ def _unique(items: Iterable[Any]) -> Iterable[Any]:
         yield item
 
 
-def _tags(text: str) -> list[str]:
-    """Tag names as typed, comma-separated; new names become new tags (the API's rule)."""
+def _tags(text: str) -> list[TermRef]:
+    """Tag names as typed, comma-separated; new names become new tags (the service's rule)."""
     return list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
 
 
-def _status(values: FormValues) -> dict[str, Any]:
+def _status(values: FormValues) -> str:
     """The status the pressed button asks for: a contributor's "Submit for review" is
     `pending`; "Publish" is `future` when a later publication date was chosen. What a role
     may not set, the service scales (a contributor's `publish` is `pending`)."""
@@ -242,21 +275,41 @@ def _status(values: FormValues) -> dict[str, Any]:
         status = "pending"
     elif action == "publish":
         status = "future" if status == "future" else "publish"
-    params: dict[str, Any] = {"status": status if status in STATUSES else "draft"}
+    return status if status in STATUSES else "draft"
+
+
+def _published(values: FormValues, site_zone: tzinfo) -> datetime | Refused | None:
+    """A scheduled event's publication date (the site's wall time)."""
     day = _text(values, "publish_day").strip()
-    if params["status"] == "future" and day:
-        params["date"] = _moment(day, _text(values, "publish_time") or "00:00")
-    return params
+    if _status(values) != "future" or not day:
+        return None
+    moment = _moment(day, _text(values, "publish_time") or "00:00")
+    if isinstance(moment, Refused):
+        return Refused(note("bad_date", name="date"))
+    return moment.replace(tzinfo=site_zone)
 
 
-def changed_params(sent: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
-    """What an update sends: the parameters that differ from the record's own (`shown`, the
-    parameters of its form as stored). A date of a series then overrides only what was
-    changed on it, and a cost shown as "Free – $30" is not written back as a new text."""
-    return {name: value for name, value in sent.items() if shown.get(name, _UNSET) != value}
+def changed(sent: EventWrite, shown: EventWrite) -> EventWrite:
+    """What an update sends: the fields that differ from the record's own (`shown`, the
+    write of its form as stored). A date of a series then overrides only what was changed
+    on it, and a cost shown as "Free – $30" is not written back as a new text."""
+    own: dict[str, Any] = {
+        name: None if getattr(sent, name) == getattr(shown, name) else getattr(sent, name)
+        for name in EVENT_FIELDS
+    }
+    post: dict[str, Any] = {
+        name: None
+        if getattr(sent.post, name) == getattr(shown.post, name)
+        else getattr(sent.post, name)
+        for name in POST_FIELDS
+    }
+    return replace(sent, **own, post=replace(sent.post, **post))
 
 
-_UNSET = object()
+EVENT_FIELDS = tuple(
+    f.name for f in fields(EventWrite) if f.name not in ("post", "scope", "names", "refused")
+)
+POST_FIELDS = tuple(f.name for f in fields(PostFields))
 
 
 def translation_params(values: FormValues, language: str) -> dict[str, str]:

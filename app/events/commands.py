@@ -64,6 +64,19 @@ class EventWrite:
         ]
         return (*own, *common, *(["scope"] if self.scope is not None else []))
 
+    def values(self) -> dict[str, object]:
+        """The values a write's limits apply to, by parameter (app/http/params.py,
+        `refused_values`)."""
+        return {
+            "title": self.title,
+            "description": self.description,
+            "excerpt": self.excerpt,
+            "timezone": self.timezone,
+            "website": self.website,
+            "recurrence": self.recurrence,
+            **self.post.values(),
+        }
+
     def shifted(self, by: timedelta, zone: tzinfo) -> "EventWrite":
         """The write with its dates moved by `by` as wall times in `zone` (an instant is
         first read in `zone`): a change sent for a later date of a series, moved onto the

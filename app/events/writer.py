@@ -16,14 +16,14 @@ from app.events.commands import CostValue, EventWrite, TermRef
 from app.events.cost import Currency, cost_columns
 from app.events.linked import LinkedPosts
 from app.events.occurrences import series_store
-from app.events.params import REQUIRED_ON_CREATE
+from app.events.params import REQUIRED_ON_CREATE, EventWriteParams
 from app.events.records import EventRecord, Schedule
 from app.events.recurrence import parse_recurrence
 from app.events.repository.events import EventRepository
 from app.events.repository.links import LinkRows
 from app.events.schedule import schedule, valid_website
 from app.http.context import RequestContext
-from app.http.params import check
+from app.http.params import check, refused_values
 from app.models import CATEGORY, TAG
 from app.posts.writer import common_columns
 from app.terms.repository import DuplicateName, Resolved, TermRepository
@@ -47,8 +47,7 @@ class EventWriter:
         self.linked = LinkedPosts(ctx, user)
 
     async def create(self, command: EventWrite) -> int:
-        problems = Problems()
-        command.refused.into(problems)
+        problems = _refusals(command)
         missing = [
             name
             for name in REQUIRED_ON_CREATE
@@ -68,8 +67,7 @@ class EventWriter:
         return event_id
 
     async def update(self, current: EventRecord, command: EventWrite) -> None:
-        problems = Problems()
-        command.refused.into(problems)
+        problems = _refusals(command)
         await self.linked.look_up(venue=command.venue, organizers=command.organizers)
         columns = await self._columns(command, problems, current=current)
         texts = self._texts(command, problems, creating=False)
@@ -213,6 +211,16 @@ class EventWriter:
                 term_id = exc.term_id
             found.append(term_id)
         return list(dict.fromkeys(found))
+
+
+def _refusals(command: EventWrite) -> Problems:
+    """What the door refused, then what the write's limits refuse of the values a door did
+    not read (the desk's)."""
+    problems = Problems()
+    command.refused.into(problems)
+    for name, why in refused_values(EventWriteParams, command.values()).items():
+        problems.add(name, why)
+    return problems
 
 
 def _event_links(links: dict[str, list[int]]) -> LinkRows:

@@ -151,6 +151,18 @@ def parse_later(model: type[M], raw: RawParams) -> tuple[M, Refusals]:
     return params, Refusals(dict(problems.notes))
 
 
+def refused_values(model: type[BaseModel], values: dict[str, Any]) -> dict[str, Note]:
+    """The notes `model` gives typed values (a command the desk built, which no door read):
+    the limits of a write (lengths, non-empty names, zones) have one declaration, the
+    model's, whoever sends the values. Values of `None` are not sent."""
+    sent = {name: value for name, value in values.items() if value is not None}
+    try:
+        model.model_validate(sent)
+    except ValidationError as exc:
+        return _errors(exc)[1]
+    return {}
+
+
 def check(name: str, ok: bool, note: Note) -> None:
     """Raise the 400 for parameter `name` unless `ok`."""
     if not ok:

@@ -44,6 +44,10 @@ class PostFields:
     slug: str | None = None
     password: str | None = None  # "" clears it
 
+    def values(self) -> dict[str, object]:
+        """The values a write's limits apply to, by parameter."""
+        return {"status": self.status, "slug": self.slug, "password": self.password}
+
 
 @dataclass(frozen=True)
 class RecordWrite:
@@ -56,6 +60,11 @@ class RecordWrite:
     post: PostFields = field(default_factory=PostFields)
     details: Mapping[str, str | bool] = field(default_factory=dict)
     refused: Refusals = NOTHING_REFUSED
+
+    def values(self, name: str) -> dict[str, object]:
+        """The values a write's limits apply to, by parameter (`name`: the kind's name)."""
+        texts = {name: self.name, "description": self.description, "excerpt": self.excerpt}
+        return {**texts, **self.details, **self.post.values()}
 
 
 # The defaults: a read without a password, a removal to the trash.

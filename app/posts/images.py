@@ -13,6 +13,7 @@ from urllib.parse import unquote, urlsplit
 from app.core.edge.errors import invalid, note
 from app.core.edge.refusals import Refused
 from app.core.edge.urls import Urls
+from app.core.rules.constants import MAX_ID
 from app.posts.commands import NO_IMAGE, ImageRef
 from app.posts.repository import ImageRepository
 
@@ -119,6 +120,6 @@ async def resolve_image(images: ImageRepository, image: ImageRef) -> int | None:
         return await images.record_url(image, url_extension(image))
     if image == NO_IMAGE:
         return None
-    if await images.exists(image):
+    if 0 < image <= MAX_ID and await images.exists(image):
         return image
     raise invalid("image", BAD_IMAGE)

@@ -83,7 +83,7 @@ def post_kind(
         return repository(ctx.session, ctx.language, ctx.settings.default_language)
 
     def writer(ctx: RequestContext, user: Principal) -> PostWriter[P]:
-        return PostWriter(name, store(ctx), user)
+        return PostWriter(name, params, store(ctx), user)
 
     return PostKind(
         name=name,

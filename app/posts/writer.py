@@ -18,9 +18,10 @@ from app.core.rules.permissions import (
     require,
     scale_status,
 )
-from app.http.params import check
+from app.http.params import check, refused_values
 from app.posts.commands import PostFields, RecordWrite
 from app.posts.images import resolve_image
+from app.posts.params import PostWriteParams
 from app.posts.records import PostRecord, Protectable
 from app.posts.repository import ImageRepository, PostRepository
 from app.users.repository import UserRepository
@@ -96,10 +97,22 @@ def _named(refused: Refused, default: str) -> tuple[str, Note]:
 class PostWriter(Generic[R]):
     """Creates and updates venues or organizers (`name`: the kind's name field)."""
 
-    def __init__(self, name: str, repo: PostRepository[R], user: Principal) -> None:
+    def __init__(
+        self, name: str, params: type[PostWriteParams], repo: PostRepository[R], user: Principal
+    ) -> None:
         self.name = name
+        self.params = params  # the limits of the kind's values
         self.repo = repo
         self.user = user
+
+    def _refusals(self, command: RecordWrite) -> Problems:
+        """What the door refused, then what the kind's limits refuse of the values a door
+        did not read (the desk's)."""
+        problems = Problems()
+        command.refused.into(problems)
+        for name, why in refused_values(self.params, command.values(self.name)).items():
+            problems.add(name, why)
+        return problems
 
     def _sent(
         self, command: RecordWrite, problems: Problems
@@ -117,8 +130,7 @@ class PostWriter(Generic[R]):
         return {k: markup.plain(v) if isinstance(v, str) else v for k, v in own}, texts
 
     async def create(self, command: RecordWrite) -> int:
-        problems = Problems()
-        command.refused.into(problems)
+        problems = self._refusals(command)
         if command.name is None and self.name not in problems:
             raise MissingParams([self.name])
         session = self.repo.session
@@ -136,8 +148,7 @@ class PostWriter(Generic[R]):
         return await self.repo.create({**columns, **own}, texts, slug=slug)
 
     async def update(self, record: R, command: RecordWrite) -> None:
-        problems = Problems()
-        command.refused.into(problems)
+        problems = self._refusals(command)
         columns = await common_columns(
             self.repo.session,
             self.user,

@@ -1,28 +1,37 @@
-"""The event editor's form <-> the API's write parameters (`app.desk.event_form`).
+"""The event editor's form <-> the event service's write (`app.desk.event_form`).
 
-Pure: no database, no HTTP. What the service does with the parameters is tested through
-HTTP (tests/api/test_desk_editor.py).
+Pure: no database, no HTTP. What the service does with the write is tested through HTTP
+(tests/api/test_desk_editor.py).
 """
 
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from app.core.edge.refusals import Refused
 from app.desk.event_form import (
     blank_form,
-    changed_params,
-    event_params,
+    changed,
+    event_write,
     form_field,
     record_form,
     translation_form,
     translation_params,
 )
+from app.events.commands import EventWrite
 from app.events.records import EventRecord
 from app.organizers.repository import OrganizerRecord
+from app.posts.commands import NO_IMAGE, RecordWrite
 from app.terms.repository import TermRecord
 
 NOW = datetime(2027, 3, 1, 10, 0, tzinfo=UTC)
+SITE = ZoneInfo("Europe/Bratislava")
+
+
+def event_params(values: dict[str, Any]) -> tuple[EventWrite, dict[str, str]]:
+    return event_write(values, SITE)
 
 
 def _form(**values: Any) -> dict[str, Any]:
@@ -103,8 +112,8 @@ def _record(**changes: Any) -> EventRecord:
     return EventRecord(**values)
 
 
-def test_a_new_event_maps_to_the_api_parameters() -> None:
-    params, errors = event_params(
+def test_a_new_event_maps_to_the_services_write() -> None:
+    write, errors = event_params(
         _form(
             description="<p>Live <strong>music</strong></p>",
             end_time="22:30",
@@ -119,31 +128,38 @@ def test_a_new_event_maps_to_the_api_parameters() -> None:
         )
     )
     assert errors == {}
-    assert params["title"] == "Jazz night"
-    assert params["start_date"] == "2027-03-09 19:00:00"
-    assert params["end_date"] == "2027-03-09 22:30:00"
-    assert params["timezone"] == "Europe/Bratislava"
-    assert params["categories"] == [2, 9]
-    assert params["tags"] == ["jazz", "live"]
-    assert (params["featured"], params["sticky"]) == (True, False)
-    assert params["recurrence"] == ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4"]
-    assert params["status"] == "draft"
-    assert params["organizer"] == []
-    assert params["venue"] == 0
+    assert write.title == "Jazz night"
+    assert write.start == datetime(2027, 3, 9, 19, 0)  # a wall time in the event's zone
+    assert write.end == datetime(2027, 3, 9, 22, 30)
+    assert write.timezone == "Europe/Bratislava"
+    assert write.categories == [2, 9]
+    assert write.tags == ["jazz", "live"]
+    assert (write.featured, write.sticky) == (True, False)
+    assert write.recurrence == ["RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=4"]
+    assert write.post.status == "draft"
+    assert write.organizers == []
+    assert write.venue == []  # none: unlinked
 
 
 def test_all_day_sends_days_only() -> None:
-    params, _ = event_params(_form(all_day="1", end_day="2027-03-10"))
-    assert (params["start_date"], params["end_date"]) == ("2027-03-09", "2027-03-10")
-    assert params["all_day"] is True
+    write, _ = event_params(_form(all_day="1", end_day="2027-03-10"))
+    assert (write.start, write.end) == (datetime(2027, 3, 9), datetime(2027, 3, 10))
+    assert write.all_day is True
+
+
+def test_a_day_that_is_no_date_is_refused_as_the_service_refuses_a_date() -> None:
+    write, errors = event_params(_form(start_day="2027-02-30"))
+    assert errors == {}
+    assert write.start is None
+    assert write.refused.notes == {"start_date": ("bad_date", {"name": "start_date"})}
 
 
 def test_a_new_venue_is_sent_inline() -> None:
-    params, errors = event_params(
+    write, errors = event_params(
         _form(venue="new", venue_name="Old Market Hall", venue_city="Bratislava", venue_zip="")
     )
     assert errors == {}
-    assert params["venue"] == {"venue": "Old Market Hall", "city": "Bratislava"}
+    assert write.venue == [RecordWrite(name="Old Market Hall", details={"city": "Bratislava"})]
 
 
 def test_new_venue_without_a_name_is_named() -> None:
@@ -152,7 +168,7 @@ def test_new_venue_without_a_name_is_named() -> None:
 
 
 def test_organizer_rows_keep_their_order_new_ones_inline() -> None:
-    params, _ = event_params(
+    write, _ = event_params(
         _form(
             organizers=["12", "", "11", "12", ""],
             organizer_name=["", "New Friends", "", "", ""],
@@ -160,7 +176,8 @@ def test_organizer_rows_keep_their_order_new_ones_inline() -> None:
             organizer_phone=["", "", "", "", ""],
         )
     )
-    assert params["organizer"] == [12, {"organizer": "New Friends", "email": "hi@example.org"}, 11]
+    new = RecordWrite(name="New Friends", details={"email": "hi@example.org"})
+    assert write.organizers == [12, new, 11]
 
 
 @pytest.mark.parametrize(
@@ -175,22 +192,24 @@ def test_organizer_rows_keep_their_order_new_ones_inline() -> None:
     ],
 )
 def test_the_pressed_button_sets_the_status(action: str, status: str, expected: str) -> None:
-    params, _ = event_params(_form(action=action, status=status, publish_day="2027-04-01"))
-    assert params["status"] == expected
-    assert ("date" in params) is (expected == "future")
+    write, _ = event_params(_form(action=action, status=status, publish_day="2027-04-01"))
+    assert write.post.status == expected
+    assert (write.post.published is not None) is (expected == "future")
 
 
 def test_a_scheduled_event_sends_its_publication_date() -> None:
-    params, _ = event_params(
+    write, _ = event_params(
         _form(action="publish", status="future", publish_day="2027-04-01", publish_time="08:30")
     )
-    assert params["date"] == "2027-04-01 08:30:00"
+    assert write.post.published == datetime(2027, 4, 1, 8, 30, tzinfo=SITE)
+    refused, _ = event_params(_form(action="publish", status="future", publish_day="soon"))
+    assert refused.post.published == Refused(("bad_date", {"name": "date"}))
 
 
 def test_image_choice_upload_and_removal() -> None:
-    assert event_params(_form(image="31"))[0]["image"] == 31
-    assert "image" not in event_params(_form(image=""))[0]  # unchanged
-    assert event_params(_form(image="31", image_remove="1"))[0]["image"] == ""
+    assert event_params(_form(image="31"))[0].post.image == 31
+    assert event_params(_form(image=""))[0].post.image is None  # unchanged
+    assert event_params(_form(image="31", image_remove="1"))[0].post.image == NO_IMAGE
 
 
 def test_record_shows_in_the_form_and_maps_back_unchanged() -> None:
@@ -204,10 +223,10 @@ def test_record_shows_in_the_form_and_maps_back_unchanged() -> None:
     assert values["repeat_count"] == "4"
     sent, errors = event_params(values)
     assert errors == {}
-    assert changed_params(sent, sent) == {}
-    assert sent["recurrence"] == record.recurrence
-    assert sent["organizer"] == [11, 12]
-    assert sent["venue"] == 4
+    assert changed(sent, sent).sent() == ()
+    assert sent.recurrence == record.recurrence
+    assert sent.organizers == [11, 12]
+    assert sent.venue == [4]
 
 
 def test_only_what_changed_is_sent() -> None:
@@ -215,10 +234,9 @@ def test_only_what_changed_is_sent() -> None:
     values = record_form(_record())
     values.update(title="Jazz night (moved)", start_time="20:00")
     sent, _ = event_params(values)
-    assert changed_params(sent, shown) == {
-        "title": "Jazz night (moved)",
-        "start_date": "2027-03-09 20:00:00",
-    }
+    write = changed(sent, shown)
+    assert write.sent() == ("title", "start_date")
+    assert (write.title, write.start) == ("Jazz night (moved)", datetime(2027, 3, 9, 20, 0))
 
 
 def test_translations_side_by_side() -> None:

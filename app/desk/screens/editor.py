@@ -7,9 +7,9 @@ series the form describes, as an HTML fragment (the editor's script) or inside t
 form (the "Preview dates" button without scripts).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, cast
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Request
@@ -47,8 +47,8 @@ from app.desk.event_form import (
     SCOPES,
     FormValues,
     blank_form,
-    changed_params,
-    event_params,
+    changed,
+    event_write,
     record_form,
     translation_form,
     translation_params,
@@ -64,6 +64,7 @@ from app.desk.recurrence_form import (
     to_lines,
 )
 from app.desk.series_dates import PER_PAGE, DatesPage, series_dates
+from app.events.commands import EventWrite, Scope
 from app.events.records import EventRecord
 from app.events.serializer import public_url
 from app.i18n import DESK_TEXTS, N_
@@ -221,7 +222,7 @@ async def create_event(request: Request, desk: EditorWriter) -> Response:
             made, flash=DESK_TEXTS.gettext(desk.language, N_("This form was saved already."))
         )
     try:
-        event_id = await editing.create(sent.params, _texts(editing, sent.values), sent.image)
+        event_id = await editing.create(sent.write, _texts(editing, sent.values), sent.image)
     except ApiError as error:
         return await _refused_form(desk, editing, sent.values, None, error)
     await once.made(f"events/{event_id}/edit")
@@ -254,15 +255,15 @@ async def update_event(event_id: int, request: Request, desk: EditorWriter) -> R
     sent = await _submission(request, desk, editing, record)
     if isinstance(sent, Response):
         return sent
-    shown, _ = event_params(await _record_values(editing, record))
-    params = changed_params(sent.params, shown)
+    shown, _ = event_write(await _record_values(editing, record), desk.settings.site_zone)
+    write = changed(sent.write, shown)
     scope = str(sent.values.get("scope", ""))
     if record.recurrence and scope in SCOPES:
-        params["scope"] = scope
+        write = replace(write, scope=cast(Scope, scope))
     texts = _texts(editing, sent.values)
     version = str(sent.values.get("version", ""))
     try:
-        saved = await editing.update(record, params, texts, sent.image, version=version)
+        saved = await editing.update(record, write, texts, sent.image, version=version)
     except ApiError as error:
         if error.status == 412:
             return await _conflict(desk, editing, sent.values, event_id, error)
@@ -274,8 +275,8 @@ async def update_event(event_id: int, request: Request, desk: EditorWriter) -> R
 async def preview(request: Request, desk: Writer) -> Response:
     """The next dates, as a fragment the editor's script puts in place."""
     values = _form_values(await request.form())
-    params, errors = event_params(values)
-    dates, problem = _dates(desk, values, params, errors)
+    write, errors = event_write(values, desk.settings.site_zone)
+    dates, problem = _dates(desk, values, write, errors)
     return desk.render(
         "desk/editor_preview.html",
         status=400 if problem else 200,
@@ -289,10 +290,10 @@ async def preview(request: Request, desk: Writer) -> Response:
 
 @dataclass(frozen=True)
 class Submission:
-    """A form sent to be saved: its values, the API's parameters and a chosen file."""
+    """A form sent to be saved: its values, the event service's write and a chosen file."""
 
     values: FormValues
-    params: dict[str, Any]
+    write: EventWrite
     image: NewImage | None
 
 
@@ -303,13 +304,13 @@ async def _submission(
     dates" without scripts), or the fields the form could not even read."""
     form = await request.form()
     values = _form_values(form)
-    params, errors = event_params(values)
+    write, errors = event_write(values, desk.settings.site_zone)
     if values.get("action") == "preview":
-        return await _preview_page(desk, editing, values, params, record)
+        return await _preview_page(desk, editing, values, write, record)
     if errors:
         return await _page(desk, editing, values, record=record, field_errors=errors, status=400)
     image = await new_image(form.get("image_file"), str(values.get("image_alt", "")))
-    return Submission(values, params, image)
+    return Submission(values, write, image)
 
 
 # What a save did, by the status the event has after it.
@@ -374,14 +375,14 @@ async def _record_values(editing: Editing, record: EventRecord) -> FormValues:
 
 
 def _dates(
-    desk: DeskContext, values: FormValues, params: dict[str, Any], errors: dict[str, str]
+    desk: DeskContext, values: FormValues, write: EventWrite, errors: dict[str, str]
 ) -> tuple[list[datetime], Refusal | None]:
     if errors:
         return [], Refusal(400, "", dict.fromkeys(errors, ""))
     lines = to_lines(from_fields(values, {}))
     values = {**values, "site_timezone": desk.settings.site_timezone}
     try:
-        return preview_dates(values, lines, params), None
+        return preview_dates(values, lines, write), None
     except ApiError as error:
         return [], refusal(error, desk.language, values)
     except (ValueError, ZoneError):
@@ -392,10 +393,10 @@ async def _preview_page(
     desk: DeskContext,
     editing: Editing,
     values: FormValues,
-    params: dict[str, Any],
+    write: EventWrite,
     record: EventRecord | None,
 ) -> Response:
-    dates, problem = _dates(desk, values, params, {})
+    dates, problem = _dates(desk, values, write, {})
     return await _page(
         desk,
         editing,

@@ -8,12 +8,14 @@ translations side by side. A translation left empty shows the default text (as t
 does for a missing translation); one equal to the default text is shown empty."""
 
 from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from typing import Any
 
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.edge.errors import ApiError
+from app.core.edge.errors import ApiError, note
+from app.core.edge.refusals import Refused
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import can_create_posts, can_publish, may
 from app.desk.context import DeskContext
@@ -33,11 +35,10 @@ from app.desk.screens.api_calls import (
 )
 from app.desk.screens.editor_routes import editor_routes
 from app.http.pagination import Page
-from app.posts.commands import RecordWrite
-from app.posts.door import record_write
+from app.posts.commands import NO_IMAGE, ImageRef, PostFields, RecordWrite
+from app.posts.images import BAD_IMAGE, is_http_url
 from app.posts.kind import PostKind
 from app.posts.listing import list_posts
-from app.posts.params import PostWriteParams
 from app.posts.service import PostService
 
 PER_PAGE = 20
@@ -150,33 +151,47 @@ class RecordScreens:
 
     # ---- writing ------------------------------------------------------------------------
 
-    def _params(self, form: Form, *, creating: bool) -> dict[str, Any]:
-        """The service's parameters of the default language's form fields: every field
-        (an empty text clears it) but those of SENT_WHEN_CHANGED unless they were changed,
-        and, on a create, nothing empty."""
-        raw: dict[str, Any] = {self.name_field: form.get(self.name_field, "")}
-        raw.update((name, form.get(name, "")) for name in TEXTS)
+    def _write(self, desk: DeskContext, form: Form, *, creating: bool) -> RecordWrite:
+        """The service's write of the default language's form fields: every field (an
+        empty text clears it) but those of SENT_WHEN_CHANGED unless they were changed, and,
+        on a create, nothing empty."""
+        sent: dict[str, str | bool] = {self.name_field: form.get(self.name_field, "")}
+        sent.update((name, form.get(name, "")) for name in TEXTS)
         for field in self.fields:
             if field.kind == "checkbox":
-                raw[field.name] = "true" if form.get(field.name) else "false"
+                sent[field.name] = bool(form.get(field.name))
             else:
-                raw[field.name] = form.get(field.name, "")
+                value = form.get(field.name, "")
+                sent[field.name] = value.strip() if field.kind == "url" else value
         for name in ("status", "image", "password"):
-            raw[name] = form.get(name, "")
+            sent[name] = form.get(name, "")
         for name in SENT_WHEN_CHANGED:
             if form.get(name, "") != form.get(f"was-{name}", ""):
-                raw[name] = form.get(name, "")
-        if not raw.get("slug", True):
-            del raw["slug"]  # emptied: it stays (a new record's comes from its name)
+                sent[name] = form.get(name, "")
+        if not sent.get("slug", True):
+            del sent["slug"]  # emptied: it stays (a new record's comes from its name)
         if creating:
-            raw = {name: value for name, value in raw.items() if value not in ("", "false")}
-        return raw
+            sent = {name: value for name, value in sent.items() if value not in ("", False)}
+        own = {field.name for field in self.fields}
 
-    def _write(self, desk: DeskContext, form: Form, *, creating: bool) -> RecordWrite:
-        params = self.kind.write_params
-        assert issubclass(params, PostWriteParams)
-        raw = self._params(form, creating=creating)
-        return record_write(params, self.name_field, raw, desk.settings.site_zone)
+        def text(name: str) -> str | None:
+            value = sent.get(name)
+            return value if isinstance(value, str) else None
+
+        image, date = text("image"), text("date")
+        return RecordWrite(
+            name=text(self.name_field),
+            description=text("description"),
+            excerpt=text("excerpt"),
+            post=PostFields(
+                status=text("status"),
+                published=None if date is None else _published(date, desk.settings.site_zone),
+                image=None if image is None else _image(image),
+                slug=text("slug"),
+                password=text("password"),
+            ),
+            details={name: value for name, value in sent.items() if name in own},
+        )
 
     async def _write_translations(self, desk: DeskContext, record_id: int, form: Form) -> None:
         """Save each translation's texts that were filled in and differ from what the
@@ -333,3 +348,22 @@ class RecordScreens:
 
     def router(self) -> APIRouter:
         return editor_routes(self)
+
+
+def _published(text: str, zone: tzinfo) -> datetime | Refused:
+    """The publication date field (YYYY-MM-DD HH:MM:SS, the site's wall time)."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return Refused(note("bad_date", name="date"))
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
+
+
+def _image(text: str) -> ImageRef:
+    """The image field: an image's number, an http(s) URL, or empty for none."""
+    text = text.strip()
+    if not text:
+        return NO_IMAGE
+    if text.isascii() and text.isdigit():
+        return int(text)
+    return text if is_http_url(text) else Refused(BAD_IMAGE)
