@@ -57,13 +57,26 @@ def test_every_translation_keeps_the_placeholders(catalog: Catalog, language: st
     wrong = []
     for message in entries(catalog, language):
         if isinstance(message.id, str):
-            if placeholders(str(message.string)) != placeholders(message.id):
-                wrong.append(message.id)
+            names = placeholders(message.id)
+            text = str(message.string)
+            kept = placeholders(text) == names and formats(text, names)
         else:
             names = set().union(*(placeholders(text) for text in message.id))
-            if not all(placeholders(form) <= names for form in message.string):
-                wrong.append(message.id[0])
+            kept = all(
+                placeholders(form) <= names and formats(form, names) for form in message.string
+            )
+        if not kept:
+            wrong.append(message.id if isinstance(message.id, str) else message.id[0])
     assert wrong == []
+
+
+def formats(text: str, names: set[str]) -> bool:
+    """Does `text` fill in (a lone `%`, not written `%%`, would fail where it is shown)?"""
+    try:
+        text % dict.fromkeys(names, 1)
+    except (ValueError, TypeError, KeyError):
+        return False
+    return True
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
