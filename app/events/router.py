@@ -12,14 +12,15 @@ from app.core.edge.responses import json_response
 from app.events.commands import EventRemoval, EventWrite
 from app.events.door import event_removal, event_write
 from app.events.kind import EVENTS
-from app.events.listing import feed_link, list_events
+from app.events.listing import event_page
 from app.events.params import EventDeleteParams, EventListParams
 from app.events.records import EventRecord
 from app.events.schemas import Event, EventList
 from app.events.service import EventService
+from app.events.wire import list_answer, read_list
 from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
-from app.http.pagination import list_response
+from app.http.pagination import Page
 from app.http.routing import RecordSlug
 from app.posts.door import read_request
 from app.posts.params import ReadParams
@@ -56,18 +57,10 @@ router = routes.router
 async def list_events_route(request: Request, ctx: ContextDep) -> Response:
     """Events in a date window (default: 00:00 yesterday to two years ahead), start ascending."""
     totals = services_of(request).event_totals
-    items, total, echoed, page = await list_events(ctx, totals)
-    return list_response(
-        urls=ctx.urls,
-        path="/events",
-        key="events",
-        kind="event",
-        items=items,
-        total=total,
-        page=page,
-        filters=echoed,
-        alternates=[feed_link(ctx, echoed)],
-    )
+    asked = read_list(ctx, EventListParams)
+    page = Page(number=asked.params.page, size=asked.params.per_page)
+    found = await event_page(ctx, asked.query, page, totals, now=asked.now, problems=asked.problems)
+    return list_answer(ctx, asked.params, page, found)
 
 
 @router.get(

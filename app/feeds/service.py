@@ -10,19 +10,19 @@ from urllib.parse import urlsplit
 from dateutil.relativedelta import relativedelta
 
 from app.core.edge.caching import CountCache
+from app.core.edge.errors import Problems
 from app.core.rules.constants import END_OF_DAY
+from app.core.rules.dates import DATETIME_FORMAT
 from app.core.rules.html import html_to_text
 from app.core.rules.permissions import may
 from app.events.kind import EVENTS
-from app.events.listing import FEED_PATH, ListRequest, list_request
+from app.events.listing import prepare
+from app.events.query import EventQuery, ListWindow
 from app.events.repository.events import EventRepository
-from app.events.repository.list_query import EventListQuery
 from app.events.serializer import render_events
 from app.feeds.builder import FeedInfo, Item, calendar
-from app.feeds.params import FeedParams
 from app.feeds.series import event_items, list_items
 from app.http.context import RequestContext
-from app.http.params import parse
 from app.i18n import FEED_TEXTS
 from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS
@@ -61,18 +61,26 @@ def _info(ctx: RequestContext, name: str, source: str) -> FeedInfo:
     )
 
 
-async def list_feed(ctx: RequestContext, totals: CountCache) -> bytes:
-    """The feed of a list request: its filters, no pages, at most `limit` events (`totals`:
-    the list's, which also guide a search's plan)."""
-    params = parse(FeedParams, ctx.raw)
-    listing = await list_request(params, ctx, window=feed_window)
-    repo = EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
-    records = await EventListQuery(repo, listing.filters).records(0, params.limit, totals)
-    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
+async def list_feed(
+    ctx: RequestContext,
+    query: EventQuery,
+    limit: int,
+    totals: CountCache,
+    source: str,
+    *,
+    now: datetime | None = None,
+    problems: Problems | None = None,
+) -> bytes:
+    """The feed of a list: its filters, the feed's own default window, no pages, at most
+    `limit` events (`totals`: the list's, which also guide a search's plan); `source` is
+    the feed's own URL."""
+    prepared = await prepare(ctx, query, now=now, problems=problems, window=feed_window)
+    records = await prepared.query.records(0, limit, totals)
+    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, query.password)
     bodies = render_events(records, view, False)
-    items = await list_items(repo, records, bodies, view, listing.filters)
-    name = await calendar_name(ctx, params, listing)
-    source = ctx.urls.rest(FEED_PATH, {k: v for k, v in ctx.raw.items() if k != "password"})
+    repo = prepared.query.repo
+    items = await list_items(repo, records, bodies, view, prepared.filters)
+    name = await calendar_name(ctx, query, prepared.window)
     # About a millisecond per event (icalendar's objects and folding): large feeds are built
     # off the event loop, which keeps serving other requests meanwhile.
     return await asyncio.to_thread(calendar, _info(ctx, name, source), items, view)
@@ -91,31 +99,37 @@ async def event_feed(ctx: RequestContext, key: Key) -> bytes:
     return calendar(_info(ctx, html_to_text(body["title"]), source), items, view)
 
 
-async def calendar_name(ctx: RequestContext, params: FeedParams, listing: ListRequest) -> str:
+async def calendar_name(ctx: RequestContext, query: EventQuery, window: ListWindow) -> str:
     """ "Events", then what the filters select: category and tag names, venues and
-    organizers the caller may see, featured or not, the search words, the dates asked for."""
+    organizers the caller may see, featured or not, the search words, the dates asked for
+    (as the list applied them: whole days unless strict)."""
     language = ctx.language
     parts: list[str] = []
-    for refs, taxonomy in ((params.categories, CATEGORY), (params.tags, TAG)):
+    for refs, taxonomy in ((query.categories, CATEGORY), (query.tags, TAG)):
         if refs:
-            parts.extend(await _term_names(ctx, taxonomy, refs))
-    linked: tuple[tuple[PostKind[Any], list[int] | None], ...] = (
-        (VENUES, params.venue),
-        (ORGANIZERS, params.organizer),
+            parts.extend(await _term_names(ctx, taxonomy, list(refs)))
+    linked: tuple[tuple[PostKind[Any], tuple[int, ...] | None], ...] = (
+        (VENUES, query.venues),
+        (ORGANIZERS, query.organizers),
     )
     for kind, ids in linked:
-        names = await _post_names(ctx, kind, ids or [])
+        names = await _post_names(ctx, kind, list(ids or ()))
         if names:
             parts.append(f"{FEED_TEXTS.text(kind.name, language)}: {', '.join(names)}")
-    if params.featured is not None:
-        parts.append(FEED_TEXTS.text("featured" if params.featured else "not_featured", language))
-    if params.search:
-        parts.append(FEED_TEXTS.text("quoted", language, text=params.search))
-    strict = "strict_dates" in listing.echo
-    for name, key in (("start_date", "from"), ("end_date", "until")):
-        if name in ctx.raw and name in listing.echo:
-            value = str(listing.echo[name])
-            parts.append(FEED_TEXTS.text(key, language, date=value if strict else value[:10]))
+    if query.featured is not None:
+        parts.append(FEED_TEXTS.text("featured" if query.featured else "not_featured", language))
+    if query.search:
+        parts.append(FEED_TEXTS.text("quoted", language, text=query.search))
+    asked = (
+        (query.start_date, window.start_date, "from"),
+        (query.end_date, window.end_date, "until"),
+    )
+    for moment, applied, key in asked:
+        if moment is not None and applied is not None:
+            shown = (
+                applied.strftime(DATETIME_FORMAT) if query.strict else applied.date().isoformat()
+            )
+            parts.append(FEED_TEXTS.text(key, language, date=shown))
     events = FEED_TEXTS.text("events", language)
     return f"{events}: {', '.join(parts)}" if parts else events
 

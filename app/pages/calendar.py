@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from app.pages.content import ListedEvent
+
 Body = dict[str, Any]
 CELL_LIMIT = 4  # events shown in a month cell before "+N more"
 # Events read per day: a day with one more than the limit shows them all (a "+1 more" would
@@ -17,16 +19,14 @@ DAY_READ = CELL_LIMIT + 1
 DayRead = tuple[date, int, list[Body]]
 
 
-def local_start(event: Body) -> datetime:
-    return datetime.fromisoformat(event["start_date"])
-
-
-def by_day(events: list[Body], since: date | None = None) -> list[tuple[date, list[Body]]]:
-    """The list view's groups: each event under its first day (or `since`, when it began
-    before and is still on)."""
-    groups: dict[date, list[Body]] = defaultdict(list)
+def by_day(
+    events: list[ListedEvent], since: date | None = None
+) -> list[tuple[date, list[ListedEvent]]]:
+    """The list view's groups: each event under its first day, in its own zone (or
+    `since`, when it began before and is still on)."""
+    groups: dict[date, list[ListedEvent]] = defaultdict(list)
     for event in events:
-        day = local_start(event).date()
+        day = event.record.start_local.date()
         groups[max(day, since) if since else day].append(event)
     return sorted(groups.items())
 

@@ -6,7 +6,7 @@ is a `PageBody`: its markup reads sanitised, whoever wrote it (app/pages/markup.
 import dataclasses
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager, contextmanager
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
 from fastapi import Request
@@ -14,13 +14,17 @@ from fastapi import Request
 from app.core.edge.caching import CountCache
 from app.core.edge.errors import ApiError
 from app.core.infra.database import SessionMaker
-from app.events.listing import list_bodies, list_days, list_summaries
+from app.events.listing import event_days, event_records, event_summaries
+from app.events.query import EventQuery
+from app.events.records import EventRecord
+from app.events.serializer import render_events, summary_body
 from app.events.service import EventService
 from app.http.context import RequestContext, open_request_context, read_only
 from app.http.pagination import Page
 from app.organizers.kind import ORGANIZERS
-from app.pages.markup import PageBody, page_bodies
+from app.pages.markup import PageBody
 from app.posts.commands import ReadRequest
+from app.posts.serializer import View
 from app.posts.service import PostService
 from app.terms.service import CATEGORIES, TAGS, TermService
 from app.users.auth import session_reader
@@ -40,9 +44,16 @@ class PasswordNeeded(Exception):
     """A protected event without its password: the password form and nothing else."""
 
 
-def utc_text(moment: datetime) -> str:
-    """A bound for the list's strict dates (read as UTC without an offset)."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+class ListedEvent(PageBody):
+    """An event of a list as a page shows it: its body (what the templates print,
+    redacted as the API redacts it) and its record (its dates, for the views' own
+    arithmetic)."""
+
+    __slots__ = ("record",)
+
+    def __init__(self, body: dict[str, Any], record: EventRecord) -> None:
+        super().__init__(body)
+        self.record = record
 
 
 @contextmanager
@@ -81,27 +92,35 @@ class Content:
         return dataclasses.replace(self.ctx, raw=raw)
 
     async def events(
-        self, filters: dict[str, Any], offset: int = 0, limit: int = MAX_EVENTS_PER_VIEW
-    ) -> list[Body]:
-        """Events of the list under `filters` (the API's parameters), without the total."""
+        self, query: EventQuery, offset: int = 0, limit: int = MAX_EVENTS_PER_VIEW
+    ) -> list[ListedEvent]:
+        """Events of the list under `query`, without the total, each a card's body with
+        its record (its dates)."""
         with _refused_as_not_shown():
-            return page_bodies(await list_bodies(self._with(filters), self.totals, offset, limit))
+            records = await event_records(self.ctx, query, offset, limit, self.totals)
+        view = View(self.ctx.urls, self.ctx.settings.site_zone, self.ctx.user)
+        bodies = render_events(records, view, False)
+        return [ListedEvent(body, record) for body, record in zip(bodies, records, strict=True)]
 
-    async def summaries(self, filters: dict[str, Any], limit: int) -> list[Body]:
-        """Up to `limit` events of the list under `filters`, as a calendar grid shows them:
+    async def summaries(self, query: EventQuery, limit: int) -> list[Body]:
+        """Up to `limit` events of the list under `query`, as a calendar grid shows them:
         title, link and dates (`summary_body`), the same events the list would show."""
         with _refused_as_not_shown():
-            summaries = await list_summaries(self._with(filters), self.totals, Page(1, limit))
-        return page_bodies(summaries)
+            summaries = await event_summaries(self.ctx, query, limit, self.totals)
+        return [PageBody(summary_body(summary, self.ctx.urls)) for summary in summaries]
 
     async def days(
-        self, filters: dict[str, Any], first: date, last: date, per_day: int
+        self, query: EventQuery, first: date, last: date, per_day: int
     ) -> list[tuple[date, int, list[Body]]]:
-        """The list under `filters` on each day from `first` to `last`: for each day with
+        """The list under `query` on each day from `first` to `last`: for each day with
         events, how many and the first `per_day` of them as a calendar grid shows them."""
         with _refused_as_not_shown():
-            days = await list_days(self._with(filters), first, last, per_day)
-        return [(day, count, page_bodies(shown)) for day, count, shown in days]
+            days = await event_days(self.ctx, query, first, last, per_day)
+        urls = self.ctx.urls
+        return [
+            (day.day, day.total, [PageBody(summary_body(shown, urls)) for shown in day.events])
+            for day in days
+        ]
 
     async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
         service = EventService(self.ctx)

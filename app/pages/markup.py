@@ -75,7 +75,3 @@ def printable(key: str, value: Any) -> Any:
     if isinstance(value, list):
         return [PageBody(item) if type(item) is dict else item for item in value]
     return value
-
-
-def page_bodies(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [PageBody(body) for body in bodies]

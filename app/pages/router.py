@@ -5,7 +5,7 @@ and render a template. Every route is served in the default language and under `
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -16,10 +16,11 @@ from app.core.edge.app_services import app_services, services_of
 from app.core.edge.urls import urls_of
 from app.core.infra.database import MakerDep
 from app.core.infra.settings import Settings
+from app.events.query import EventQuery
 from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import first_weekday
 from app.pages import views
-from app.pages.content import Content, NotShown, PasswordNeeded, utc_text, visitor_context
+from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
 from app.pages.discovery import discovery_router
 from app.pages.headers import page_headers, page_nonce
 from app.pages.links import SITE_VIEWS, PageLinks
@@ -183,7 +184,7 @@ def _day_of(value: str) -> date:
 
 
 async def _list(
-    page: PageRequest, number: int, scope: dict[str, Any], base: str, **extra: Any
+    page: PageRequest, number: int, scope: EventQuery, base: str, **extra: Any
 ) -> Response:
     past = page.search.display == "past"
     view = await views.list_view(page.content, page.settings, page.search, number, past, scope)
@@ -191,7 +192,7 @@ async def _list(
 
 
 async def _month(
-    page: PageRequest, month: date | None, scope: dict[str, Any], base: str, **extra: Any
+    page: PageRequest, month: date | None, scope: EventQuery, base: str, **extra: Any
 ) -> Response:
     month = month or (page.search.day or views.today(page.settings)).replace(day=1)
     view = await views.month_view(
@@ -203,12 +204,14 @@ async def _month(
 async def _day(
     page: PageRequest,
     day: date | None,
-    scope: dict[str, Any] | None = None,
+    scope: EventQuery | None = None,
     base: str = SITE_VIEWS,
     **extra: Any,
 ) -> Response:
     day = day or page.search.day or views.today(page.settings)
-    view = await views.day_view(page.content, page.settings, day, page.search, scope or {})
+    view = await views.day_view(
+        page.content, page.settings, day, page.search, scope or EventQuery()
+    )
     return page.render("day.html", view=view, base=base, current_view="day", **extra)
 
 
@@ -219,17 +222,17 @@ async def events_page(request: Request, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         display = page.search.display or page.settings.default_view
         if display == "month":
-            return await _month(page, None, {}, "/events")
+            return await _month(page, None, EventQuery(), "/events")
         if display == "day":
             return await _day(page, None)
-        return await _list(page, 1, {}, "/events")
+        return await _list(page, 1, EventQuery(), "/events")
 
     return await _respond(request, maker, build)
 
 
 @router.api_route("/events/list", methods=READS)
 async def list_page(request: Request, maker: MakerDep) -> Response:
-    return await _respond(request, maker, lambda page: _list(page, 1, {}, "/events"))
+    return await _respond(request, maker, lambda page: _list(page, 1, EventQuery(), "/events"))
 
 
 @router.api_route("/events/list/page/{number:id}", methods=READS)
@@ -237,20 +240,20 @@ async def list_page_n(request: Request, number: int, maker: MakerDep) -> Respons
     async def build(page: PageRequest) -> Response:
         if number < 1:
             raise NotShown
-        return await _list(page, number, {}, "/events")
+        return await _list(page, number, EventQuery(), "/events")
 
     return await _respond(request, maker, build)
 
 
 @router.api_route("/events/month", methods=READS)
 async def month_page(request: Request, maker: MakerDep) -> Response:
-    return await _respond(request, maker, lambda page: _month(page, None, {}, "/events"))
+    return await _respond(request, maker, lambda page: _month(page, None, EventQuery(), "/events"))
 
 
 @router.api_route("/events/month/{month}", methods=READS)
 async def month_page_of(request: Request, month: str, maker: MakerDep) -> Response:
     return await _respond(
-        request, maker, lambda page: _month(page, _month_of(month), {}, "/events")
+        request, maker, lambda page: _month(page, _month_of(month), EventQuery(), "/events")
     )
 
 
@@ -266,7 +269,7 @@ async def day_page(request: Request, day: str, maker: MakerDep) -> Response:
 
 # ---- categories and tags ------------------------------------------------------------
 
-TAXONOMIES = {"category": "categories", "tag": "tags"}
+TAXONOMIES = ("category", "tag")
 
 
 async def _term_page(
@@ -276,7 +279,10 @@ async def _term_page(
         if taxonomy not in TAXONOMIES:
             raise NotShown
         term = await page.content.term(taxonomy, slug)
-        scope = {TAXONOMIES[taxonomy]: [term["slug"]]}
+        slug_of = (term["slug"],)
+        scope = (
+            EventQuery(categories=slug_of) if taxonomy == "category" else EventQuery(tags=slug_of)
+        )
         base = f"/events/{taxonomy}/{term['slug']}"
         if view == "month":
             return await _month(page, _month_of(arg) if arg else None, scope, base, term=term)
@@ -341,8 +347,9 @@ async def _event_page(request: Request, maker: Any, slug: str, day: str | None) 
             event = await page.content.event(slug, on, password)
         except PasswordNeeded:
             return page.render("password.html", 403 if password else 200, wrong=bool(password))
-        previous, following = await views.neighbours(page.content, event)
-        dates = await views.series_dates(page.content, event, page.settings)
+        start = views.read_start(event)
+        previous, following = await views.neighbours(page.content, start)
+        dates = await views.series_dates(page.content, event.get("series_id"), start)
         return page.render(
             "event.html",
             event=event,
@@ -372,9 +379,7 @@ async def event_date_page(request: Request, slug: str, day: str, maker: MakerDep
 async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         venue = await page.content.venue(slug)
-        events = await page.content.events(
-            {"venue": [venue["id"]], **_upcoming()}, 0, views.RELATED_EVENTS
-        )
+        events = await views.related_events(page.content, EventQuery(venues=(venue["id"],)))
         return page.render("venue.html", venue=venue, events=events)
 
     return await _respond(request, maker, build)
@@ -384,16 +389,11 @@ async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
 async def organizer_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         organizer = await page.content.organizer(slug)
-        events = await page.content.events(
-            {"organizer": [organizer["id"]], **_upcoming()}, 0, views.RELATED_EVENTS
-        )
+        scope = EventQuery(organizers=(organizer["id"],))
+        events = await views.related_events(page.content, scope)
         return page.render("organizer.html", organizer=organizer, events=events)
 
     return await _respond(request, maker, build)
-
-
-def _upcoming() -> dict[str, Any]:
-    return {"strict_dates": "1", "ends_after": utc_text(datetime.now(UTC))}
 
 
 # ---- assembly -------------------------------------------------------------------------

@@ -1,15 +1,16 @@
 """The views' data: what each page template gets, read through `Content` (the API's
 services). No query per event: a view is one list read (plus the record it is about)."""
 
-from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from urllib.parse import quote
 
 from app.core.infra.settings import Settings
+from app.events.query import EventQuery
 from app.http.pagination import MAX_LIST_DEPTH
 from app.pages.calendar import DAY_READ, add_months, by_day, month_bounds, month_grid
-from app.pages.content import Body, Content, NotShown, utc_text
+from app.pages.content import Body, Content, ListedEvent, NotShown
 from app.pages.links import PageLinks
 
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
@@ -33,8 +34,11 @@ class Search:
     day: date | None = None
     display: str | None = None
 
-    def filters(self) -> dict[str, Any]:
-        return {"search": self.words} if self.words.strip() else {}
+    def of(self, scope: EventQuery, **bounds: Any) -> EventQuery:
+        """The list of `scope` (a category's, a tag's or every event) under this search,
+        between `bounds` taken as exact instants."""
+        words = self.words if self.words.strip() else None
+        return replace(scope, strict=True, search=words, **bounds)
 
     def query(self) -> dict[str, Any]:
         """The values to keep in the view's links (paging, previous and next)."""
@@ -50,6 +54,12 @@ def _site_moment(day: date, settings: Settings, at: time = time.min) -> datetime
     return datetime.combine(day, at).replace(tzinfo=settings.site_zone)
 
 
+def now_bound() -> datetime:
+    """Now, to the second: the list's bound for what has not yet ended (a second's
+    precision keeps the list's statements and counts the same within a second)."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
 def today(settings: Settings, now: datetime | None = None) -> date:
     return (now or datetime.now(settings.site_zone)).astimezone(settings.site_zone).date()
 
@@ -60,27 +70,25 @@ async def list_view(
     search: Search,
     number: int,
     past: bool,
-    scope: dict[str, Any],
+    scope: EventQuery,
 ) -> dict[str, Any]:
     """Upcoming events (not yet ended) from now or from the search's day, grouped by day;
     with `past`, those that ended, newest first."""
     if number > LAST_LIST_PAGE:
         raise TooDeep
-    now = datetime.now(settings.site_zone)
-    since = _site_moment(search.day, settings) if search.day else now
-    filters: dict[str, Any] = {"strict_dates": "1", **scope, **search.filters()}
+    since = _site_moment(search.day, settings) if search.day else now_bound()
     if past:
-        filters.update(ends_before=utc_text(since), order="desc")
+        query = search.of(scope, ends_before=since, descending=True)
     else:
-        filters["ends_after"] = utc_text(since)
+        query = search.of(scope, ends_after=since)
     # One more than a page shows: whether a next page exists (no count of them all).
     offset = (number - 1) * LIST_PAGE_SIZE
-    events = await content.events(filters, offset, LIST_PAGE_SIZE + 1)
+    events = await content.events(query, offset, LIST_PAGE_SIZE + 1)
     more = len(events) > LIST_PAGE_SIZE
     events = events[:LIST_PAGE_SIZE]
     if number > 1 and not events:
         raise NotShown  # past the last page
-    groups = by_day(events, None if past else since.date())
+    groups = by_day(events, None if past else since.astimezone(settings.site_zone).date())
     if past:
         groups.reverse()
     return {"groups": groups, "number": number, "more": more, "past": past}
@@ -92,18 +100,16 @@ async def month_view(
     month: date,
     first_weekday: int,
     search: Search,
-    scope: dict[str, Any],
+    scope: EventQuery,
 ) -> dict[str, Any]:
     start, end = month_bounds(month, first_weekday)
-    filters = {
-        "strict_dates": "1",
-        "ends_after": utc_text(_site_moment(start, settings)),
-        "starts_before": utc_text(_site_moment(end + timedelta(days=1), settings)),
-        **scope,
-        **search.filters(),
-    }
+    query = search.of(
+        scope,
+        ends_after=_site_moment(start, settings),
+        starts_before=_site_moment(end + timedelta(days=1), settings),
+    )
     # Each day's first events and total: a day's titles whatever the size of the month.
-    days = await content.days(filters, start, end, DAY_READ)
+    days = await content.days(query, start, end, DAY_READ)
     weekdays = [(first_weekday + n) % 7 for n in range(7)]
     return {
         "month": month,
@@ -115,16 +121,14 @@ async def month_view(
 
 
 async def day_view(
-    content: Content, settings: Settings, day: date, search: Search, scope: dict[str, Any]
+    content: Content, settings: Settings, day: date, search: Search, scope: EventQuery
 ) -> dict[str, Any]:
-    filters = {
-        "strict_dates": "1",
-        "ends_after": utc_text(_site_moment(day, settings)),
-        "starts_before": utc_text(_site_moment(day + timedelta(days=1), settings)),
-        **scope,
-        **search.filters(),
-    }
-    events = await content.events(filters)
+    query = search.of(
+        scope,
+        ends_after=_site_moment(day, settings),
+        starts_before=_site_moment(day + timedelta(days=1), settings),
+    )
+    events = await content.events(query)
     return {
         "day": day,
         "events": events,
@@ -133,28 +137,34 @@ async def day_view(
     }
 
 
-async def neighbours(content: Content, event: Body) -> tuple[Body | None, Body | None]:
-    """The listed events just before and after this one (by start): their summaries."""
-    start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
-    moment = f"{start:%Y-%m-%d %H:%M:%S}"
+async def related_events(content: Content, scope: EventQuery) -> list[ListedEvent]:
+    """A venue's or an organizer's next events (not yet ended)."""
+    query = replace(scope, strict=True, ends_after=now_bound())
+    return await content.events(query, 0, RELATED_EVENTS)
+
+
+async def neighbours(content: Content, start: datetime) -> tuple[Body | None, Body | None]:
+    """The listed events just before and after an event starting at `start` (by start):
+    their summaries."""
     before = await content.summaries(
-        {"strict_dates": "1", "starts_before": moment, "order": "desc"}, 1
+        EventQuery(strict=True, starts_before=start, descending=True), 1
     )
-    after = await content.summaries({"strict_dates": "1", "starts_after": moment}, 1)
+    after = await content.summaries(EventQuery(strict=True, starts_after=start), 1)
     return (before[0] if before else None), (after[0] if after else None)
 
 
-async def series_dates(content: Content, event: Body, settings: Settings) -> list[Body]:
-    """The next dates of the event's series (after this one): their summaries."""
-    if "series_id" not in event:
+async def series_dates(content: Content, series_id: int | None, start: datetime) -> list[Body]:
+    """The next dates of a series (after the one starting at `start`): their summaries."""
+    if series_id is None:
         return []
-    start = datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=None)
-    filters = {
-        "strict_dates": "1",
-        "post_parent": event["series_id"],
-        "starts_after": f"{start:%Y-%m-%d %H:%M:%S}",
-    }
-    return await content.summaries(filters, SERIES_DATES)
+    query = EventQuery(strict=True, post_parent=series_id, starts_after=start)
+    return await content.summaries(query, SERIES_DATES)
+
+
+def read_start(event: Body) -> datetime:
+    """The instant an event's page starts at, from its single read's body (which is what
+    the single read returns: app/pages/content.py `Content.event`)."""
+    return datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=UTC)
 
 
 def google_calendar_link(event: Body, text: str) -> str:

@@ -20,8 +20,8 @@ from app.core.edge.urls import Urls
 from app.core.infra.settings import get_settings
 from app.core.infra.sql import refresh_statistics
 from app.core.rules.constants import VERSION_SEQUENCE
-from app.events.listing import list_request
-from app.events.params import EventListParams
+from app.events.listing import prepare
+from app.events.query import EventQuery
 from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListQuery
 from app.http.context import RequestContext
@@ -102,7 +102,7 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
         await refresh_statistics(db, "events", "occurrences")
     urls = Urls("http://test", "", "", "http://test")
     anonymous = RequestContext({}, "en", None, db, urls, get_settings())
-    request = await list_request(EventListParams(), anonymous)
+    request = await prepare(anonymous, EventQuery())
     query = EventListQuery(EventRepository(db, "en", "en"), request.filters)
     compiled = query.page_statement(0, 9).compile(
         dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
@@ -114,8 +114,8 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
     assert "Seq Scan" not in plan
     # Events not yet ended by a moment (the public pages' upcoming list and month grid): the
     # walk starts at the moment minus the longest duration, not at the first event ever.
-    upcoming = await list_request(
-        EventListParams(ends_after="2026-06-01 00:00:00", strict_dates="1"), anonymous
+    upcoming = await prepare(
+        anonymous, EventQuery(ends_after=datetime(2026, 6, 1, tzinfo=UTC), strict=True)
     )
     query = EventListQuery(EventRepository(db, "en", "en"), upcoming.filters)
     compiled = query.page_statement(0, 9).compile(
@@ -186,7 +186,7 @@ async def test_requests_asking_for_the_same_count_together_count_once(
     )
     urls = Urls("http://test", "", "", "http://test")
     anonymous = RequestContext({}, "en", None, db, urls, get_settings())
-    request = await list_request(EventListParams(search="night"), anonymous)
+    request = await prepare(anonymous, EventQuery(search="night"))
     query = EventListQuery(EventRepository(db, "en", "en"), request.filters)
     version = (await db.execute(text(f"SELECT last_value FROM {VERSION_SEQUENCE}"))).scalar_one()
     totals = CountCache()

@@ -31,8 +31,8 @@ from app.core.edge.app_services import app_services
 from app.core.edge.urls import Urls
 from app.core.infra.settings import Settings
 from app.core.infra.sql import refresh_statistics
-from app.events.listing import list_request
-from app.events.params import EventListParams
+from app.events.listing import prepare
+from app.events.query import EventQuery
 from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListQuery
 from app.http.context import RequestContext
@@ -276,8 +276,12 @@ async def test_instant_comparisons_use_the_listing_indexes(db: AsyncSession) -> 
     settings = Settings(site_timezone="Europe/Berlin", timezone_mode="site")
     urls = Urls("http://test", "", "", "http://test")
     context = RequestContext({}, "en", None, db, urls, settings)
-    params = EventListParams(start_date="2031-01-15", end_date="2032-01-15")
-    request = await list_request(params, context)
+    berlin = ZoneInfo("Europe/Berlin")
+    params = EventQuery(
+        start_date=datetime(2031, 1, 15, tzinfo=berlin),
+        end_date=datetime(2032, 1, 15, tzinfo=berlin),
+    )
+    request = await prepare(context, params)
     assert request.filters.utc
     query = EventListQuery(EventRepository(db, "en", "en"), request.filters)
 

@@ -1,42 +1,83 @@
-"""The Events screen's query (app/desk/screens/event_table.py): GET parameters to the API's
-list parameters and back to links. Pure: no database, no client."""
+"""The Events screen's query (app/desk/screens/event_table.py): GET parameters to the
+list's typed query and back to links. Pure: no database, no client."""
 
+from datetime import datetime, time
 from urllib.parse import parse_qs
+from zoneinfo import ZoneInfo
 
 import pytest
 
+from app.core.edge.errors import Problems
 from app.desk.screens.event_rows import when_text
 from app.desk.screens.event_table import FIRST_DAY, LAST_DAY, PER_PAGE, Pages, TableQuery
+from app.events.query import EventQuery
+from app.http.pagination import Page
+
+ZONE = ZoneInfo("Europe/Bratislava")
+
+
+def _typed(query: TableQuery) -> tuple[EventQuery, Problems]:
+    problems = Problems()
+    return query.event_query(ZONE, problems), problems
 
 
 def test_an_empty_query_asks_for_every_date_one_row_per_series_latest_first() -> None:
-    params = TableQuery.read({}).api_params()
-    assert params["start_date"] == FIRST_DAY
-    assert params["end_date"] == LAST_DAY
-    assert params["hide_subsequent_recurrences"] == "1"
-    assert (params["orderby"], params["order"]) == ("start_date", "desc")
-    assert (params["page"], params["per_page"]) == ("1", str(PER_PAGE))
-    assert "status" not in params  # the API's default visibility for the caller
+    asked, problems = _typed(TableQuery.read({}))
+    assert not problems.notes
+    assert asked.start_date == datetime.combine(FIRST_DAY, time.min, ZONE)
+    assert asked.end_date == datetime.combine(LAST_DAY, time.min, ZONE)
+    assert not asked.strict  # whole days: the end date's day included
+    assert asked.first_of_series
+    assert (asked.orderby, asked.descending) == ("start_date", True)
+    assert TableQuery.read({}).paging(Problems()) == Page(1, PER_PAGE)
+    assert asked.statuses is None  # the list's default visibility for the caller
 
 
 def test_filters_pass_through_by_the_apis_names_and_empty_fields_are_no_filter() -> None:
     values = {"search": " jazz ", "status": "pending", "categories": "", "start_date": "2026-01-02"}
     query = TableQuery.read(values)
-    params = query.api_params()
-    assert params["search"] == "jazz"
-    assert params["status"] == "pending"
-    assert params["start_date"] == "2026-01-02"
-    assert params["end_date"] == LAST_DAY
-    assert "categories" not in params
+    asked, _ = _typed(query)
+    assert asked.search == "jazz"
+    assert asked.statuses == ("pending",)
+    assert asked.start_date == datetime(2026, 1, 2, tzinfo=ZONE)
+    assert asked.end_date == datetime.combine(LAST_DAY, time.min, ZONE)
+    assert asked.categories is None
     assert "categories" not in parse_qs(query.query())
+    assert _typed(TableQuery.read({"categories": "12"}))[0].categories == (12,)
+    assert _typed(TableQuery.read({"categories": "jazz"}))[0].categories == ("jazz",)
 
 
 def test_values_the_screen_does_not_know_are_not_sent() -> None:
-    params = TableQuery.read({"include": "5", "password": "x", "status": ["draft", "x"]})
-    sent = params.api_params()
-    assert "include" not in sent
-    assert "password" not in sent
-    assert sent["status"] == "draft"  # the first of a repeated key
+    asked, _ = _typed(TableQuery.read({"include": "5", "password": "x", "status": ["draft", "x"]}))
+    assert asked.include is None
+    assert asked.password is None
+    assert asked.statuses == ("draft",)  # the first of a repeated key
+
+
+def test_a_series_expanded_is_each_of_its_dates() -> None:
+    asked, _ = _typed(TableQuery.read({"post_parent": "7"}))
+    assert (asked.post_parent, asked.first_of_series) == (7, False)
+
+
+@pytest.mark.parametrize(
+    ("values", "names"),
+    [
+        ({"start_date": "someday"}, ["start_date"]),
+        ({"end_date": "2026-13-01", "post_parent": "abc"}, ["end_date", "post_parent"]),
+        ({"orderby": "colour", "order": "up"}, ["orderby", "order"]),
+        ({"status": "lost"}, ["status"]),
+    ],
+)
+def test_what_the_screen_cannot_read_is_named(values: dict[str, str], names: list[str]) -> None:
+    _, problems = _typed(TableQuery.read(values))
+    assert list(problems.notes) == names
+
+
+def test_a_page_is_read_and_its_size_bounded() -> None:
+    problems = Problems()
+    assert TableQuery.read({"page": "3", "per_page": "50"}).paging(problems) == Page(3, 50)
+    assert TableQuery.read({"page": "x", "per_page": "101"}).paging(problems) == Page(1, PER_PAGE)
+    assert list(problems.notes) == ["page", "per_page"]
 
 
 def test_links_keep_the_filters_and_leave_out_defaults() -> None:
@@ -102,5 +143,5 @@ def test_pages(
 def test_an_events_dates_in_the_desks_language(
     language: str, all_day: bool, end: str, expected: str
 ) -> None:
-    body = {"start_date": "2027-06-08 15:00:00", "end_date": end, "all_day": all_day}
-    assert when_text(body, language) == expected
+    start = datetime(2027, 6, 8, 15)
+    assert when_text(start, datetime.fromisoformat(end), all_day, language) == expected

@@ -1,16 +1,15 @@
-"""What the Events table shows of an event body of the API's list: one row each, with what
-the caller may do to it decided by the one permission rule."""
+"""What the Events table shows of an event of the list: one row each, from its record, with
+what the caller may do to it decided by the one permission rule."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, tzinfo
 
 from babel.dates import format_date, format_datetime, format_time
 
 from app.core.rules.permissions import User, may
-
-BODY_DATE_FORMAT = "%Y-%m-%d %H:%M:%S"  # the bodies' `start_date`, the event's wall time
+from app.events.records import EventRecord
+from app.posts.serializer import is_hidden_from
 
 
 @dataclass(frozen=True)
@@ -28,12 +27,10 @@ class Row:
     series_id: int  # its series' ID (its own for a single event)
 
 
-def when_text(body: Mapping[str, Any], language: str) -> str:
-    """The event's start and end as its own time zone shows them: days for an all-day
-    event, day and time otherwise."""
-    start = datetime.strptime(body["start_date"], BODY_DATE_FORMAT)
-    end = datetime.strptime(body["end_date"], BODY_DATE_FORMAT)
-    if body.get("all_day"):
+def when_text(start: datetime, end: datetime, all_day: bool, language: str) -> str:
+    """An event's start and end (wall times of its own zone) in the desk's language: days
+    for an all-day event, day and time otherwise."""
+    if all_day:
         first = format_date(start, "medium", locale=language)
         last = format_date(end, "medium", locale=language)
         return first if first == last else f"{first} – {last}"
@@ -47,32 +44,42 @@ def when_text(body: Mapping[str, Any], language: str) -> str:
     return f"{moment(start)} – {moment(end)}"
 
 
-def _author_id(body: Mapping[str, Any]) -> int | None:
-    author = int(body.get("author") or 0)
-    return author or None
+def event_when(record: EventRecord, user: User, language: str) -> str:
+    """`when_text` of a record; a protected event the caller may not edit shows no
+    all-day flag (as its body hides it, docs/design.md#passwords)."""
+    all_day = record.all_day and not is_hidden_from(record, user, None)
+    return when_text(record.start_local, record.end_local, all_day, language)
 
 
-def row(body: Mapping[str, Any], user: User, logins: Mapping[int, str], language: str) -> Row:
-    author_id = _author_id(body)
-    venue = body.get("venue")
+def row(
+    record: EventRecord, user: User, logins: Mapping[int, str], language: str, zone: tzinfo
+) -> Row:
+    author_id = record.author_id or None
+    # A protected event keeps its title and dates, not its venue nor its terms.
+    hidden = is_hidden_from(record, user, None)
+    venue = record.venue
+    shown_venue = venue is not None and may(user, "read", venue.author_id, venue.status)
+    modified = record.modified_at.astimezone(zone).replace(tzinfo=None)
     return Row(
-        id=int(body["id"]),
-        title=str(body["title"]),
-        status=str(body["status"]),
-        when=when_text(body, language),
-        venue=str(venue.get("venue", "")) if isinstance(venue, Mapping) else "",
-        categories=tuple(str(term["name"]) for term in body.get("categories", ())),
+        id=record.id,
+        title=record.title,
+        status=record.status,
+        when=event_when(record, user, language),
+        venue=venue.name if venue is not None and shown_venue and not hidden else "",
+        categories=() if hidden else tuple(term.name for term in record.categories),
         author=logins.get(author_id, "") if author_id else "",
-        modified=format_datetime(
-            datetime.strptime(body["modified"], BODY_DATE_FORMAT), "short", locale=language
-        ),
-        editable=may(user, "edit", author_id, str(body["status"])),
-        recurring=bool(body.get("recurrence")),
-        series_id=int(body.get("series_id") or body["id"]),
+        modified=format_datetime(modified.replace(microsecond=0), "short", locale=language),
+        editable=may(user, "edit", author_id, record.status),
+        recurring=bool(record.recurrence),
+        series_id=(record.series_id if record.recurrence is not None else 0) or record.id,
     )
 
 
 def rows(
-    bodies: Sequence[Mapping[str, Any]], user: User, logins: Mapping[int, str], language: str
+    records: Sequence[EventRecord],
+    user: User,
+    logins: Mapping[int, str],
+    language: str,
+    zone: tzinfo,
 ) -> list[Row]:
-    return [row(body, user, logins, language) for body in bodies]
+    return [row(record, user, logins, language, zone) for record in records]

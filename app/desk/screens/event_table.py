@@ -1,12 +1,18 @@
 """The Events screen's query: its GET parameters (bookmarkable, the API's own names), the
-list parameters sent to the API's event list for them, and the links that keep them
-(sorting, pages). No rule of visibility or validation lives here: the API's list decides
-what a caller sees and which values are invalid."""
+typed list query they ask for (the event list service's `EventQuery`: app/events/query.py),
+and the links that keep them (sorting, pages). No rule of visibility lives here: the list
+decides what a caller sees, and refuses unknown categories or series by name."""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from datetime import date, datetime, time, tzinfo
+from typing import Any, get_args
 from urllib.parse import urlencode
+
+from app.core.edge.errors import Problems, note
+from app.core.rules.constants import MAX_ID, STATUSES
+from app.events.query import EventQuery, OrderBy
+from app.http.pagination import MAX_PER_PAGE, Page
 
 # What the screen reads from its query string, by the API's names (so a 400 names the field).
 FILTERS = ("search", "status", "categories", "start_date", "end_date", "post_parent")
@@ -17,9 +23,11 @@ ORDERS = ("asc", "desc")
 DEFAULT_SORT = ("start_date", "desc")  # the latest events first, as an admin list shows
 PER_PAGE = 20
 # The list's default window is "from yesterday on"; the desk shows every date unless the
-# filter says otherwise: these are the first and last days the API's dates accept.
-FIRST_DAY = "0001-01-03"
-LAST_DAY = "9999-12-28"
+# filter says otherwise: these are the first and last days the list's dates accept.
+FIRST_DAY = date(1, 1, 3)
+LAST_DAY = date(9999, 12, 28)
+ORDER_BY: dict[str, OrderBy] = {name: name for name in get_args(OrderBy)}
+ANY_STATUS = "any"  # every status but trash, as the API's list names it
 # The statuses the filter offers, in the order of the tabs (`""`: every status but trash).
 STATUS_TABS = ("", "publish", "future", "draft", "pending", "private", "trash")
 PENDING = "pending"
@@ -30,6 +38,37 @@ def _first(values: Mapping[str, Any], name: str) -> str:
     if isinstance(value, list):
         value = value[0] if value else None
     return value.strip() if isinstance(value, str) else ""
+
+
+def _day(text: str | None, name: str, problems: Problems) -> date | None:
+    """A date field's day (YYYY-MM-DD, what a date input sends); none when empty."""
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        problems.add(name, note("bad_date", name=name))
+        return None
+
+
+def _number(text: str, name: str, problems: Problems) -> int | None:
+    """A positive whole number (an ID, a page), or None and a note."""
+    if text.isascii() and text.isdigit() and 0 < int(text) <= MAX_ID:
+        return int(text)
+    problems.add(name, note("invalid_id", name=name, max=MAX_ID))
+    return None
+
+
+def _choice(text: str, name: str, choices: tuple[str, ...], problems: Problems) -> str:
+    value = text.lower()
+    if value not in choices:
+        problems.add(name, note("not_one_of", name=name, choices=", ".join(choices)))
+    return value
+
+
+def _reference(text: str) -> int | str:
+    """A category's ID (the filter's choices) or its slug (a link)."""
+    return int(text) if text.isascii() and text.isdigit() else text
 
 
 @dataclass(frozen=True)
@@ -64,22 +103,40 @@ class TableQuery:
         """The series expanded into its dates (its ID), or ""."""
         return self.filters.get(SERIES, "")
 
-    def api_params(self) -> dict[str, Any]:
-        """The event list's parameters: every date unless limited, one row per series (its
-        first date in the window; the editor asks which dates a change is for), or, for
-        one series expanded, each of its dates."""
-        params: dict[str, Any] = {
-            "start_date": FIRST_DAY,
-            "end_date": LAST_DAY,
-            **self.filters,
-            "orderby": self.orderby,
-            "order": self.order,
-            "page": self.page,
-            "per_page": self.per_page,
-        }
-        if not self.series:
-            params["hide_subsequent_recurrences"] = "1"
-        return params
+    def event_query(self, zone: tzinfo, problems: Problems) -> EventQuery:
+        """The list this query asks for: every date unless limited (whole days of the site's
+        zone), one row per series (its first date in the window; the editor asks which
+        dates a change is for), or, for one series expanded, each of its dates. A value
+        the screen cannot read is noted in `problems`, by its field's name."""
+        start = _day(self.filters.get("start_date"), "start_date", problems) or FIRST_DAY
+        end = _day(self.filters.get("end_date"), "end_date", problems) or LAST_DAY
+        status = self.status
+        if status and status != ANY_STATUS and status not in STATUSES:
+            problems.add("status", note("not_one_of", name="status", choices=", ".join(STATUSES)))
+        category = self.filters.get("categories")
+        series = _number(self.series, "post_parent", problems) if self.series else None
+        orderby = _choice(self.orderby, "orderby", tuple(ORDER_BY), problems)
+        order = _choice(self.order, "order", ORDERS, problems)
+        return EventQuery(
+            start_date=datetime.combine(start, time.min, zone),
+            end_date=datetime.combine(end, time.min, zone),
+            search=self.filters.get("search") or None,
+            categories=None if category is None else (_reference(category),),
+            statuses=(status,) if status and status != ANY_STATUS else None,
+            post_parent=series,
+            first_of_series=not self.series,
+            orderby=ORDER_BY.get(orderby, "start_date"),
+            descending=order == "desc",
+        )
+
+    def paging(self, problems: Problems) -> Page:
+        """The page asked for (the first, of the default size, when it cannot be read)."""
+        number = _number(self.page, "page", problems) or 1
+        size = _number(self.per_page, "per_page", problems) or PER_PAGE
+        if size > MAX_PER_PAGE:
+            problems.add("per_page", note("per_page_too_large", max=MAX_PER_PAGE))
+            size = PER_PAGE
+        return Page(number, size)
 
     # ---- links ------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
-from app.core.edge.errors import ApiError, InvalidParams
+from app.core.edge.errors import ApiError, InvalidParams, Problems
 from app.core.infra.database import Session
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import can_create_posts, can_publish
@@ -23,7 +23,7 @@ from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.screens.event_rows import rows
 from app.desk.screens.event_table import PENDING, STATUS_TABS, Pages, TableQuery
 from app.desk.screens.record_actions import Action, KindName, Outcome, run
-from app.events.listing import list_events
+from app.events.listing import event_page
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.i18n import DESK_TEXTS
@@ -57,15 +57,20 @@ async def _categories(ctx: RequestContext) -> list[dict[str, Any]]:
     return terms
 
 
+async def table_count(ctx: RequestContext, totals: CountCache, status: str) -> int:
+    """How many events of `status` the caller may see, as the table's tab of that status
+    counts them: its window, and a series once (its first date), not each of its dates."""
+    problems = Problems()
+    query = TableQuery(filters={"status": status}).event_query(ctx.settings.site_zone, problems)
+    found = await event_page(ctx, query, Page(1, 1), totals, problems=problems)
+    return found.total
+
+
 async def _pending_count(desk: DeskContext, ctx: RequestContext) -> int | None:
     """Events waiting for review, for those who review them (editors and up)."""
     if not desk.can.review:
         return None
-    totals = _totals(desk)
-    query = TableQuery(filters={"status": PENDING}, per_page="1")
-    raw_ctx = dataclasses.replace(ctx, raw=query.api_params())
-    _, total, _, _ = await list_events(raw_ctx, totals)
-    return total
+    return await table_count(ctx, _totals(desk), PENDING)
 
 
 def actions_for(desk: DeskContext, query: TableQuery) -> list[Action]:
@@ -109,18 +114,18 @@ async def render_table(
         "rows": [],
         "pages": None,
     }
+    problems = Problems()
+    zone = desk.settings.site_zone
     try:
-        bodies, total, _, page = await list_events(
-            dataclasses.replace(ctx, raw=query.api_params()), totals
-        )
+        asked, page = query.event_query(zone, problems), query.paging(problems)
+        found = await event_page(ctx, asked, page, totals, problems=problems)
     except ApiError as error:
         values["errors"] = _field_errors(error, desk.language)
         return desk.render("desk/events.html", status=error.status, **values)
-    pages = Pages(page.number, page.size, total)
+    pages = Pages(page.number, page.size, found.total)
     values["pages"] = pages
-    values["rows"] = rows(
-        bodies, desk.principal, await _logins(desk.db, desk.settings), desk.language
-    )
+    logins = await _logins(desk.db, desk.settings)
+    values["rows"] = rows(found.records, desk.principal, logins, desk.language, zone)
     if pages.past_the_end:
         status = 404
     return desk.render("desk/events.html", status=status, **values)

@@ -9,9 +9,7 @@ from starlette.responses import Response
 from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
 from app.desk.context import DeskContext, desk_reader
-from app.desk.screens.event_table import TableQuery
-from app.events.listing import list_events
-from app.http.pagination import Page
+from app.desk.screens.events import table_count
 from app.i18n import N_
 
 router = APIRouter()
@@ -29,9 +27,7 @@ async def event_count(desk: DeskContext, totals: CountCache, status: str) -> int
     """How many events of `status` the person may see, as the API's list counts them (an
     author's own drafts, an editor's all), and as the Events table's tab of that status
     counts them: its window and a series once (its first date), not each of its dates."""
-    ctx = desk.api_context(TableQuery(filters={"status": status}, per_page="1").api_params())
-    _, total, _, _ = await list_events(ctx, totals, Page(1, 1))
-    return total
+    return await table_count(desk.api_context(), totals, status)
 
 
 @router.get("")

@@ -12,10 +12,11 @@ from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
 from app.core.edge.app_services import services_of
+from app.core.edge.errors import Problems
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import User, may
 from app.desk.context import DeskContext, desk_reader, desk_writer
-from app.desk.screens.event_rows import when_text
+from app.desk.screens.event_rows import event_when
 from app.desk.screens.event_table import TableQuery
 from app.desk.screens.record_actions import (
     KINDS,
@@ -25,7 +26,8 @@ from app.desk.screens.record_actions import (
     name_of,
     run,
 )
-from app.events.listing import list_events
+from app.events.listing import event_page
+from app.events.records import EventRecord
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.i18n import DESK_TEXTS
@@ -66,12 +68,21 @@ class Section:
         return -(-self.total // PER_PAGE) if self.total else 0
 
 
+def _event_row(record: EventRecord, user: User, language: str) -> TrashRow:
+    author = record.author_id or None
+    return TrashRow(
+        kind="event",
+        id=record.id,
+        name=record.title,
+        detail=event_when(record, user, language),
+        may_restore=may(user, "edit", author, TRASH),
+        may_delete=may(user, "delete", author, TRASH),
+    )
+
+
 def _row(kind: KindName, body: dict[str, Any], user: User, language: str) -> TrashRow:
     author = int(body.get("author") or 0) or None
-    if kind == "event":
-        name, detail = str(body["title"]), when_text(body, language)
-    else:
-        name, detail = str(body.get(kind, "")), str(body.get("city", "") or "")
+    name, detail = str(body.get(kind, "")), str(body.get("city", "") or "")
     return TrashRow(
         kind=kind,
         id=int(body["id"]),
@@ -91,15 +102,17 @@ async def _section(ctx: RequestContext, desk: DeskContext, kind: KindName) -> Se
     number = _page_number(desk, kind)
     page = Page(number, PER_PAGE)
     if kind == "event":
-        query = TableQuery(filters={"status": TRASH}, orderby="modified", order="desc")
-        raw = {**query.api_params(), "page": str(number), "per_page": str(PER_PAGE)}
+        table = TableQuery(filters={"status": TRASH}, orderby="modified", order="desc")
+        problems = Problems()
+        query = table.event_query(ctx.settings.site_zone, problems)
         totals = services_of(desk.request).event_totals
-        bodies, total, _, _ = await list_events(dataclasses.replace(ctx, raw=raw), totals, page)
-    else:
-        post_kind = KINDS[kind]
-        assert post_kind.posts is not None  # venues and organizers have their list
-        listed = dataclasses.replace(ctx, raw={"status": TRASH})
-        bodies, total, _ = await list_posts(post_kind, post_kind.posts(listed), listed, page)
+        found = await event_page(ctx, query, page, totals, problems=problems)
+        rows = [_event_row(record, ctx.user, desk.language) for record in found.records]
+        return Section(kind, rows, number, found.total)
+    post_kind = KINDS[kind]
+    assert post_kind.posts is not None  # venues and organizers have their list
+    listed = dataclasses.replace(ctx, raw={"status": TRASH})
+    bodies, total, _ = await list_posts(post_kind, post_kind.posts(listed), listed, page)
     rows = [_row(kind, body, ctx.user, desk.language) for body in bodies]
     return Section(kind, rows, number, total)
 
