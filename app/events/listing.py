@@ -93,7 +93,7 @@ def _instant(local: datetime, zone: tzinfo) -> datetime:
     return local.replace(tzinfo=zone).astimezone(UTC)
 
 
-def _window(
+def apply_window(
     filters: EventListFilters,
     query: EventQuery,
     zone: tzinfo,
@@ -181,7 +181,7 @@ async def prepare(
     filters = EventListFilters()
     settings = ctx.settings
     moment = now or datetime.now(UTC)
-    applied = _window(
+    applied = apply_window(
         filters, query, settings.site_zone, settings.list_dates_in_utc, moment, window
     )
     repo = EventRepository(ctx.session, ctx.language, settings.default_language)

@@ -139,6 +139,12 @@ def list_echo(params: EventFilterParams, window: ListWindow, user: User) -> dict
     return {name: echo[name] for name in ECHO_ORDER if name in echo}
 
 
+def feed_source(ctx: RequestContext) -> str:
+    """The calendar feed's own URL (its `SOURCE`): its parameters as sent, but never the
+    password."""
+    return ctx.urls.rest(FEED_PATH, {k: v for k, v in ctx.raw.items() if k != "password"})
+
+
 def feed_link(ctx: RequestContext, echo: dict[str, Any]) -> str:
     """The list's calendar feed as a `Link` value: the filters the caller gave, normalised,
     in the same language. Not the default window (the feed has its own, so that a

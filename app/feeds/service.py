@@ -26,7 +26,7 @@ from app.http.context import RequestContext
 from app.i18n import FEED_TEXTS
 from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS
-from app.posts.door import read_request
+from app.posts.commands import ReadRequest
 from app.posts.kind import PostKind
 from app.posts.serializer import View
 from app.posts.service import Key, PostService
@@ -86,11 +86,11 @@ async def list_feed(
     return await asyncio.to_thread(calendar, _info(ctx, name, source), items, view)
 
 
-async def event_feed(ctx: RequestContext, key: Key) -> bytes:
+async def event_feed(ctx: RequestContext, key: Key, request: ReadRequest) -> bytes:
     """The feed of one event, readable as its JSON route decides (a protected event needs
     its password, as there)."""
     service = PostService(EVENTS, ctx)
-    record, password = await service.readable(key, read_request(ctx.raw))
+    record, password = await service.readable(key, request)
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, password)
     body = render_events([record], view, False)[0]
     source = ctx.urls.rest(f"/events/{record.id}.ics")
