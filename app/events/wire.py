@@ -50,6 +50,11 @@ class ListRequest(Generic[P]):
     problems: Problems
 
 
+def _strict(params: EventFilterParams) -> bool:
+    """`strict_dates` in any of WordPress's true-words: the dates are used as given."""
+    return (params.strict_dates or "").strip().lower() in TRUE_WORDS
+
+
 def _moments(
     params: EventFilterParams, strict: bool, zone: tzinfo, now: datetime, problems: Problems
 ) -> dict[str, datetime]:
@@ -73,7 +78,7 @@ def event_query(
     params: EventFilterParams, zone: tzinfo, now: datetime, problems: Problems
 ) -> EventQuery:
     """The typed query of a list's parameters."""
-    strict = (params.strict_dates or "").strip().lower() in TRUE_WORDS
+    strict = _strict(params)
     moments = {} if params.include is not None else _moments(params, strict, zone, now, problems)
 
     def ids(values: list[Any] | None) -> tuple[Any, ...] | None:
@@ -114,7 +119,7 @@ def list_echo(params: EventFilterParams, window: ListWindow, user: User) -> dict
     window it applied (whole days unless strict, or the default one) and what was asked,
     in the reference's forms and order."""
     echo: dict[str, Any] = {}
-    if (params.strict_dates or "").strip().lower() in TRUE_WORDS:
+    if _strict(params):
         echo["strict_dates"] = "1"
     if params.include is not None:
         echo["include"] = params.include
