@@ -36,6 +36,7 @@ from app.media.service import MediaService
 from app.organizers.kind import ORGANIZERS
 from app.posts.commands import PostFields
 from app.posts.listing import list_posts
+from app.terms.commands import TermQuery
 from app.terms.service import CATEGORIES, TermService
 from app.venues.kind import VENUES
 
@@ -139,7 +140,7 @@ class Editing:
         assert ORGANIZERS.posts is not None
         venues, _, _ = await list_posts(VENUES, VENUES.posts(ctx), ctx, page)
         organizers, _, _ = await list_posts(ORGANIZERS, ORGANIZERS.posts(ctx), ctx, page)
-        categories, _, _ = await TermService(CATEGORIES, ctx).list(page)
+        categories, _ = await TermService(CATEGORIES, ctx).list(TermQuery(hide_empty=False), page)
         media, _, _ = await MediaService(self.context({}), media_storage(self.request)).find(
             Page(1, 50)
         )

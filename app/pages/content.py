@@ -26,6 +26,7 @@ from app.pages.markup import PageBody
 from app.posts.commands import ReadRequest
 from app.posts.serializer import View
 from app.posts.service import PostService
+from app.terms.commands import TermQuery
 from app.terms.service import CATEGORIES, TAGS, TermService
 from app.users.auth import session_reader
 from app.venues.kind import VENUES
@@ -150,8 +151,8 @@ class Content:
 
     async def term(self, taxonomy: str, slug: str) -> Body:
         kind = CATEGORIES if taxonomy == "category" else TAGS
-        raw = {"slug": [slug], "hide_empty": "false"}
-        terms, _, _ = await TermService(kind, self._with(raw)).list(Page(1, 1))
+        query = TermQuery(slugs=[slug], hide_empty=False)
+        terms, _ = await TermService(kind, self.ctx).list(query, Page(1, 1))
         if not terms:
             raise NotShown
         return PageBody(terms[0])

@@ -17,7 +17,7 @@ from app.http.coercion import (
 )
 from app.http.pagination import PageParams
 from app.http.params import Params
-from app.terms.repository import OrderBy
+from app.terms.commands import OrderBy
 
 
 def _parent_id(value: Any) -> Any:

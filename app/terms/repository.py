@@ -2,7 +2,7 @@
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
@@ -32,10 +32,9 @@ from app.core.infra.sql import (
 from app.core.rules.slugs import make_slug
 from app.http.pagination import Page
 from app.models import Term, TermTranslation, event_terms
+from app.terms.commands import TermQuery
 
 SLUG_CONSTRAINT = "terms_taxonomy_slug_key"
-
-OrderBy = Literal["name", "id", "slug", "count", "description", "term_group", "include"]
 
 
 @dataclass(slots=True)
@@ -47,19 +46,6 @@ class TermRecord:
     description: str
     parent_id: int | None
     count: int
-
-
-@dataclass(slots=True)
-class TermFilters:
-    search: str | None = None
-    include: list[int] | None = None
-    exclude: list[int] | None = None
-    slugs: list[str] | None = None
-    parent: int | None = None
-    event: int | None = None
-    hide_empty: bool = True
-    orderby: OrderBy = "name"
-    descending: bool = False
 
 
 # (found IDs in order, unknown IDs, unknown names) of term references.
@@ -143,7 +129,7 @@ class TermRepository:
         )
         return [term_id for term_id in ids if term_id not in found]
 
-    async def find(self, filters: TermFilters, page: Page) -> tuple[list[TermRecord], int]:
+    async def find(self, filters: TermQuery, page: Page) -> tuple[list[TermRecord], int]:
         inner = self._select()
         name_col = inner.selected_columns.name
         conditions: list[ColumnElement[bool]] = []
@@ -178,7 +164,7 @@ class TermRepository:
         return [self._record(row) for row in rows], total or 0
 
     @staticmethod
-    def _order(filters: TermFilters, inner: Select[Any]) -> list[Any]:
+    def _order(filters: TermQuery, inner: Select[Any]) -> list[Any]:
         columns = inner.selected_columns
         key: SQLColumnExpression[Any]
         if filters.orderby == "include" and filters.include:

@@ -12,6 +12,7 @@ from app.http.idempotency import idempotent
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
 from app.http.routing import RecordId, update_route
+from app.terms.door import term_query, term_write
 from app.terms.schemas import Term
 from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
 
@@ -21,7 +22,8 @@ class TermRoutes:
         self.kind = kind
 
     async def list_terms(self, page: PageDep, ctx: ContextDep) -> Response:
-        items, total, echoed = await TermService(self.kind, ctx).list(page)
+        query, echoed = term_query(self.kind, ctx.raw)
+        items, total = await TermService(self.kind, ctx).list(query, page)
         return list_response(
             urls=ctx.urls,
             path=f"/{self.kind.path}",
@@ -41,12 +43,12 @@ class TermRoutes:
         return await idempotent(request, ctx, lambda: self._create(ctx))
 
     async def _create(self, ctx: RequestContext) -> Response:
-        body = await TermService(self.kind, ctx).create()
+        body = await TermService(self.kind, ctx).create(term_write(self.kind, ctx.raw))
         headers = {"Location": body["urls"]["self"], "ETag": etag_of(dumps(body))}
         return json_response(body, 201, headers)
 
     async def update_term(self, id: RecordId, ctx: ContextDep) -> Response:
-        answer = await TermService(self.kind, ctx).update(id)
+        answer = await TermService(self.kind, ctx).update(id, term_write(self.kind, ctx.raw))
         return json_response(answer.body, 200, etag_headers(answer.etag))
 
     async def delete_term(self, id: RecordId, ctx: ContextDep) -> Response:

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 
 from app.core.edge.errors import (
     ApiError,
+    InvalidParams,
     MissingParams,
     NotFound,
     invalid,
@@ -17,6 +18,7 @@ from app.core.edge.errors import (
     unknown_ids,
 )
 from app.core.edge.etags import etag_of, if_match_holds
+from app.core.edge.refusals import Refused
 from app.core.edge.responses import dumps
 from app.core.rules.constants import MAX_ID
 from app.core.rules.html import Markup
@@ -28,9 +30,10 @@ from app.core.rules.permissions import (
 )
 from app.http.context import RequestContext
 from app.http.pagination import Page
-from app.http.params import check, parse
+from app.http.params import check, refused_values
 from app.models import CATEGORY, TAG
 from app.posts.service import Answer, check_visible_event
+from app.terms.commands import TermQuery, TermWrite
 from app.terms.params import (
     CategoryListParams,
     CategoryWriteParams,
@@ -41,7 +44,6 @@ from app.terms.params import (
 from app.terms.repository import (
     DuplicateName,
     DuplicateSlug,
-    TermFilters,
     TermRecord,
     TermRepository,
 )
@@ -79,35 +81,17 @@ class TermService:
 
     # ---- reads ----------------------------------------------------------------------
 
-    async def list(self, page: Page) -> tuple[list[Body], int, dict[str, Any]]:
-        """(bodies of the page, total, the effective filters to echo in links)."""
-        params = parse(self.kind.list_params, self.ctx.raw)
-        for name in ("include", "exclude"):
-            ids = getattr(params, name)
+    async def list(self, query: TermQuery, page: Page) -> tuple[list[Body], int]:
+        """(bodies of the page, total)."""
+        for name, ids in (("include", query.include), ("exclude", query.exclude)):
             if ids:
                 await self._check_ids(name, ids)
-        parent = getattr(params, "parent", None)
-        if parent:
-            await self._check_ids("parent", [parent])
-        event = params.event or params.post
-        if event is not None:
-            await check_visible_event(self.ctx, "event" if params.event else "post", event)
-        filters = TermFilters(
-            search=params.search,
-            include=params.include,
-            exclude=params.exclude,
-            slugs=params.slug,
-            parent=parent,
-            event=event,
-            hide_empty=params.hide_empty,
-            orderby=params.orderby or "name",
-            descending=params.order == "desc",
-        )
-        terms, total = await self.repo.find(filters, page)
-        echoed = params.model_dump(
-            exclude_none=True, exclude={"i18n_language", "page", "per_page"}, exclude_defaults=True
-        )
-        return [term_body(term, self.ctx.urls) for term in terms], total, echoed
+        if query.parent:
+            await self._check_ids("parent", [query.parent])
+        if query.event is not None:
+            await check_visible_event(self.ctx, query.event_parameter, query.event)
+        terms, total = await self.repo.find(query, page)
+        return [term_body(term, self.ctx.urls) for term in terms], total
 
     async def get(self, term_id: int) -> Body:
         return term_body(await self._load(term_id), self.ctx.urls, with_links=True)
@@ -141,14 +125,13 @@ class TermService:
     def _authorize(self) -> None:
         require_role(self.ctx.user, term_need(self.kind.action))
 
-    def _parent(self, params: TermWriteParams) -> int | None:
+    def _parent(self, write: TermWrite) -> int | None:
         """The requested parent (0 = none), or None when not sent; tags refuse one."""
-        parent = getattr(params, "parent", None)
-        if self.kind.taxonomy == TAG:
-            if parent is not None:
+        if self.kind.taxonomy == TAG or isinstance(write.parent, Refused):
+            if write.parent is not None:
                 raise ApiError(400, "rest_taxonomy_not_hierarchical")
             return None
-        return parent
+        return write.parent
 
     async def _check_parent(self, parent: int | None, term_id: int | None) -> None:
         if not parent:
@@ -166,13 +149,12 @@ class TermService:
         data = {"term_id": exc.term_id} if exc.term_id is not None else {}
         return ApiError(400, "term_exists", key, data=data)
 
-    def _texts(self, params: TermWriteParams) -> dict[str, Any]:
+    def _texts(self, write: TermWrite) -> dict[str, Any]:
         """Name, description and slug as sent, markup sanitised for callers without unfiltered
         HTML (authors manage categories)."""
         markup = Markup(can_post_unfiltered_html(self.ctx.user))
-        texts: dict[str, Any] = params.model_dump(
-            include={"name", "description", "slug"}, exclude_none=True
-        )
+        sent = {"name": write.name, "description": write.description, "slug": write.slug}
+        texts: dict[str, Any] = {name: text for name, text in sent.items() if text is not None}
         if "name" in texts:
             texts["name"] = markup.inline(texts["name"]).strip()
             # nothing left but markup
@@ -181,35 +163,35 @@ class TermService:
             texts["description"] = markup.html(texts["description"])
         return texts
 
-    async def create(self) -> Body:
+    async def create(self, write: TermWrite) -> Body:
         self._authorize()
-        params = parse(self.kind.write_params, self.ctx.raw)
-        if params.name is None:
+        self._check_values(write)
+        if write.name is None:
             raise MissingParams(["name"])
-        texts = self._texts(params)
-        parent = self._parent(params)
+        texts = self._texts(write)
+        parent = self._parent(write)
         await self._check_parent(parent, None)
         try:
             term_id = await self.repo.create(
                 name=texts["name"],
                 description=texts.get("description", ""),
-                slug=params.slug,
+                slug=write.slug,
                 parent_id=parent or None,
             )
         except DuplicateName as exc:
             raise self._duplicate(exc, parent) from None
         return await self.get(term_id)
 
-    async def update(self, term_id: int) -> Answer:
+    async def update(self, term_id: int, write: TermWrite) -> Answer:
         """Change what was sent. Any name is allowed, as in WordPress (only a create refuses
         a taken one); a taken slug is 400 on `slug` (terms keep WordPress's refusal; posts
         get the next free `-N` instead)."""
         self._authorize()
         term = await self._for_writing(term_id)
-        params = parse(self.kind.write_params, self.ctx.raw)
-        parent = self._parent(params)
+        self._check_values(write)
+        parent = self._parent(write)
         await self._check_parent(parent, term.id)
-        changes = self._texts(params)
+        changes = self._texts(write)
         if parent is not None:
             changes["parent_id"] = parent or None
         try:
@@ -218,6 +200,14 @@ class TermService:
             raise invalid("slug", note("slug_taken", slug=changes.get("slug", ""))) from None
         body = await self.get(term.id)  # what a GET answers: the ETag's body too
         return Answer(body, etag_of(dumps(body)))
+
+    def _check_values(self, write: TermWrite) -> None:
+        """What the door refused, then what the kind's limits refuse of values a door did
+        not read (the desk's): one 400."""
+        write.refused.raise_any()
+        notes = refused_values(self.kind.write_params, write.values())
+        if notes:
+            raise InvalidParams(notes)
 
     async def delete(self, term_id: int) -> Answer:
         """Delete permanently (terms have no trash); children move up to its parent."""

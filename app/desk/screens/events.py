@@ -27,6 +27,7 @@ from app.events.listing import event_page
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.i18n import DESK_TEXTS
+from app.terms.commands import TermQuery
 from app.terms.service import CATEGORIES, TermService
 from app.users.service import Accounts
 
@@ -51,9 +52,8 @@ async def _logins(session: Session, settings: Settings) -> dict[int, str]:
 
 
 async def _categories(ctx: RequestContext) -> list[dict[str, Any]]:
-    raw = {"hide_empty": "false", "per_page": str(MAX_CATEGORIES)}
-    service = TermService(CATEGORIES, dataclasses.replace(ctx, raw=raw))
-    terms, _, _ = await service.list(Page(1, MAX_CATEGORIES))
+    query = TermQuery(hide_empty=False)
+    terms, _ = await TermService(CATEGORIES, ctx).list(query, Page(1, MAX_CATEGORIES))
     return terms
 
 

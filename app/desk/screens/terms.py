@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from app.core.edge.errors import ApiError
 from app.core.edge.etags import etag_of
+from app.core.edge.refusals import Refusals
 from app.core.edge.responses import dumps
 from app.core.rules.permissions import can_manage_terms
 from app.desk.context import DeskContext
@@ -32,6 +33,7 @@ from app.desk.screens.api_calls import (
 from app.desk.screens.editor_routes import editor_routes
 from app.desk.screens.post_screens import N_
 from app.http.pagination import MAX_PER_PAGE, Page
+from app.terms.commands import NOT_A_PARENT, TermQuery, TermWrite
 from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
 
 PER_PAGE = 20
@@ -106,8 +108,9 @@ class TermScreens:
         bodies: list[dict[str, Any]] = []
         number = 1
         while True:
-            ctx = service_context(desk, {"hide_empty": "false"}, language=desk.language)
-            page, total, _ = await TermService(self.kind, ctx).list(Page(number, MAX_PER_PAGE))
+            ctx = service_context(desk, language=desk.language)
+            query = TermQuery(hide_empty=False)
+            page, total = await TermService(self.kind, ctx).list(query, Page(number, MAX_PER_PAGE))
             bodies.extend(page)
             if not page or len(bodies) >= total:
                 return bodies
@@ -139,23 +142,32 @@ class TermScreens:
 
     # ---- writing ------------------------------------------------------------------------
 
-    def _params(self, form: Form) -> dict[str, str]:
-        raw = {name: str(form.get(name) or "") for name in ("name", "slug", "description")}
-        if self.hierarchical:
-            raw["parent"] = str(form.get("parent") or "0")
+    def _write(self, form: Form) -> TermWrite:
         # Empty texts are not sent: the service takes no empty name, slug or description.
-        return {name: value for name, value in raw.items() if value}
+        texts = {
+            name: str(form.get(name) or "") or None for name in ("name", "slug", "description")
+        }
+        parent = str(form.get("parent") or "0") if self.hierarchical else None
+        return TermWrite(
+            name=texts["name"],
+            description=texts["description"],
+            slug=texts["slug"],
+            parent=int(parent) if parent and parent.isdigit() else None,
+            # A parent that is no term's number (the select offers none such).
+            refused=Refusals({"parent": NOT_A_PARENT} if parent and not parent.isdigit() else {}),
+        )
 
     async def _write_translations(self, desk: DeskContext, term_id: int, form: Form) -> None:
         for language in translation_languages(desk):
             shown = await TermService(self.kind, service_context(desk, language=language)).get(
                 term_id
             )
-            raw = translation_params(form, language, {name: shown[name] for name in TEXTS})
-            if raw:
-                ctx = service_context(desk, raw, language=language)
+            texts = translation_params(form, language, {name: shown[name] for name in TEXTS})
+            if texts:
+                ctx = service_context(desk, language=language)
+                write = TermWrite(name=texts.get("name"), description=texts.get("description"))
                 try:
-                    await TermService(self.kind, ctx).update(term_id)
+                    await TermService(self.kind, ctx).update(term_id, write)
                 except ApiError as exc:
                     raise TranslationRefused(exc, language) from exc
 
@@ -170,9 +182,9 @@ class TermScreens:
                 total = len(rows)
             else:
                 page = page_number(request.query_params.get("page"))
-                raw = {"hide_empty": "false", **({"search": search} if search else {})}
-                ctx = service_context(desk, raw, language=desk.language)
-                items, total, _ = await TermService(self.kind, ctx).list(Page(page, PER_PAGE))
+                query = TermQuery(search=search or None, hide_empty=False)
+                ctx = service_context(desk, language=desk.language)
+                items, total = await TermService(self.kind, ctx).list(query, Page(page, PER_PAGE))
                 rows = [TreeRow(body, 0) for body in items]
         except ApiError as exc:
             problem = refusal(exc, desk.language)
@@ -223,8 +235,7 @@ class TermScreens:
         form = await form_values(desk)
         try:
             async with write_step(desk):
-                ctx = service_context(desk, self._params(form))
-                body = await TermService(self.kind, ctx).create()
+                body = await TermService(self.kind, service_context(desk)).create(self._write(form))
                 await self._write_translations(desk, body["id"], form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
@@ -240,10 +251,8 @@ class TermScreens:
         version = form.get("version", "")
         try:
             async with write_step(desk):
-                raw = self._params(form)
-                await TermService(self.kind, service_context(desk, raw, if_match=version)).update(
-                    term_id
-                )
+                ctx = service_context(desk, if_match=version)
+                await TermService(self.kind, ctx).update(term_id, self._write(form))
                 await self._write_translations(desk, term_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
