@@ -30,6 +30,7 @@ from app.events.service import EventService
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.i18n import LANGUAGES
+from app.media.commands import MediaQuery, MediaWrite
 from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big
 from app.media.service import MediaService
@@ -141,9 +142,8 @@ class Editing:
         venues, _, _ = await list_posts(VENUES, VENUES.posts(ctx), ctx, page)
         organizers, _, _ = await list_posts(ORGANIZERS, ORGANIZERS.posts(ctx), ctx, page)
         categories, _ = await TermService(CATEGORIES, ctx).list(TermQuery(hide_empty=False), page)
-        media, _, _ = await MediaService(self.context({}), media_storage(self.request)).find(
-            Page(1, 50)
-        )
+        library = MediaService(self.context({}), media_storage(self.request))
+        media, _ = await library.find(MediaQuery(), Page(1, 50))
         return {
             "venues": [(str(v["id"]), str(v["venue"])) for v in venues],
             "organizers": [(str(o["id"]), str(o["organizer"])) for o in organizers],
@@ -200,9 +200,8 @@ class Editing:
         contributor needs), then becomes the event's image."""
         if image is None:
             return
-        raw = {"post": str(event_id), "alt_text": image.alt}
         media = MediaService(
-            self.context(raw), media_storage(self.request), processing_slots(self.request)
+            self.context({}), media_storage(self.request), processing_slots(self.request)
         )
 
         async def file() -> IncomingFile:
@@ -210,7 +209,7 @@ class Editing:
                 raise too_big(self.settings.max_upload_bytes)
             return image.file
 
-        media_id, _ = await media.upload(file)
+        media_id, _ = await media.upload(MediaWrite(alt_text=image.alt, post=event_id), file)
         command = EventWrite(post=PostFields(image=media_id), scope=scope)
         await EventService(self.context({})).update(event_id, command)
 

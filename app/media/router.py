@@ -14,6 +14,7 @@ from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
 from app.http.routing import RecordId, update_route
+from app.media.door import media_query, media_removal, media_update, media_upload
 from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, incoming_file
 from app.media.params import MediaDeleteParams, MediaListParams, MediaUploadParams, MediaWriteParams
@@ -22,7 +23,8 @@ from app.media.service import MediaService
 
 
 async def list_media(page: PageDep, ctx: ContextDep, request: Request) -> Response:
-    items, total, echoed = await MediaService(ctx, media_storage(request)).find(page)
+    query, echoed = media_query(ctx.raw)
+    items, total = await MediaService(ctx, media_storage(request)).find(query, page)
     return list_response(
         urls=ctx.urls,
         path="/media",
@@ -40,7 +42,7 @@ async def upload_media(ctx: ContextDep, request: Request) -> Response:
         return await incoming_file(request, ctx.settings.max_upload_bytes)
 
     service = MediaService(ctx, media_storage(request), processing_slots(request))
-    media_id, body = await service.upload(incoming)
+    media_id, body = await service.upload(media_upload(ctx.raw), incoming)
     headers = {"Location": ctx.urls.rest(f"/media/{media_id}"), "ETag": etag_of(dumps(body))}
     return json_response(body, 201, headers)
 
@@ -50,13 +52,13 @@ async def get_media(id: RecordId, ctx: ContextDep, request: Request) -> Response
 
 
 async def update_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
-    answer = await MediaService(ctx, media_storage(request)).update(id)
+    answer = await MediaService(ctx, media_storage(request)).update(id, media_update(ctx.raw))
     return json_response(answer.body, 200, etag_headers(answer.etag))
 
 
 async def delete_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
     service = MediaService(ctx, media_storage(request))
-    body, orphans = await service.delete(id)
+    body, orphans = await service.delete(id, media_removal(ctx.raw))
     response = json_response(body)
     # After the response, hence after the commit (docs/architecture.md, One request).
     response.background = BackgroundTask(service.remove_files, orphans)

@@ -11,7 +11,14 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.edge.errors import ApiError, NotFound, invalid, note, precondition_failed
+from app.core.edge.errors import (
+    ApiError,
+    InvalidParams,
+    NotFound,
+    invalid,
+    note,
+    precondition_failed,
+)
 from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
 from app.core.rules.constants import UNPUBLISHED
@@ -19,13 +26,15 @@ from app.core.rules.html import Markup
 from app.core.rules.permissions import OTHERS_MEDIA, Principal, Role, may, poster, require
 from app.http.context import RequestContext
 from app.http.pagination import Page
-from app.http.params import parse
+from app.http.params import refused_values
+from app.media.commands import MediaQuery, MediaWrite
 from app.media.incoming import IncomingFile, base_name
-from app.media.params import MediaDeleteParams, MediaListParams, MediaUploadParams, MediaWriteParams
+from app.media.params import MediaWriteParams
 from app.media.repository import MediaFilters, MediaRecord, MediaRepository, file_names
 from app.media.serializer import media_body
 from app.media.storage import MediaStorage
 from app.media.uploads import Uploads, UploadTexts
+from app.posts.commands import TO_TRASH, Removal
 from app.posts.service import Answer
 
 Body = dict[str, Any]
@@ -64,23 +73,20 @@ class MediaService:
 
     # ---- reads ----------------------------------------------------------------------
 
-    async def find(self, page: Page) -> tuple[list[Body], int, dict[str, Any]]:
+    async def find(self, query: MediaQuery, page: Page) -> tuple[list[Body], int]:
         user = poster(self.ctx.user)  # writers only: 401, 403
-        params = parse(MediaListParams, self.ctx.raw)
-        author = params.author
+        query.refused.raise_any()
+        author = query.author
         if not user.at_least(Role.AUTHOR):  # contributors see their own uploads only
             author = user.id
         filters = MediaFilters(
-            search=params.search,
+            search=query.search,
             author_id=author,
-            post_id=params.post,
-            mime_types=params.mime_type,
+            post_id=query.post,
+            mime_types=query.mime_types,
         )
         records, total = await self.repo.find(page, filters)
-        echoed = params.model_dump(
-            exclude_none=True, exclude={"i18n_language", "page", "per_page"}, exclude_defaults=True
-        )
-        return [self._body(record) for record in records], total, echoed
+        return [self._body(record) for record in records], total
 
     async def get(self, media_id: int) -> Body:
         user = poster(self.ctx.user)  # writers only: 401, 403
@@ -103,11 +109,16 @@ class MediaService:
 
     # ---- writes ---------------------------------------------------------------------
 
-    def _texts(self, params: MediaWriteParams) -> dict[str, str]:
-        """The texts sent, without markup (they are shown as plain text and attributes)."""
+    def _texts(self, write: MediaWrite) -> dict[str, str]:
+        """The texts sent, without markup (they are shown as plain text and attributes),
+        once what the door refused, and what the limits refuse of values no door read (the
+        desk's), is refused."""
+        write.refused.raise_any()
+        notes = refused_values(MediaWriteParams, write.texts())
+        if notes:
+            raise InvalidParams(notes)
         markup = Markup(False)
-        sent = params.model_dump(include=set(TEXTS), exclude_none=True)
-        return {TEXTS[name]: markup.plain(value).strip() for name, value in sent.items()}
+        return {TEXTS[name]: markup.plain(value).strip() for name, value in write.texts().items()}
 
     async def _check_post(self, user: Principal, post_id: int | None) -> None:
         if post_id is None:
@@ -123,13 +134,15 @@ class MediaService:
         if not allowed:
             raise ApiError(403, "rest_cannot_upload")
 
-    async def upload(self, incoming: Callable[[], Awaitable[IncomingFile]]) -> tuple[int, Body]:
+    async def upload(
+        self, write: MediaWrite, incoming: Callable[[], Awaitable[IncomingFile]]
+    ) -> tuple[int, Body]:
         """Store the request's file; (its ID, its body)."""
         user = poster(self.ctx.user)  # 401/403 before the body is looked at
-        params = parse(MediaUploadParams, self.ctx.raw)
-        await self._check_post(user, params.post)
+        write.refused.raise_any()
+        await self._check_post(user, write.post)
         file = await incoming()
-        texts = self._texts(params)
+        texts = self._texts(write)
         texts.setdefault("title", base_name(file.filename))
         languages = {self.ctx.language, self.ctx.settings.default_language}
         by_language = {
@@ -147,7 +160,7 @@ class MediaService:
                 caption=by_language.get("caption", {}),
             ),
             author_id=user.id,
-            post_id=params.post,
+            post_id=write.post,
         )
         return media_id, self._body(await self._load(media_id))
 
@@ -163,12 +176,11 @@ class MediaService:
             raise precondition_failed()
         return record
 
-    async def update(self, media_id: int) -> Answer:
+    async def update(self, media_id: int, write: MediaWrite) -> Answer:
         """Change the texts sent, in the request language (the default language's too when
         it has none yet, so that no image is without a text in it)."""
         record = await self._for_writing(media_id)
-        params = parse(MediaWriteParams, self.ctx.raw)
-        texts = self._texts(params)
+        texts = self._texts(write)
         changes: dict[str, Any] = {}
         default = self.ctx.settings.default_language
         for column, value in texts.items():
@@ -186,13 +198,13 @@ class MediaService:
         body = self._body(await self._load(record.id))
         return Answer(body, etag_of(dumps(body)))
 
-    async def delete(self, media_id: int) -> tuple[Body, list[str]]:
+    async def delete(self, media_id: int, removal: Removal = TO_TRASH) -> tuple[Body, list[str]]:
         """Delete the image; 409 while records show it, unless `force`. (The body, the
         files to remove once the deletion is committed.)"""
         record = await self._for_writing(media_id)
-        params = parse(MediaDeleteParams, self.ctx.raw)
+        removal.refused.raise_any()
         users = await self.repo.users(record.id)
-        if users and not params.force:
+        if users and not removal.force:
             shown_by = [{"kind": kind, "id": record_id} for kind, record_id in users]
             raise ApiError(
                 409, "rest_media_in_use", values={"count": len(users)}, data={"used_by": shown_by}

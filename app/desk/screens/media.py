@@ -36,6 +36,7 @@ from app.desk.screens.api_calls import (
 )
 from app.desk.screens.post_screens import N_
 from app.http.pagination import Page
+from app.media.commands import MediaQuery, MediaWrite
 from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big
 from app.media.service import MediaService, may_manage_upload_of
@@ -60,9 +61,16 @@ def thumbnail(body: dict[str, Any]) -> str:
     return str(size["url"]) if size else str(body["url"])
 
 
-def service(desk: DeskContext, ctx_raw: Form | None = None, **options: Any) -> MediaService:
-    ctx = service_context(desk, ctx_raw, **options)
+def service(desk: DeskContext, **options: Any) -> MediaService:
+    ctx = service_context(desk, **options)
     return MediaService(ctx, media_storage(desk.request), processing_slots(desk.request))
+
+
+def _write(texts: Form) -> MediaWrite:
+    """The texts of a form (title, alt text, caption: those it holds)."""
+    return MediaWrite(
+        title=texts.get("title"), alt_text=texts.get("alt_text"), caption=texts.get("caption")
+    )
 
 
 def may_upload(desk: DeskContext) -> bool:
@@ -75,9 +83,8 @@ async def _grid(desk: DeskContext, request: Request, problem: Refusal | None = N
     """The library's page: what the principal may see of it, newest first."""
     search = (request.query_params.get("search") or "").strip()
     number = page_number(request.query_params.get("page"))
-    raw = {"search": search} if search else {}
-    library = service(desk, raw, language=desk.language)
-    items, total, _ = await library.find(Page(number, PER_PAGE))
+    library = service(desk, language=desk.language)
+    items, total = await library.find(MediaQuery(search=search or None), Page(number, PER_PAGE))
     uses = await library.use_counts([item["id"] for item in items])
     principal = desk.principal
     cards = [
@@ -172,7 +179,7 @@ async def media_page(request: Request, desk: DeskReader) -> Response:
 async def upload(request: Request, desk: DeskWriter) -> Response:
     desk.require(desk.can.posts)
     # An empty field is not sent: the title then defaults to the file's name (the service's).
-    raw = {name: value for name, value in (await form_values(desk)).items() if value}
+    texts = {name: value for name, value in (await form_values(desk)).items() if value}
     max_bytes = desk.settings.max_upload_bytes
 
     async def incoming() -> IncomingFile:
@@ -180,7 +187,7 @@ async def upload(request: Request, desk: DeskWriter) -> Response:
 
     try:
         async with write_step(desk):
-            media_id, _ = await service(desk, raw).upload(incoming)
+            media_id, _ = await service(desk).upload(_write(texts), incoming)
     except ApiError as exc:
         return await _grid(desk, request, refusal(exc, desk.language))
     finally:
@@ -201,14 +208,14 @@ async def update(media_id: int, desk: DeskWriter) -> Response:
     form = await form_values(desk)
     try:
         async with write_step(desk):
-            raw = {name: form.get(name, "") for name in TEXTS}
-            await service(desk, raw, if_match=form.get("version", "")).update(media_id)
+            texts = {name: form.get(name, "") for name in TEXTS}
+            await service(desk, if_match=form.get("version", "")).update(media_id, _write(texts))
             for language in translation_languages(desk):
                 shown = await service(desk, language=language).get(media_id)
                 sent = translation_params(form, language, {name: shown[name] for name in TEXTS})
                 if sent:
                     try:
-                        await service(desk, sent, language=language).update(media_id)
+                        await service(desk, language=language).update(media_id, _write(sent))
                     except ApiError as exc:
                         raise TranslationRefused(exc, language) from exc
     except (ApiError, TranslationRefused) as exc:
