@@ -146,8 +146,9 @@ def parse_later(model: type[M], raw: RawParams) -> tuple[M, Refusals]:
     problems = Problems()
     try:
         params = parse(model, raw, problems)
-    except ApiError as error:  # a body not read at all, or a rule across fields
-        return model.model_construct(), Refusals(error=error)
+    except ApiError as error:  # a body not read at all, a missing or cross-field one
+        required = {name: None for name, info in model.model_fields.items() if info.is_required()}
+        return model.model_construct(**required), Refusals(error=error)
     return params, Refusals(dict(problems.notes))
 
 

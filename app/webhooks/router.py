@@ -13,6 +13,7 @@ from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.routing import RecordId
 from app.posts.service import Answer
+from app.webhooks.door import delivery_query, webhook_create, webhook_update
 from app.webhooks.params import (
     DeliveryListParams,
     NoParams,
@@ -54,7 +55,7 @@ def answer(written: Answer) -> Response:
     ),
 )
 async def create_webhook(ctx: ContextDep) -> Response:
-    body, location = await WebhookService(ctx).create()
+    body, location = await WebhookService(ctx).create(webhook_create(ctx.raw))
     return json_response(body, 201, {"Location": location})
 
 
@@ -84,7 +85,7 @@ async def get_webhook(id: RecordId, ctx: ContextDep) -> Response:
     ),
 )
 async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return answer(await WebhookService(ctx).update(id))
+    return answer(await WebhookService(ctx).update(id, webhook_update(ctx.raw)))
 
 
 @router.delete(
@@ -120,7 +121,8 @@ async def test_webhook(id: RecordId, ctx: ContextDep) -> Response:
     **api_doc(query=DeliveryListParams, response=Deliveries, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def list_deliveries(id: RecordId, ctx: ContextDep) -> Response:
-    items, total, page, per_page = await WebhookService(ctx).deliveries(id)
+    query = delivery_query(ctx.raw)
+    items, total, page, per_page = await WebhookService(ctx).deliveries(id, query)
     pages = math.ceil(total / per_page)
     headers = {"X-WP-Total": str(total), "X-WP-TotalPages": str(pages)}
     return json_response({"deliveries": items, "total": total, "total_pages": pages}, 200, headers)

@@ -12,11 +12,10 @@ from app.core.edge.responses import dumps
 from app.core.rules.dates import format_datetime
 from app.core.rules.permissions import WEBHOOKS, require_role
 from app.http.context import RequestContext
-from app.http.params import parse
 from app.posts.service import Answer
 from app.webhooks.addresses import Refused, check_url
+from app.webhooks.commands import DeliveryQuery, WebhookWrite
 from app.webhooks.fanout import utc_stamp
-from app.webhooks.params import DeliveryListParams, WebhookCreateParams, WebhookUpdateParams
 from app.webhooks.repository import WebhookRepository
 from app.webhooks.sender import message_id
 
@@ -43,15 +42,16 @@ class WebhookService:
 
     # ---- subscriptions ---------------------------------------------------------------
 
-    async def create(self) -> tuple[Body, str]:
+    async def create(self, write: WebhookWrite) -> tuple[Body, str]:
         """The new subscription's body with its secret, and its URL."""
-        params = parse(WebhookCreateParams, self.ctx.raw)
-        await self._check_url(params.url)
+        write.refused.raise_any()
+        assert write.url is not None and write.types is not None  # required at the door
+        await self._check_url(write.url)
         secret = new_secret()
         urls = self.ctx.urls
         api_base = f"{urls.origin}{urls.root_path}"
         subscription_id = await self.repo.create(
-            params.url, params.types, params.description, secret, api_base
+            write.url, write.types, write.description or "", secret, api_base
         )
         body = await self.get(subscription_id)
         return {**body, "secret": secret}, body["urls"]["self"]
@@ -65,18 +65,22 @@ class WebhookService:
             raise NotFound("webhook", subscription_id)
         return self._body(row)
 
-    async def update(self, subscription_id: int) -> Answer:
+    async def update(self, subscription_id: int, write: WebhookWrite) -> Answer:
         current = await self._for_writing(subscription_id)
-        params = parse(WebhookUpdateParams, self.ctx.raw)
-        sent = params.model_dump(include={"url", "types", "description"}, exclude_none=True)
+        write.refused.raise_any()
+        sent = {"url": write.url, "types": write.types, "description": write.description}
         # What it holds already is no change (and leaves `updated_utc` alone).
-        values = {name: value for name, value in sent.items() if value != current[name]}
-        if params.url is not None:
-            await self._check_url(params.url)
+        values = {
+            name: value
+            for name, value in sent.items()
+            if value is not None and value != current[name]
+        }
+        if write.url is not None:
+            await self._check_url(write.url)
         if values:
             await self.repo.update(subscription_id, values)
-        if params.active is not None and params.active != current["active"]:
-            await self.repo.set_active(subscription_id, params.active)
+        if write.active is not None and write.active != current["active"]:
+            await self.repo.set_active(subscription_id, write.active)
         return await self._answer(subscription_id)
 
     async def delete(self, subscription_id: int) -> Answer:
@@ -102,15 +106,17 @@ class WebhookService:
 
     # ---- the delivery log ------------------------------------------------------------
 
-    async def deliveries(self, subscription_id: int) -> tuple[list[Body], int, int, int]:
+    async def deliveries(
+        self, subscription_id: int, query: DeliveryQuery
+    ) -> tuple[list[Body], int, int, int]:
         """(a page of deliveries, newest first; the total; the page; its size)."""
         await self.get(subscription_id)
-        params = parse(DeliveryListParams, self.ctx.raw)
-        offset = (params.page - 1) * params.per_page
+        query.refused.raise_any()
+        offset = (query.page - 1) * query.per_page
         rows, total = await self.repo.deliveries(
-            subscription_id, params.status, params.per_page, offset
+            subscription_id, query.status, query.per_page, offset
         )
-        return [self._delivery(row) for row in rows], total, params.page, params.per_page
+        return [self._delivery(row) for row in rows], total, query.page, query.per_page
 
     async def delivery(self, subscription_id: int, delivery_id: int) -> Body:
         row = await self.repo.delivery(subscription_id, delivery_id)
