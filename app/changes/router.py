@@ -9,6 +9,7 @@ from app.changes.service import ChangeFeed
 from app.core.edge.responses import json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
+from app.http.params import parse
 
 router = APIRouter(tags=["changes"])
 
@@ -19,4 +20,5 @@ router = APIRouter(tags=["changes"])
     **api_doc(query=ChangesParams, response=Changes, errors=(400, 401, 410)),
 )
 async def read_changes(ctx: ContextDep) -> Response:
-    return json_response(await ChangeFeed(ctx).read())
+    params = parse(ChangesParams, ctx.raw)
+    return json_response(await ChangeFeed(ctx).read(params.since, params.per_page))

@@ -16,14 +16,12 @@ is what a writer may so learn; anonymous callers never)."""
 from datetime import UTC
 from typing import Any
 
-from app.changes.params import ChangesParams
 from app.changes.repository import ChangeRepository, Logged, Token, token_key
 from app.core.edge.errors import invalid, note, sync_token_expired
 from app.core.rules.dates import format_datetime
 from app.core.rules.permissions import can_create_posts, may
 from app.events.kind import EVENTS
 from app.http.context import RequestContext
-from app.http.params import parse
 from app.organizers.kind import ORGANIZERS
 from app.posts.kind import PostKind
 from app.posts.service import PostService
@@ -41,15 +39,16 @@ class ChangeFeed:
         self.repo = ChangeRepository(ctx.session)
         self.key = token_key(ctx.settings.app_password_pepper)
 
-    async def read(self) -> Body:
-        params = parse(ChangesParams, self.ctx.raw)
-        if params.since is None:
+    async def read(self, since_token: str | None, per_page: int) -> Body:
+        """The changes after `since_token` (None: none, and a token to start from), at most
+        `per_page` of them."""
+        if since_token is None:
             token = await self.repo.start()
             return {"changes": [], "next_since": token.encode(self.key), "has_more": False}
-        since = Token.decode(params.since, self.key)
+        since = Token.decode(since_token, self.key)
         if since is None:
             raise invalid("since", note("bad_sync_token"))
-        scan = await self.repo.scan(since, params.per_page)
+        scan = await self.repo.scan(since, per_page)
         if scan is None:
             raise sync_token_expired()
         changes = await self.describe(scan.changes)

@@ -35,7 +35,7 @@ from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big
 from app.media.service import MediaService
 from app.organizers.kind import ORGANIZERS
-from app.posts.commands import PostFields
+from app.posts.commands import PostFields, PostQuery
 from app.posts.listing import list_posts
 from app.terms.commands import TermQuery
 from app.terms.service import CATEGORIES, TermService
@@ -104,11 +104,11 @@ class Editing:
         self.user = desk.principal
 
     def context(
-        self, raw: dict[str, Any], *, language: str | None = None, if_match: str | None = None
+        self, *, language: str | None = None, if_match: str | None = None
     ) -> RequestContext:
-        """The request context an API route would get for these parameters. Texts are the
-        default language's unless `language` names a translation."""
-        return self.desk.api_context(raw, language=language, if_match=if_match)
+        """The request context of the services for this person. Texts are the default
+        language's unless `language` names a translation."""
+        return self.desk.api_context(language=language, if_match=if_match)
 
     @property
     def translations(self) -> list[str]:
@@ -119,30 +119,30 @@ class Editing:
     async def editable(self, event_id: int) -> EventRecord:
         """The event (or date of a series) if the user may edit it: the service's 404, or
         the 403 the API answers an update of it."""
-        service = EventService(self.context({}))
+        service = EventService(self.context())
         record = await service.by_id(event_id)
         if not may(self.user, "edit", record.author_id, record.status):
             raise forbidden(self.user.login, self.user.role.value)  # the API's answer
         return record
 
     async def in_language(self, event_id: int, language: str) -> EventRecord:
-        return await EventService(self.context({}, language=language)).by_id(event_id)
+        return await EventService(self.context(language=language)).by_id(event_id)
 
     def version(self, record: EventRecord) -> str:
         """The ETag the API's GET of the record gives this user: the form's version."""
-        return EventService(self.context({})).read_etag(record) or ""
+        return EventService(self.context()).read_etag(record) or ""
 
     async def options(self) -> dict[str, Any]:
         """Venues, organizers, categories and images to choose from, as the API lists them
         to this user."""
-        ctx = self.context({"per_page": str(OPTIONS_PER_PAGE), "hide_empty": "false"})
+        ctx = self.context()
         page = Page(1, OPTIONS_PER_PAGE)
         assert VENUES.posts is not None
         assert ORGANIZERS.posts is not None
-        venues, _, _ = await list_posts(VENUES, VENUES.posts(ctx), ctx, page)
-        organizers, _, _ = await list_posts(ORGANIZERS, ORGANIZERS.posts(ctx), ctx, page)
+        venues, _ = await list_posts(VENUES, VENUES.posts(ctx), ctx, PostQuery(), page)
+        organizers, _ = await list_posts(ORGANIZERS, ORGANIZERS.posts(ctx), ctx, PostQuery(), page)
         categories, _ = await TermService(CATEGORIES, ctx).list(TermQuery(hide_empty=False), page)
-        library = MediaService(self.context({}), media_storage(self.request))
+        library = MediaService(self.context(), media_storage(self.request))
         media, _ = await library.find(MediaQuery(), Page(1, 50))
         return {
             "venues": [(str(v["id"]), str(v["venue"])) for v in venues],
@@ -161,7 +161,7 @@ class Editing:
     ) -> int:
         """A new event; its ID. Refused as a whole (ApiError) or written as a whole."""
         async with self.session.begin_nested():
-            event_id, _ = await EventService(self.context({})).create(write)
+            event_id, _ = await EventService(self.context()).create(write)
             await self._translate(event_id, texts, scope="all")
             await self._image(event_id, image, scope="all")
             return event_id
@@ -178,7 +178,7 @@ class Editing:
         """Write what changed on `record`; the ID the editor shows next (a split series'
         new one). A `version` that is no longer the record's is the API's 412."""
         async with self.session.begin_nested():
-            ctx = self.context({}, if_match=version or None)
+            ctx = self.context(if_match=version or None)
             answer = await EventService(ctx).update(record.id, write)
             shown = int(answer.body["id"])
             scope: Scope = "this" if write.scope == "this" else "all"
@@ -192,7 +192,7 @@ class Editing:
     ) -> None:
         for language, sent in texts.items():
             if sent:
-                ctx = self.context({}, language=language)
+                ctx = self.context(language=language)
                 await EventService(ctx).update(event_id, translation_write(sent, scope))
 
     async def _image(self, event_id: int, image: NewImage | None, scope: Scope) -> None:
@@ -201,7 +201,7 @@ class Editing:
         if image is None:
             return
         media = MediaService(
-            self.context({}), media_storage(self.request), processing_slots(self.request)
+            self.context(), media_storage(self.request), processing_slots(self.request)
         )
 
         async def file() -> IncomingFile:
@@ -211,7 +211,7 @@ class Editing:
 
         media_id, _ = await media.upload(MediaWrite(alt_text=image.alt, post=event_id), file)
         command = EventWrite(post=PostFields(image=media_id), scope=scope)
-        await EventService(self.context({})).update(event_id, command)
+        await EventService(self.context()).update(event_id, command)
 
 
 def translation_write(texts: dict[str, str], scope: Scope) -> EventWrite:

@@ -17,6 +17,18 @@ ImageRef = int | str | Refused
 
 
 @dataclass(frozen=True)
+class PostQuery:
+    """Which venues or organizers a list shows (docs/design.md#records)."""
+
+    search: str | None = None
+    event: int | None = None  # linked to this event
+    has_events: bool | None = None  # linked to a non-draft event (true), to none (false)
+    only_with_upcoming: bool = False  # linked to an upcoming event the caller may see
+    statuses: list[str] | None = None  # None: the caller's default
+    password: str | None = None  # of protected records, to show them unredacted
+
+
+@dataclass(frozen=True)
 class ReadRequest:
     """A read of one record: the password of a protected one, if sent."""
 

@@ -10,15 +10,61 @@ from app.core.edge.errors import note
 from app.core.edge.refusals import Refused
 from app.core.rules.constants import MAX_ID
 from app.core.rules.dates import parse_when
+from app.core.rules.permissions import User
 from app.http.coercion import decimal
-from app.http.params import parse_later
+from app.http.params import parse, parse_later
 from app.http.raw_params import RawParams
-from app.posts.commands import NO_IMAGE, ImageRef, PostFields, ReadRequest, RecordWrite, Removal
+from app.posts.commands import (
+    NO_IMAGE,
+    ImageRef,
+    PostFields,
+    PostQuery,
+    ReadRequest,
+    RecordWrite,
+    Removal,
+)
 from app.posts.images import BAD_IMAGE, CLEARING_VALUES, is_http_url
-from app.posts.params import DeleteParams, PostWriteParams, ReadParams
+from app.posts.listing import status_echo
+from app.posts.params import (
+    DeleteParams,
+    PostListParams,
+    PostWriteParams,
+    ReadParams,
+    asked_statuses,
+)
 from app.posts.params import PostFields as PostFieldParams
 
 TEXTS = ("description", "excerpt")
+
+
+def post_query(raw: RawParams, user: User) -> tuple[PostQuery, dict[str, Any]]:
+    """(a list's query, the filters as its links echo them); a parameter it cannot read is
+    the 400 at once (a list checks nothing before)."""
+    params = parse(PostListParams, raw)
+    statuses = asked_statuses(params.status)
+    query = PostQuery(
+        search=params.search,
+        event=params.event,
+        has_events=params.has_events,
+        only_with_upcoming=params.only_with_upcoming,
+        statuses=statuses,
+        password=params.password,
+    )
+    echoed = params.model_dump(
+        exclude_none=True,
+        exclude_defaults=True,
+        exclude={"i18n_language", "password", "page", "per_page", "status"},
+    )
+    if "has_events" in echoed:
+        echoed["has_events"] = _as_written(raw.get("has_events"), params.has_events)
+    echoed["status"] = status_echo(statuses, user)
+    return query, echoed
+
+
+def _as_written(raw: Any, value: Any) -> Any:
+    """A boolean parameter in a link as the caller wrote it (`true` stays `true`), as the
+    reference echoes it; the parsed value when it came in another shape (a JSON body)."""
+    return raw.strip() if isinstance(raw, str) else value
 
 
 def read_request(raw: RawParams) -> ReadRequest:

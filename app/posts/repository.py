@@ -9,7 +9,6 @@ its own columns, how it is linked to events and what its search looks at.
 """
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -44,6 +43,7 @@ from app.core.rules.slugs import make_slug
 from app.http.pagination import Page
 from app.models import Event, Image, Organizer, Venue
 from app.models.base import utcnow
+from app.posts.commands import PostQuery
 from app.posts.records import ImageRecord, Ownership, PostRecord
 
 # Events in these statuses do not make a venue or organizer "have events" (docs/design.md#event-list, venue and organizer lists).
@@ -62,15 +62,6 @@ def image_columns(language: str, default_language: str) -> list[tuple[str, Any]]
 
 
 R = TypeVar("R", bound=PostRecord)
-
-
-@dataclass(slots=True)
-class PostFilters:
-    search: str | None = None
-    event: int | None = None
-    has_events: bool | None = None
-    only_with_upcoming: bool = False
-    statuses: list[str] | None = None
 
 
 def visible_to(model: type[PostModel], user: User, statuses: Sequence[str] | None = None) -> Any:
@@ -242,7 +233,7 @@ class PostRepository(Generic[R]):
         fields = [*self._texts().values(), *self.search_columns()]
         return or_(*(and_(*(field.ilike(p) for p in patterns)) for field in fields))
 
-    async def find(self, filters: PostFilters, user: User, page: Page) -> tuple[list[R], int]:
+    async def find(self, filters: PostQuery, user: User, page: Page) -> tuple[list[R], int]:
         """A page of the records `user` may see that match `filters`, newest first."""
         conditions = [visible_to(self.model, user, filters.statuses)]
         if filters.search:

@@ -18,7 +18,7 @@ from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
 from app.http.params import Params
 from app.http.routing import RecordId, RecordSlug, update_route
-from app.posts.door import read_request, record_write, removal
+from app.posts.door import post_query, read_request, record_write, removal
 from app.posts.kind import PostKind, R
 from app.posts.listing import list_posts
 from app.posts.params import DeleteParams, PostListParams, PostWriteParams, ReadParams
@@ -53,7 +53,8 @@ class PostRoutes(Generic[R]):
 
     async def list_records(self, page: PageDep, ctx: ContextDep) -> Response:
         assert self.kind.posts is not None  # registered only for kinds with posts
-        items, total, echoed = await list_posts(self.kind, self.kind.posts(ctx), ctx, page)
+        query, echoed = post_query(ctx.raw, ctx.user)
+        items, total = await list_posts(self.kind, self.kind.posts(ctx), ctx, query, page)
         kind = self.kind
         return list_response(
             urls=ctx.urls,

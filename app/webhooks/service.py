@@ -6,7 +6,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.edge.errors import NotFound, invalid, note, precondition_failed
+from app.core.edge.errors import MissingParams, NotFound, invalid, note, precondition_failed
 from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
 from app.core.rules.dates import format_datetime
@@ -45,13 +45,14 @@ class WebhookService:
     async def create(self, write: WebhookWrite) -> tuple[Body, str]:
         """The new subscription's body with its secret, and its URL."""
         write.refused.raise_any()
-        assert write.url is not None and write.types is not None  # required at the door
+        if write.url is None:
+            raise MissingParams(["url"])
         await self._check_url(write.url)
         secret = new_secret()
         urls = self.ctx.urls
         api_base = f"{urls.origin}{urls.root_path}"
         subscription_id = await self.repo.create(
-            write.url, write.types, write.description or "", secret, api_base
+            write.url, write.types or ["*"], write.description or "", secret, api_base
         )
         body = await self.get(subscription_id)
         return {**body, "secret": secret}, body["urls"]["self"]

@@ -22,15 +22,11 @@ DeskWriter = Annotated[DeskContext, Depends(desk_writer)]
 
 
 def service_context(
-    desk: DeskContext,
-    raw: Mapping[str, Any] | None = None,
-    *,
-    language: str | None = None,
-    if_match: str | None = None,
+    desk: DeskContext, *, language: str | None = None, if_match: str | None = None
 ) -> RequestContext:
     """What the API's handlers give a service, for this desk request (`DeskContext.api_context`):
     texts are read and written in `language` (the site's default language unless given)."""
-    return desk.api_context(dict(raw or {}), language=language, if_match=if_match or None)
+    return desk.api_context(language=language, if_match=if_match or None)
 
 
 def translation_languages(desk: DeskContext) -> list[str]:

@@ -6,7 +6,6 @@ What a caller sees is what the API's list shows them (their own drafts, others' 
 events for authors and contributors; everything for editors): the list is asked with the
 caller's Principal, never queried here."""
 
-import dataclasses
 from typing import Annotated, Any
 from urllib.parse import parse_qs
 

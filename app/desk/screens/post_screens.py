@@ -35,7 +35,7 @@ from app.desk.screens.api_calls import (
 )
 from app.desk.screens.editor_routes import editor_routes
 from app.http.pagination import Page
-from app.posts.commands import NO_IMAGE, ImageRef, PostFields, RecordWrite
+from app.posts.commands import NO_IMAGE, ImageRef, PostFields, PostQuery, RecordWrite
 from app.posts.images import BAD_IMAGE, is_http_url
 from app.posts.kind import PostKind
 from app.posts.listing import list_posts
@@ -219,13 +219,13 @@ class RecordScreens:
     async def list_page(self, desk: DeskContext, request: Request) -> Response:
         search = (request.query_params.get("search") or "").strip()
         page = Page(number=page_number(request.query_params.get("page")), size=PER_PAGE)
-        raw = {"search": search} if search else {}
-        ctx = service_context(desk, raw, language=desk.language)
+        ctx = service_context(desk, language=desk.language)
         items: list[dict[str, Any]] = []
         total, problem = 0, None
         try:
             assert self.kind.posts is not None  # venues and organizers have their list
-            items, total, _ = await list_posts(self.kind, self.kind.posts(ctx), ctx, page)
+            query = PostQuery(search=search or None)
+            items, total = await list_posts(self.kind, self.kind.posts(ctx), ctx, query, page)
         except ApiError as exc:
             problem = refusal(exc, desk.language)
         return desk.render(

@@ -3,7 +3,6 @@ trash), read through the API's lists with `status=trash` as the caller, restored
 or deleted permanently through the API's services. Deleting asks first, on a page of its
 own, so that the confirmation works without JavaScript."""
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -31,6 +30,7 @@ from app.events.records import EventRecord
 from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.i18n import DESK_TEXTS
+from app.posts.commands import PostQuery
 from app.posts.listing import list_posts
 
 router = APIRouter()
@@ -111,8 +111,8 @@ async def _section(ctx: RequestContext, desk: DeskContext, kind: KindName) -> Se
         return Section(kind, rows, number, found.total)
     post_kind = KINDS[kind]
     assert post_kind.posts is not None  # venues and organizers have their list
-    listed = dataclasses.replace(ctx, raw={"status": TRASH})
-    bodies, total, _ = await list_posts(post_kind, post_kind.posts(listed), listed, page)
+    trashed = PostQuery(statuses=[TRASH])
+    bodies, total = await list_posts(post_kind, post_kind.posts(ctx), ctx, trashed, page)
     rows = [_row(kind, body, ctx.user, desk.language) for body in bodies]
     return Section(kind, rows, number, total)
 
