@@ -71,7 +71,9 @@ async def list_events_route(request: Request, ctx: ContextDep) -> Response:
 async def read_occurrence_route(slug: RecordSlug, day: OccurrenceDay, ctx: ContextDep) -> Response:
     """The occurrence of the series `slug` that starts on `day` (YYYY-MM-DD, the event's
     local date): the page URL of each date of a series ends the same way."""
-    return json_response(await EventService(ctx).read_on(slug, day, read_request(ctx.raw)))
+    service = EventService(ctx)
+    record, password = await service.readable_on(slug, day, read_request(ctx.raw))
+    return json_response(service.bodies.one(record, json_ld=True, password=password))
 
 
 routes.register()

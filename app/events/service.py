@@ -5,7 +5,6 @@ reads, are the shared post behaviour (app/posts/service.py)."""
 
 from dataclasses import replace
 from datetime import date, datetime
-from typing import Any
 
 from app.core.edge.errors import ApiError, InvalidParams, invalid, note
 from app.core.edge.refusals import Refusals, Refused
@@ -57,7 +56,7 @@ class EventService(PostService[EventRecord]):
             assert record.original_start is not None
             series_id = await self.series.split(record.series_id, record.original_start)
         series = await self._series(series_id)
-        before = self.body(series)
+        before = self.bodies.one(series)
         await writer.update(series, _shifted(command, record, series))
         written = await self._trash_slug(await self._series(series_id))
         series = await self.settled(series, before, written)
@@ -76,7 +75,7 @@ class EventService(PostService[EventRecord]):
                 await self.series.follow(record.series_id)  # its overrides are trashed too
             return answer
         assert record.original_start is not None
-        body = self.body(record)
+        body = self.bodies.one(record)
         removal.refused.raise_any()
         if removal.force or scope == "this":
             await self.series.cancel(record.series_id, record.original_start)
@@ -84,10 +83,10 @@ class EventService(PostService[EventRecord]):
             await self.series.end_before(record.series_id, record.original_start)
         return Answer(body, None)
 
-    async def read_on(
+    async def readable_on(
         self, slug: str, day: date, request: ReadRequest = PLAIN_READ
-    ) -> dict[str, Any]:
-        """The series' date on `day`, if the caller may read it."""
+    ) -> tuple[EventRecord, str | None]:
+        """The series' date on `day`, if the caller may read it, and the password sent."""
         series = await self.by_slug(slug)
         record = await self.events.occurrence_on(series.series_id, day)
         if record is None:
@@ -97,7 +96,7 @@ class EventService(PostService[EventRecord]):
         password = request.password
         await self.check_guess(record, password)
         self._check_readable(record, password)
-        return self.body(record, json_ld=True, password=password)
+        return record, password
 
     # ---- pieces -----------------------------------------------------------------------
 

@@ -128,8 +128,11 @@ class Content:
         request = ReadRequest(password or None)
         try:
             if day is None:
-                return PageBody(await service.read(slug, request))
-            return PageBody(await service.read_on(slug, day, request))
+                record, password = await service.readable(slug, request)
+            else:
+                record, password = await service.readable_on(slug, day, request)
+            # The templates read the API's body (rendered here, at the pages' door).
+            return PageBody(service.bodies.one(record, json_ld=True, password=password))
         except ApiError as exc:
             # A throttled client's guess is not even checked: the form again.
             if exc.code in (PROTECTED, "rest_too_many_requests"):
@@ -145,7 +148,8 @@ class Content:
     @staticmethod
     async def _post(service: PostService[Any], slug: str) -> Body:
         try:
-            return PageBody(await service.read(slug))
+            record, _ = await service.readable(slug)
+            return PageBody(service.bodies.one(record, json_ld=True))
         except ApiError as exc:
             raise NotShown from exc
 

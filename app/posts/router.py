@@ -76,7 +76,9 @@ class PostRoutes(Generic[R]):
         return json_response(answer.body, 201, {"Location": location, **etag_headers(answer.etag)})
 
     async def _read(self, ctx: RequestContext, key: Key) -> Response:
-        return json_response(await self.service(ctx).read(key, read_request(ctx.raw)))
+        service = self.service(ctx)
+        record, password = await service.readable(key, read_request(ctx.raw))
+        return json_response(service.bodies.one(record, json_ld=True, password=password))
 
     async def read_by_id(self, id: RecordId, ctx: ContextDep) -> Response:
         return await self._read(ctx, id)

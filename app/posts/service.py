@@ -14,10 +14,10 @@ from app.core.rules.permissions import Action, may, poster, record_need, require
 from app.core.rules.slugs import is_trashed_slug, untrashed_slug
 from app.http.context import RequestContext
 from app.http.params import check
+from app.posts.bodies import Bodies
 from app.posts.commands import PLAIN_READ, TO_TRASH, ReadRequest, Removal
 from app.posts.kind import PostKind, R
 from app.posts.repository import event_ownership, is_post
-from app.posts.serializer import View
 
 Body = dict[str, Any]
 # The body's fields that tell when the record last changed.
@@ -39,7 +39,8 @@ class PostService(Generic[R]):
         self.kind = kind
         self.ctx = ctx
         self.store = kind.store(ctx)
-        self.view = View(ctx.urls, ctx.settings.site_zone, ctx.user)
+        self.bodies = Bodies(kind, ctx)
+        self.view = self.bodies.view
 
     # ---- finding --------------------------------------------------------------------
 
@@ -85,17 +86,13 @@ class PostService(Generic[R]):
 
     # ---- answering ------------------------------------------------------------------
 
-    def body(self, record: R, *, json_ld: bool = False, password: str | None = None) -> Body:
-        view = dataclasses.replace(self.view, password=password) if password else self.view
-        return self.kind.render([record], view, json_ld)[0]
-
     def visible_body(self, record: R) -> Body | None:
         """The body a GET (without a password) returns to this caller, None if it refuses."""
         try:
             self._check_readable(record, None)
         except ApiError:
             return None
-        return self.body(record, json_ld=True)
+        return self.bodies.one(record, json_ld=True)
 
     async def visible_bodies(self, record_ids: Sequence[int]) -> dict[int, Body]:
         """`visible_body` of each of `record_ids` that exists and that the caller may read:
@@ -107,7 +104,7 @@ class PostService(Generic[R]):
             except ApiError:
                 continue
             readable.append(record)
-        bodies = self.kind.render(readable, self.view, True)
+        bodies = self.bodies.many(readable, json_ld=True)
         return {record.id: body for record, body in zip(readable, bodies, strict=True)}
 
     def read_etag(self, record: R) -> str | None:
@@ -116,7 +113,7 @@ class PostService(Generic[R]):
         return None if body is None else etag_of(dumps(body))
 
     def answer(self, record: R) -> Answer:
-        return Answer(self.body(record), self.read_etag(record))
+        return Answer(self.bodies.one(record), self.read_etag(record))
 
     def _check_readable(self, record: R, password: str | None) -> None:
         user, name = self.ctx.user, self.kind.name
@@ -164,10 +161,6 @@ class PostService(Generic[R]):
         if dataclasses.replace(self.view, password=password).hides(record):
             await guesses.failed()
 
-    async def read(self, key: Key, request: ReadRequest = PLAIN_READ) -> Body:
-        record, password = await self.readable(key, request)
-        return self.body(record, json_ld=True, password=password)
-
     async def create(self, command: Any) -> tuple[int, Answer]:
         """A new record of `command` (the kind's: app/posts/commands.py RecordWrite, or
         app/events/commands.py EventWrite): its ID and answer; the caller is checked first."""
@@ -180,7 +173,7 @@ class PostService(Generic[R]):
         read (an anonymous write is a 401 whatever it sends), then its right on the record."""
         user = poster(self.ctx.user)
         record = await self._for_writing(key, "edit")
-        before = self.body(record)
+        before = self.bodies.one(record)
         await self.kind.writer(self.ctx, user).update(record, command)
         written = await self._trash_slug(await self.by_id(record.id))
         return self.answer(await self.settled(record, before, written))
@@ -191,7 +184,7 @@ class PostService(Generic[R]):
         that changes nothing does not say it changed something (issue 41)."""
         if written.modified_at == record.modified_at or record.password != written.password:
             return written
-        if _without_modified(self.body(written)) != _without_modified(before):
+        if _without_modified(self.bodies.one(written)) != _without_modified(before):
             return written
         await self.store.keep_modified(record.id, record.modified_at)
         return await self.by_id(record.id)
@@ -201,7 +194,7 @@ class PostService(Generic[R]):
         record = await self._for_writing(key, "delete")
         removal.refused.raise_any()
         if removal.force:
-            body = self.body(record)
+            body = self.bodies.one(record)
             await self.store.delete(record.id)
             return Answer(body, None)
         if record.status == TRASH:

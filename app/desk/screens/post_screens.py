@@ -145,7 +145,7 @@ class RecordScreens:
         the principal may not read it."""
         service = PostService(self.kind, service_context(desk))
         record, _ = await service.readable(record_id)
-        form = self.form_of(service.body(record), record.password)
+        form = self.form_of(service.bodies.one(record), record.password)
         await self._translations(desk, record.id, form)
         return record, form, service.read_etag(record) or ""
 
