@@ -1,7 +1,8 @@
 """What the event editor does, through the API's services only (app/events/service.py, the
 media service, the list code of venues, organizers and categories): one implementation of
 every rule. The editor builds the request context a route of the API would get, with the
-desk user as the caller, and hands the service the parameters the form mapped.
+desk user as the caller, and hands the service the typed write the form maps to
+(app/desk/event_form.py: an EventWrite).
 
 A save is all or nothing: it runs in a savepoint, so a refusal at any step (the event, a
 translation, the image) leaves nothing written, and the form is shown again with the

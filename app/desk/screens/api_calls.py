@@ -1,6 +1,7 @@
 """Calling the API's services from a desk screen: the request context a service takes (the
-desk's principal, session and language; a form as the parameters; the version the form was
-read at as `If-Match`), a write in a savepoint, and a service's refusal as a form shows it."""
+desk's principal, session and language; the version the form was read at as `If-Match`; a
+form's values go to the service as its typed inputs, app/*/commands.py), a write in a
+savepoint, and a service's refusal as a form shows it."""
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
