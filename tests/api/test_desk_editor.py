@@ -408,3 +408,19 @@ async def test_preview_of_the_next_ten_dates(
 
     unsigned = await client.post("/desk/events/preview", data={**form, "csrf_token": "x"})
     assert unsigned.status_code == 403
+
+
+async def test_the_editor_meets_the_apis_limits_on_an_inline_venue_and_the_title(
+    client: AsyncClient, desk_user: DeskUserFactory
+) -> None:
+    """The editor's typed write is checked by the API's own limits: an overlong title, and
+    an inline venue whose name is too long, are refused at their fields."""
+    author = await desk_user("author")
+    token = await desk_login(client, author)
+    before = await event_total(client, author)
+    form = editor_form(token, title="T" * 501, venue="new", venue_name="H" * 501)
+    answer = await client.post(NEW, data=form)
+    assert answer.status_code == 400
+    assert 'id="title-error"' in answer.text
+    assert 'id="venue-error"' in answer.text or 'id="venue_name-error"' in answer.text
+    assert await event_total(client, author) == before

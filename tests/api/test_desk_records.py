@@ -329,3 +329,17 @@ async def test_every_post_needs_the_csrf_token(
         response = await post(client, path, token, venue="X", organizer="X", name="X")
         assert response.status_code == 403, path
     assert (await api_get(client, editor, f"venues/{venue['id']}"))["status"] == "publish"
+
+
+async def test_the_desk_meets_the_apis_limits_on_the_values_it_sends(
+    client: AsyncClient, editor: DeskUser
+) -> None:
+    """The desk hands the service typed values, which no door read: the service checks them
+    by the write models' own limits (http/params.refused_values), with the API's notes."""
+    token = await desk_login(client, editor)
+    response = await post(client, "venues/new", token, venue="V" * 501, website="ftp://x")
+    assert response.status_code == 400
+    assert 'id="f-venue-error"' in response.text
+    assert 'id="f-website-error"' in response.text
+    listed = await client.get(f"{DESK}/venues/", params={"search": "VVVV"})
+    assert "V" * 100 not in listed.text  # nothing written
