@@ -39,6 +39,7 @@ from app.organizers.kind import ORGANIZERS
 from app.posts.commands import PostFields, PostQuery
 from app.posts.listing import list_posts
 from app.terms.commands import TermQuery
+from app.terms.repository import TermRecord
 from app.terms.service import CATEGORIES, TermService
 from app.venues.kind import VENUES
 
@@ -239,19 +240,19 @@ def preview_dates(values: FormValues, lines: list[str], write: EventWrite) -> li
     return list(islice(rules.starts(), PREVIEW_DATES))
 
 
-def category_tree(bodies: list[dict[str, Any]]) -> list[tuple[str, str, int]]:
+def category_tree(terms: list[TermRecord]) -> list[tuple[str, str, int]]:
     """(ID, name, depth) of the categories, each after its parent."""
-    children: dict[int, list[dict[str, Any]]] = {}
-    ids = {int(body["id"]) for body in bodies}
-    for body in bodies:
-        parent = int(body.get("parent") or 0)
-        children.setdefault(parent if parent in ids else 0, []).append(body)
+    children: dict[int, list[TermRecord]] = {}
+    ids = {term.id for term in terms}
+    for term in terms:
+        parent = term.parent_id or 0
+        children.setdefault(parent if parent in ids else 0, []).append(term)
     tree: list[tuple[str, str, int]] = []
 
     def walk(parent: int, depth: int) -> None:
-        for body in sorted(children.get(parent, []), key=lambda b: str(b["name"]).lower()):
-            tree.append((str(body["id"]), str(body["name"]), depth))
-            walk(int(body["id"]), depth + 1)
+        for term in sorted(children.get(parent, []), key=lambda t: t.name.lower()):
+            tree.append((str(term.id), term.name, depth))
+            walk(term.id, depth + 1)
 
     walk(0, 0)
     return tree

@@ -27,6 +27,7 @@ from app.posts.commands import ReadRequest
 from app.posts.serializer import View
 from app.posts.service import PostService
 from app.terms.commands import TermQuery
+from app.terms.serializer import term_body
 from app.terms.service import CATEGORIES, TAGS, TermService
 from app.users.auth import session_reader
 from app.venues.kind import VENUES
@@ -159,4 +160,4 @@ class Content:
         terms, _ = await TermService(kind, self.ctx).list(query, Page(1, 1))
         if not terms:
             raise NotShown
-        return PageBody(terms[0])
+        return PageBody(term_body(terms[0], self.ctx.urls))  # the templates read the body

@@ -14,6 +14,7 @@ from app.http.pagination import PageDep, list_response
 from app.http.routing import RecordId, update_route
 from app.terms.door import term_query, term_write
 from app.terms.schemas import Term
+from app.terms.serializer import term_body
 from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
 
 
@@ -23,7 +24,8 @@ class TermRoutes:
 
     async def list_terms(self, page: PageDep, ctx: ContextDep) -> Response:
         query, echoed = term_query(self.kind, ctx.raw)
-        items, total = await TermService(self.kind, ctx).list(query, page)
+        terms, total = await TermService(self.kind, ctx).list(query, page)
+        items = [term_body(term, ctx.urls) for term in terms]
         return list_response(
             urls=ctx.urls,
             path=f"/{self.kind.path}",
@@ -37,23 +39,26 @@ class TermRoutes:
         )
 
     async def get_term(self, id: RecordId, ctx: ContextDep) -> Response:
-        return json_response(await TermService(self.kind, ctx).get(id))
+        term = await TermService(self.kind, ctx).get(id)
+        return json_response(term_body(term, ctx.urls, with_links=True))
 
     async def create_term(self, request: Request, ctx: ContextDep) -> Response:
         return await idempotent(request, ctx, lambda: self._create(ctx))
 
     async def _create(self, ctx: RequestContext) -> Response:
-        body = await TermService(self.kind, ctx).create(term_write(self.kind, ctx.raw))
+        term = await TermService(self.kind, ctx).create(term_write(self.kind, ctx.raw))
+        body = term_body(term, ctx.urls, with_links=True)
         headers = {"Location": body["urls"]["self"], "ETag": etag_of(dumps(body))}
         return json_response(body, 201, headers)
 
     async def update_term(self, id: RecordId, ctx: ContextDep) -> Response:
-        answer = await TermService(self.kind, ctx).update(id, term_write(self.kind, ctx.raw))
-        return json_response(answer.body, 200, etag_headers(answer.etag))
+        term = await TermService(self.kind, ctx).update(id, term_write(self.kind, ctx.raw))
+        body = term_body(term, ctx.urls, with_links=True)  # what a GET answers: its ETag too
+        return json_response(body, 200, etag_headers(etag_of(dumps(body))))
 
     async def delete_term(self, id: RecordId, ctx: ContextDep) -> Response:
-        answer = await TermService(self.kind, ctx).delete(id)
-        return json_response(answer.body, 200, etag_headers(answer.etag))
+        term = await TermService(self.kind, ctx).delete(id)
+        return json_response(term_body(term, ctx.urls), 200, etag_headers(None))
 
     def register(self) -> APIRouter:
         kind = self.kind

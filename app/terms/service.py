@@ -32,7 +32,7 @@ from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.http.params import check, refused_values
 from app.models import CATEGORY, TAG
-from app.posts.service import Answer, check_visible_event
+from app.posts.service import check_visible_event
 from app.terms.commands import TermQuery, TermWrite
 from app.terms.params import (
     CategoryListParams,
@@ -81,8 +81,8 @@ class TermService:
 
     # ---- reads ----------------------------------------------------------------------
 
-    async def list(self, query: TermQuery, page: Page) -> tuple[list[Body], int]:
-        """(bodies of the page, total)."""
+    async def list(self, query: TermQuery, page: Page) -> tuple[list[TermRecord], int]:
+        """(the terms of the page, total)."""
         for name, ids in (("include", query.include), ("exclude", query.exclude)):
             if ids:
                 await self._check_ids(name, ids)
@@ -90,34 +90,32 @@ class TermService:
             await self._check_ids("parent", [query.parent])
         if query.event is not None:
             await check_visible_event(self.ctx, query.event_parameter, query.event)
-        terms, total = await self.repo.find(query, page)
-        return [term_body(term, self.ctx.urls) for term in terms], total
+        return await self.repo.find(query, page)
 
-    async def get(self, term_id: int) -> Body:
-        return term_body(await self._load(term_id), self.ctx.urls, with_links=True)
+    async def get(self, term_id: int) -> TermRecord:
+        term = await self.repo.get(term_id) if term_id <= MAX_ID else None
+        if term is None:
+            raise NotFound(self.kind.singular, term_id)
+        return term
+
+    def etag(self, term: TermRecord) -> str:
+        """The ETag of a GET of `term` (app/core/edge/etags.py: its body's digest)."""
+        return etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
 
     async def visible_bodies(self, term_ids: Sequence[int]) -> dict[int, Body]:
         """What a GET of each of `term_ids` answers (terms are public), those that exist."""
         terms = await self.repo.get_many([term_id for term_id in term_ids if term_id <= MAX_ID])
         return {term.id: term_body(term, self.ctx.urls, with_links=True) for term in terms}
 
-    async def _load(self, term_id: int) -> TermRecord:
-        term = await self.repo.get(term_id) if term_id <= MAX_ID else None
-        if term is None:
-            raise NotFound(self.kind.singular, term_id)
-        return term
-
     async def _for_writing(self, term_id: int) -> TermRecord:
         """The term, locked for this transaction (concurrent writers go one at a time), once
         the request's `If-Match` holds (checked under the lock: see app/core/edge/etags.py)."""
         if term_id <= MAX_ID:
             await self.repo.lock(term_id)
-        term = await self._load(term_id)
+        term = await self.get(term_id)
         condition = self.ctx.if_match
-        if condition is not None:
-            current = etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
-            if not if_match_holds(condition, current):
-                raise precondition_failed()
+        if condition is not None and not if_match_holds(condition, self.etag(term)):
+            raise precondition_failed()
         return term
 
     # ---- writes ---------------------------------------------------------------------
@@ -163,7 +161,7 @@ class TermService:
             texts["description"] = markup.html(texts["description"])
         return texts
 
-    async def create(self, write: TermWrite) -> Body:
+    async def create(self, write: TermWrite) -> TermRecord:
         self._authorize()
         self._check_values(write)
         if write.name is None:
@@ -182,7 +180,7 @@ class TermService:
             raise self._duplicate(exc, parent) from None
         return await self.get(term_id)
 
-    async def update(self, term_id: int, write: TermWrite) -> Answer:
+    async def update(self, term_id: int, write: TermWrite) -> TermRecord:
         """Change what was sent. Any name is allowed, as in WordPress (only a create refuses
         a taken one); a taken slug is 400 on `slug` (terms keep WordPress's refusal; posts
         get the next free `-N` instead)."""
@@ -198,8 +196,7 @@ class TermService:
             await self.repo.update(term.id, changes)
         except DuplicateSlug:
             raise invalid("slug", note("slug_taken", slug=changes.get("slug", ""))) from None
-        body = await self.get(term.id)  # what a GET answers: the ETag's body too
-        return Answer(body, etag_of(dumps(body)))
+        return await self.get(term.id)
 
     def _check_values(self, write: TermWrite) -> None:
         """What the door refused, then what the kind's limits refuse of values a door did
@@ -209,9 +206,10 @@ class TermService:
         if notes:
             raise InvalidParams(notes)
 
-    async def delete(self, term_id: int) -> Answer:
-        """Delete permanently (terms have no trash); children move up to its parent."""
+    async def delete(self, term_id: int) -> TermRecord:
+        """Delete permanently (terms have no trash); children move up to its parent. The
+        term as it was."""
         self._authorize()
         term = await self._for_writing(term_id)
         await self.repo.delete(term)
-        return Answer(term_body(term, self.ctx.urls), None)
+        return term

@@ -27,6 +27,7 @@ from app.http.context import RequestContext
 from app.http.pagination import Page
 from app.i18n import DESK_TEXTS
 from app.terms.commands import TermQuery
+from app.terms.repository import TermRecord
 from app.terms.service import CATEGORIES, TermService
 from app.users.service import Accounts
 
@@ -50,7 +51,7 @@ async def _logins(session: Session, settings: Settings) -> dict[int, str]:
     return {user.id: user.login for user in users}
 
 
-async def _categories(ctx: RequestContext) -> list[dict[str, Any]]:
+async def _categories(ctx: RequestContext) -> list[TermRecord]:
     query = TermQuery(hide_empty=False)
     terms, _ = await TermService(CATEGORIES, ctx).list(query, Page(1, MAX_CATEGORIES))
     return terms

@@ -5,15 +5,12 @@ its descendants, and keeps names unique. Names and descriptions are translated s
 as in the venues' editor."""
 
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.core.edge.errors import ApiError
-from app.core.edge.etags import etag_of
 from app.core.edge.refusals import Refusals
-from app.core.edge.responses import dumps
 from app.core.rules.permissions import can_manage_terms
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
@@ -34,48 +31,53 @@ from app.desk.screens.editor_routes import editor_routes
 from app.desk.screens.post_screens import N_
 from app.http.pagination import MAX_PER_PAGE, Page
 from app.terms.commands import NOT_A_PARENT, TermQuery, TermWrite
+from app.terms.repository import TermRecord
 from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
 
 PER_PAGE = 20
-TEXTS = ("name", "description")
 
 
 @dataclass(frozen=True)
 class TreeRow:
-    """A category in the tree: its body and its depth (0 for a top-level one)."""
+    """A category in the tree, and its depth (0 for a top-level one)."""
 
-    body: dict[str, Any]
+    term: TermRecord
     depth: int
 
 
-def tree(bodies: list[dict[str, Any]]) -> list[TreeRow]:
+def tree(terms: list[TermRecord]) -> list[TreeRow]:
     """The categories in tree order: each after its parent, siblings by name. A category
     whose parent is not among them is shown at the top (the tree is never lost)."""
-    ids = {body["id"] for body in bodies}
-    children: dict[int, list[dict[str, Any]]] = {}
-    for body in sorted(bodies, key=lambda body: (body["name"].casefold(), body["id"])):
-        parent = body.get("parent") or 0
-        children.setdefault(parent if parent in ids else 0, []).append(body)
+    ids = {term.id for term in terms}
+    children: dict[int, list[TermRecord]] = {}
+    for term in sorted(terms, key=lambda term: (term.name.casefold(), term.id)):
+        parent = term.parent_id or 0
+        children.setdefault(parent if parent in ids else 0, []).append(term)
     rows: list[TreeRow] = []
     seen: set[int] = set()
 
     def walk(parent: int, depth: int) -> None:
-        for body in children.get(parent, []):
-            if body["id"] not in seen:  # a loop in the data never hangs the page
-                seen.add(body["id"])
-                rows.append(TreeRow(body, depth))
-                walk(body["id"], depth + 1)
+        for term in children.get(parent, []):
+            if term.id not in seen:  # a loop in the data never hangs the page
+                seen.add(term.id)
+                rows.append(TreeRow(term, depth))
+                walk(term.id, depth + 1)
 
     walk(0, 0)
     return rows
+
+
+def _texts(term: TermRecord) -> dict[str, str]:
+    """The texts of a term that are translated, as it is read in a language."""
+    return {"name": term.name, "description": term.description}
 
 
 def descendants(rows: list[TreeRow], term_id: int) -> set[int]:
     """`term_id` and every category below it: what its parent select does not offer."""
     below = {term_id}
     for row in rows:  # tree order: a parent comes before its children
-        if (row.body.get("parent") or 0) in below:
-            below.add(row.body["id"])
+        if (row.term.parent_id or 0) in below:
+            below.add(row.term.id)
     return below
 
 
@@ -103,29 +105,30 @@ class TermScreens:
 
     # ---- reading ------------------------------------------------------------------------
 
-    async def _all(self, desk: DeskContext) -> list[dict[str, Any]]:
+    async def _all(self, desk: DeskContext) -> list[TermRecord]:
         """Every category (the tree needs them all), a hundred at a time."""
-        bodies: list[dict[str, Any]] = []
+        terms: list[TermRecord] = []
         number = 1
         while True:
             ctx = service_context(desk, language=desk.language)
             query = TermQuery(hide_empty=False)
             page, total = await TermService(self.kind, ctx).list(query, Page(number, MAX_PER_PAGE))
-            bodies.extend(page)
-            if not page or len(bodies) >= total:
-                return bodies
+            terms.extend(page)
+            if not page or len(terms) >= total:
+                return terms
             number += 1
 
-    async def _editing(self, desk: DeskContext, term_id: int) -> tuple[dict[str, Any], Form, str]:
-        """(the term as the API shows it, the editor's form, its version)."""
-        body = await TermService(self.kind, service_context(desk)).get(term_id)
-        form: Form = {name: body[name] for name in ("name", "slug", "description")}
-        form["parent"] = str(body.get("parent") or 0)
+    async def _editing(self, desk: DeskContext, term_id: int) -> tuple[TermRecord, Form, str]:
+        """(the term, the editor's form, its version: the ETag of the API's GET)."""
+        service = TermService(self.kind, service_context(desk))
+        term = await service.get(term_id)
+        form: Form = {"name": term.name, "slug": term.slug, "description": term.description}
+        form["parent"] = str(term.parent_id or 0)
         for language in translation_languages(desk):
             ctx = service_context(desk, language=language)
             shown = await TermService(self.kind, ctx).get(term_id)
-            form.update(translation_fields(language, {n: shown[n] for n in TEXTS}, form))
-        return body, form, etag_of(dumps(body))
+            form.update(translation_fields(language, _texts(shown), form))
+        return term, form, service.etag(term)
 
     async def _parents(self, desk: DeskContext, term_id: int | None) -> list[tuple[str, str]]:
         """The parent select's choices: none, or any category that is neither this one nor
@@ -134,9 +137,9 @@ class TermScreens:
         excluded = descendants(rows, term_id) if term_id is not None else set()
         choices = [("0", "—")]
         choices.extend(
-            (str(row.body["id"]), "\u2003" * row.depth + row.body["name"])
+            (str(row.term.id), "\u2003" * row.depth + row.term.name)
             for row in rows
-            if row.body["id"] not in excluded
+            if row.term.id not in excluded
         )
         return choices
 
@@ -162,7 +165,7 @@ class TermScreens:
             shown = await TermService(self.kind, service_context(desk, language=language)).get(
                 term_id
             )
-            texts = translation_params(form, language, {name: shown[name] for name in TEXTS})
+            texts = translation_params(form, language, _texts(shown))
             if texts:
                 ctx = service_context(desk, language=language)
                 write = TermWrite(name=texts.get("name"), description=texts.get("description"))
@@ -185,7 +188,7 @@ class TermScreens:
                 query = TermQuery(search=search or None, hide_empty=False)
                 ctx = service_context(desk, language=desk.language)
                 items, total = await TermService(self.kind, ctx).list(query, Page(page, PER_PAGE))
-                rows = [TreeRow(body, 0) for body in items]
+                rows = [TreeRow(term, 0) for term in items]
         except ApiError as exc:
             problem = refusal(exc, desk.language)
         return desk.render(
@@ -206,12 +209,12 @@ class TermScreens:
         desk: DeskContext,
         *,
         form: Form,
-        term: dict[str, Any] | None,
+        term: TermRecord | None,
         version: str,
         problem: Refusal | None = None,
         theirs: Form | None = None,
     ) -> Response:
-        term_id = term["id"] if term else None
+        term_id = term.id if term else None
         parents = await self._parents(desk, term_id) if self.hierarchical else []
         return desk.render(
             "desk/terms_editor.html",
@@ -235,16 +238,16 @@ class TermScreens:
         form = await form_values(desk)
         try:
             async with write_step(desk):
-                body = await TermService(self.kind, service_context(desk)).create(self._write(form))
-                await self._write_translations(desk, body["id"], form)
+                term = await TermService(self.kind, service_context(desk)).create(self._write(form))
+                await self._write_translations(desk, term.id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
             return await self._editor(desk, form=form, term=None, version="", problem=problem)
-        return desk.redirect(f"{self.path}/{body['id']}/edit", flash=flash(desk, N_("Saved.")))
+        return desk.redirect(f"{self.path}/{term.id}/edit", flash=flash(desk, N_("Saved.")))
 
     async def edit_page(self, desk: DeskContext, term_id: int) -> Response:
-        body, form, version = await self._editing(desk, term_id)  # a refusal: the error page
-        return await self._editor(desk, form=form, term=body, version=version)
+        term, form, version = await self._editing(desk, term_id)  # a refusal: the error page
+        return await self._editor(desk, form=form, term=term, version=version)
 
     async def update(self, desk: DeskContext, term_id: int) -> Response:
         form = await form_values(desk)
@@ -256,12 +259,12 @@ class TermScreens:
                 await self._write_translations(desk, term_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
-            body, theirs, current = await self._editing(desk, term_id)
+            term, theirs, current = await self._editing(desk, term_id)
             conflict = problem.conflict
             return await self._editor(
                 desk,
                 form=form,
-                term=body,
+                term=term,
                 version=current if conflict else version,
                 problem=problem,
                 theirs=theirs if conflict else None,
