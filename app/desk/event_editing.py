@@ -163,7 +163,7 @@ class Editing:
     ) -> int:
         """A new event; its ID. Refused as a whole (ApiError) or written as a whole."""
         async with self.session.begin_nested():
-            event_id, _ = await EventService(self.context()).create(write)
+            event_id = (await EventService(self.context()).create(write)).record.id
             await self._translate(event_id, texts, scope="all")
             await self._image(event_id, image, scope="all")
             return event_id
@@ -181,8 +181,7 @@ class Editing:
         new one). A `version` that is no longer the record's is the API's 412."""
         async with self.session.begin_nested():
             ctx = self.context(if_match=version or None)
-            answer = await EventService(ctx).update(record.id, write)
-            shown = int(answer.body["id"])
+            shown = (await EventService(ctx).update(record.id, write)).record.id
             scope: Scope = "this" if write.scope == "this" else "all"
             target = record.id if scope == "this" else shown
             await self._translate(target, texts, scope=scope)

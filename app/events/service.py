@@ -16,7 +16,7 @@ from app.events.occurrences import OVERRIDABLE, series_store
 from app.events.records import EventRecord
 from app.http.context import RequestContext
 from app.posts.commands import PLAIN_READ, TO_TRASH, ReadRequest, Removal
-from app.posts.service import Answer, Key, PostService
+from app.posts.service import Key, PostService, Written
 
 # Parameters a write may send whatever it changes.
 ALWAYS_ACCEPTED = {"scope", "i18n_language"}
@@ -41,7 +41,7 @@ class EventService(PostService[EventRecord]):
             return "all" if record.id == record.series_id else "this"
         return asked
 
-    async def update(self, key: Key, command: EventWrite) -> Answer:
+    async def update(self, key: Key, command: EventWrite) -> Written[EventRecord]:
         user = poster(self.ctx.user)
         record = await self._for_writing(key, "edit")
         scope = self._scope(record, command.scope, command.refused)
@@ -65,7 +65,9 @@ class EventService(PostService[EventRecord]):
         shown = await self.store.get(record.id) if same else None
         return self.answer(shown or await self.by_id(series.id))
 
-    async def remove(self, key: Key, removal: Removal | EventRemoval = TO_TRASH) -> Answer:
+    async def remove(
+        self, key: Key, removal: Removal | EventRemoval = TO_TRASH
+    ) -> Written[EventRecord]:
         record = await self._for_writing(key, "delete")
         asked = removal.scope if isinstance(removal, EventRemoval) else None
         scope = self._scope(record, asked, removal.refused)
@@ -75,13 +77,12 @@ class EventService(PostService[EventRecord]):
                 await self.series.follow(record.series_id)  # its overrides are trashed too
             return answer
         assert record.original_start is not None
-        body = self.bodies.one(record)
         removal.refused.raise_any()
         if removal.force or scope == "this":
             await self.series.cancel(record.series_id, record.original_start)
         else:
             await self.series.end_before(record.series_id, record.original_start)
-        return Answer(body, None)
+        return Written(record, None)
 
     async def readable_on(
         self, slug: str, day: date, request: ReadRequest = PLAIN_READ

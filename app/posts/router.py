@@ -22,7 +22,7 @@ from app.posts.door import post_query, read_request, record_write, removal
 from app.posts.kind import PostKind, R
 from app.posts.listing import list_posts
 from app.posts.params import DeleteParams, PostListParams, PostWriteParams, ReadParams
-from app.posts.service import Answer, Key, PostService
+from app.posts.service import Key, PostService, Written
 
 
 class PostRoutes(Generic[R]):
@@ -71,9 +71,11 @@ class PostRoutes(Generic[R]):
         return await idempotent(request, ctx, lambda: self._create(ctx))
 
     async def _create(self, ctx: RequestContext) -> Response:
-        record_id, answer = await self.service(ctx).create(self.write_command(ctx))
+        service = self.service(ctx)
+        written = await service.create(self.write_command(ctx))
+        record_id, body = written.record.id, service.bodies.one(written.record)
         location = ctx.urls.rest(f"/{self.kind.plural}/{record_id}")
-        return json_response(answer.body, 201, {"Location": location, **etag_headers(answer.etag)})
+        return json_response(body, 201, {"Location": location, **etag_headers(written.etag)})
 
     async def _read(self, ctx: RequestContext, key: Key) -> Response:
         service = self.service(ctx)
@@ -87,20 +89,29 @@ class PostRoutes(Generic[R]):
         return await self._read(ctx, slug)
 
     @staticmethod
-    def _written(answer: Answer) -> Response:
-        return json_response(answer.body, 200, etag_headers(answer.etag))
+    def _written(service: PostService[R], written: Written[R]) -> Response:
+        body = service.bodies.one(written.record)
+        return json_response(body, 200, etag_headers(written.etag))
+
+    async def _update(self, ctx: RequestContext, key: Key) -> Response:
+        service = self.service(ctx)
+        return self._written(service, await service.update(key, self.write_command(ctx)))
+
+    async def _remove(self, ctx: RequestContext, key: Key) -> Response:
+        service = self.service(ctx)
+        return self._written(service, await service.remove(key, self.removal(ctx)))
 
     async def update_by_id(self, id: RecordId, ctx: ContextDep) -> Response:
-        return self._written(await self.service(ctx).update(id, self.write_command(ctx)))
+        return await self._update(ctx, id)
 
     async def update_by_slug(self, slug: RecordSlug, ctx: ContextDep) -> Response:
-        return self._written(await self.service(ctx).update(slug, self.write_command(ctx)))
+        return await self._update(ctx, slug)
 
     async def delete_by_id(self, id: RecordId, ctx: ContextDep) -> Response:
-        return self._written(await self.service(ctx).remove(id, self.removal(ctx)))
+        return await self._remove(ctx, id)
 
     async def delete_by_slug(self, slug: RecordSlug, ctx: ContextDep) -> Response:
-        return self._written(await self.service(ctx).remove(slug, self.removal(ctx)))
+        return await self._remove(ctx, slug)
 
     # ---- registration ---------------------------------------------------------------
 

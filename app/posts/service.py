@@ -4,6 +4,7 @@ deleting, and answering with its body."""
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple
 
 from app.core.edge.errors import ApiError, NotFound, note, precondition_failed
@@ -28,9 +29,20 @@ Key = int | str
 
 class Answer(NamedTuple):
     """A write's body and the ETag a GET of the record returns right after (None when such
-    a GET would not answer 200: a trashed event, a deleted record)."""
+    a GET would not answer 200: a deleted record), for the services that answer bodies
+    (media, webhooks); the post services answer `Written` records."""
 
     body: Body
+    etag: str | None
+
+
+@dataclass(frozen=True)
+class Written(Generic[R]):
+    """A write's record, as its answer shows it (the door renders the body), and the ETag a
+    GET of the record returns right after (None when such a GET would not answer 200: a
+    trashed event, a deleted record)."""
+
+    record: R
     etag: str | None
 
 
@@ -112,8 +124,8 @@ class PostService(Generic[R]):
         body = self.visible_body(record)
         return None if body is None else etag_of(dumps(body))
 
-    def answer(self, record: R) -> Answer:
-        return Answer(self.bodies.one(record), self.read_etag(record))
+    def answer(self, record: R) -> Written[R]:
+        return Written(record, self.read_etag(record))
 
     def _check_readable(self, record: R, password: str | None) -> None:
         user, name = self.ctx.user, self.kind.name
@@ -161,14 +173,14 @@ class PostService(Generic[R]):
         if dataclasses.replace(self.view, password=password).hides(record):
             await guesses.failed()
 
-    async def create(self, command: Any) -> tuple[int, Answer]:
+    async def create(self, command: Any) -> Written[R]:
         """A new record of `command` (the kind's: app/posts/commands.py RecordWrite, or
-        app/events/commands.py EventWrite): its ID and answer; the caller is checked first."""
+        app/events/commands.py EventWrite); the caller is checked first."""
         user = poster(self.ctx.user)
         record_id = await self.kind.writer(self.ctx, user).create(command)
-        return record_id, self.answer(await self._trash_slug(await self.by_id(record_id)))
+        return self.answer(await self._trash_slug(await self.by_id(record_id)))
 
-    async def update(self, key: Key, command: Any) -> Answer:
+    async def update(self, key: Key, command: Any) -> Written[R]:
         """Change what the request sends. The caller is checked before the parameters are
         read (an anonymous write is a 401 whatever it sends), then its right on the record."""
         user = poster(self.ctx.user)
@@ -189,14 +201,13 @@ class PostService(Generic[R]):
         await self.store.keep_modified(record.id, record.modified_at)
         return await self.by_id(record.id)
 
-    async def remove(self, key: Key, removal: Removal = TO_TRASH) -> Answer:
+    async def remove(self, key: Key, removal: Removal = TO_TRASH) -> Written[R]:
         """Trash the record (again: 410); `force` deletes it (answering its last state)."""
         record = await self._for_writing(key, "delete")
         removal.refused.raise_any()
         if removal.force:
-            body = self.bodies.one(record)
             await self.store.delete(record.id)
-            return Answer(body, None)
+            return Written(record, None)
         if record.status == TRASH:
             raise ApiError(410, f"{self.kind.name}-is-in-trash")
         await self.store.trash(record.id)

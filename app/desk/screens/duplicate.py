@@ -67,7 +67,8 @@ async def duplicate(event_id: int, desk: DeskWriter) -> Response:
         # One date of a series: the copy is of the whole series (its rules and first date).
         record, _ = await reader.readable(record.series_id)
     async with write_step(desk):
-        copy_id, _ = await EventService(service_context(desk)).create(copy_write(record))
+        copy = await EventService(service_context(desk)).create(copy_write(record))
+        copy_id = copy.record.id
         for language in translation_languages(desk):
             translated, _ = await EventService(service_context(desk, language=language)).readable(
                 record.id

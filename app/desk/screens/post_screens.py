@@ -301,7 +301,8 @@ class RecordScreens:
         try:
             async with write_step(desk):
                 service = PostService(self.kind, service_context(desk))
-                record_id, _ = await service.create(self._write(desk, form, creating=True))
+                written = await service.create(self._write(desk, form, creating=True))
+                record_id = written.record.id
                 await self._write_translations(desk, record_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
