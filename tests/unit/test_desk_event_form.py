@@ -30,7 +30,8 @@ NOW = datetime(2027, 3, 1, 10, 0, tzinfo=UTC)
 SITE = ZoneInfo("Europe/Bratislava")
 
 
-def event_params(values: dict[str, Any]) -> tuple[EventWrite, dict[str, str]]:
+def form_write(values: dict[str, Any]) -> tuple[EventWrite, dict[str, str]]:
+    """The form's write, the site in Bratislava."""
     return event_write(values, SITE)
 
 
@@ -113,7 +114,7 @@ def _record(**changes: Any) -> EventRecord:
 
 
 def test_a_new_event_maps_to_the_services_write() -> None:
-    write, errors = event_params(
+    write, errors = form_write(
         _form(
             description="<p>Live <strong>music</strong></p>",
             end_time="22:30",
@@ -142,20 +143,20 @@ def test_a_new_event_maps_to_the_services_write() -> None:
 
 
 def test_all_day_sends_days_only() -> None:
-    write, _ = event_params(_form(all_day="1", end_day="2027-03-10"))
+    write, _ = form_write(_form(all_day="1", end_day="2027-03-10"))
     assert (write.start, write.end) == (datetime(2027, 3, 9), datetime(2027, 3, 10))
     assert write.all_day is True
 
 
 def test_a_day_that_is_no_date_is_refused_as_the_service_refuses_a_date() -> None:
-    write, errors = event_params(_form(start_day="2027-02-30"))
+    write, errors = form_write(_form(start_day="2027-02-30"))
     assert errors == {}
     assert write.start is None
     assert write.refused.notes == {"start_date": ("bad_date", {"name": "start_date"})}
 
 
 def test_a_new_venue_is_sent_inline() -> None:
-    write, errors = event_params(
+    write, errors = form_write(
         _form(venue="new", venue_name="Old Market Hall", venue_city="Bratislava", venue_zip="")
     )
     assert errors == {}
@@ -163,12 +164,12 @@ def test_a_new_venue_is_sent_inline() -> None:
 
 
 def test_new_venue_without_a_name_is_named() -> None:
-    _, errors = event_params(_form(venue="new"))
+    _, errors = form_write(_form(venue="new"))
     assert errors == {"venue_name": "required"}
 
 
 def test_organizer_rows_keep_their_order_new_ones_inline() -> None:
-    write, _ = event_params(
+    write, _ = form_write(
         _form(
             organizers=["12", "", "11", "12", ""],
             organizer_name=["", "New Friends", "", "", ""],
@@ -192,24 +193,24 @@ def test_organizer_rows_keep_their_order_new_ones_inline() -> None:
     ],
 )
 def test_the_pressed_button_sets_the_status(action: str, status: str, expected: str) -> None:
-    write, _ = event_params(_form(action=action, status=status, publish_day="2027-04-01"))
+    write, _ = form_write(_form(action=action, status=status, publish_day="2027-04-01"))
     assert write.post.status == expected
     assert (write.post.published is not None) is (expected == "future")
 
 
 def test_a_scheduled_event_sends_its_publication_date() -> None:
-    write, _ = event_params(
+    write, _ = form_write(
         _form(action="publish", status="future", publish_day="2027-04-01", publish_time="08:30")
     )
     assert write.post.published == datetime(2027, 4, 1, 8, 30, tzinfo=SITE)
-    refused, _ = event_params(_form(action="publish", status="future", publish_day="soon"))
+    refused, _ = form_write(_form(action="publish", status="future", publish_day="soon"))
     assert refused.post.published == Refused(("bad_date", {"name": "date"}))
 
 
 def test_image_choice_upload_and_removal() -> None:
-    assert event_params(_form(image="31"))[0].post.image == 31
-    assert event_params(_form(image=""))[0].post.image is None  # unchanged
-    assert event_params(_form(image="31", image_remove="1"))[0].post.image == NO_IMAGE
+    assert form_write(_form(image="31"))[0].post.image == 31
+    assert form_write(_form(image=""))[0].post.image is None  # unchanged
+    assert form_write(_form(image="31", image_remove="1"))[0].post.image == NO_IMAGE
 
 
 def test_record_shows_in_the_form_and_maps_back_unchanged() -> None:
@@ -221,7 +222,7 @@ def test_record_shows_in_the_form_and_maps_back_unchanged() -> None:
     assert values["tags"] == "jazz, live"
     assert values["repeat"] == "weekly"
     assert values["repeat_count"] == "4"
-    sent, errors = event_params(values)
+    sent, errors = form_write(values)
     assert errors == {}
     assert changed(sent, sent).sent() == ()
     assert sent.recurrence == record.recurrence
@@ -230,10 +231,10 @@ def test_record_shows_in_the_form_and_maps_back_unchanged() -> None:
 
 
 def test_only_what_changed_is_sent() -> None:
-    shown, _ = event_params(record_form(_record()))
+    shown, _ = form_write(record_form(_record()))
     values = record_form(_record())
     values.update(title="Jazz night (moved)", start_time="20:00")
-    sent, _ = event_params(values)
+    sent, _ = form_write(values)
     write = changed(sent, shown)
     assert write.sent() == ("title", "start_date")
     assert (write.title, write.start) == ("Jazz night (moved)", datetime(2027, 3, 9, 20, 0))
