@@ -290,18 +290,14 @@ class DeskContext:
         return response
 
     def api_context(
-        self,
-        raw: dict[str, Any] | None = None,
-        *,
-        language: str | None = None,
-        if_match: str | None = None,
+        self, *, language: str | None = None, if_match: str | None = None
     ) -> RequestContext:
-        """A request context for the API's services, as this person: `raw` the API's
-        parameters, `language` the language of the records' texts (default: the site's
-        default language, whatever the desk's own language is)."""
+        """A request context for the API's services, as this person: `language` the
+        language of the records' texts (default: the site's default language, whatever the
+        desk's own language is). The services take typed inputs: it carries no parameters."""
         return replace(
             self.context,
-            raw=dict(raw or {}),
+            raw={},
             language=language or self.settings.default_language,
             if_match=if_match,
         )

@@ -3,7 +3,6 @@ visibility, hidden-from-listings and language rules), single reads (status and p
 rules), terms. The pages never decide on their own who may see what. Every body read here
 is a `PageBody`: its markup reads sanitised, whoever wrote it (app/pages/markup.py)."""
 
-import dataclasses
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager, contextmanager
 from datetime import date
@@ -89,9 +88,6 @@ class Content:
     def __init__(self, ctx: RequestContext, totals: CountCache) -> None:
         self.ctx = ctx
         self.totals = totals
-
-    def _with(self, raw: dict[str, Any]) -> RequestContext:
-        return dataclasses.replace(self.ctx, raw=raw)
 
     async def events(
         self, query: EventQuery, offset: int = 0, limit: int = MAX_EVENTS_PER_VIEW
