@@ -3,7 +3,7 @@ app/http/coercion.py) into their typed inputs (app/posts/commands.py). What cann
 is kept as the input's refusals, which the service raises after its checks of the caller and
 the record (app/core/edge/refusals.py)."""
 
-from datetime import UTC, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from app.core.edge.errors import note
@@ -91,7 +91,7 @@ def post_fields(params: PostFieldParams, zone: tzinfo) -> PostFields:
     )
 
 
-def _published(params: PostFieldParams, zone: tzinfo) -> Any:
+def _published(params: PostFieldParams, zone: tzinfo) -> datetime | Refused | None:
     """`date_utc` (read as UTC) wins over `date` (wall time in `zone` unless it has an offset)."""
     for name, value, read_in in (("date_utc", params.date_utc, UTC), ("date", params.date, zone)):
         if value is not None:
