@@ -4,7 +4,7 @@ far over the image limit, for the desk to answer with its own page (never nginx'
 
 import httpx
 
-from tests.live.harness import test_proxy_nginx as nginx
+from tests.live import test_proxy_nginx as nginx
 from tests.live.test_proxy_nginx import Proxied
 from tests.media_files import noise_jpeg
 

@@ -25,8 +25,7 @@ from app.core.infra.embedded import embedded_url
 from app.core.infra.settings import Settings
 from app.core.rules.constants import CONTENT_WRITTEN_SETTING, VERSION_SEQUENCE
 
-if TYPE_CHECKING:  # both import this module
-    from app.core.infra.metrics import Metrics
+if TYPE_CHECKING:  # it imports this module
     from app.core.infra.replica import ReadRouter, ReplayWatch, Route
 
 # The session type every layer names (only this module and the repositories import SQLAlchemy).
@@ -37,11 +36,18 @@ SessionMaker = async_sessionmaker[AsyncSession]
 AfterCommit = Callable[[AsyncSession], Awaitable[None]]
 
 
+class ReadCounter(Protocol):
+    """Counts a request's reads by the server that answers them (app/core/infra/metrics.py's
+    `Metrics`, which imports this module: a protocol, not an import, keeps them apart)."""
+
+    def read(self, server: str) -> None: ...
+
+
 class SessionServices(Protocol):
     """What a request's session needs of the app's services (app/core/edge/app_services.py)."""
 
     @property
-    def metrics(self) -> "Metrics": ...
+    def metrics(self) -> ReadCounter: ...
 
     @property
     def after_commit(self) -> Sequence[AfterCommit]: ...

@@ -28,13 +28,19 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from app.core.infra.settings import Settings
 from app.core.rules.constants import VERSION_SEQUENCE
 
-if TYPE_CHECKING:  # metrics imports the database module, which routes reads with this one
-    from app.core.infra.metrics import Metrics
+
+class ReplicaGauges(Protocol):
+    """Where the monitor reports the replica's state (app/core/infra/metrics.py's `Metrics`,
+    which imports the database module, which routes reads with this one: a protocol keeps
+    the three without a circle)."""
+
+    def replica_state(self, lag: float, usable: bool) -> None: ...
+
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +130,7 @@ class ReplicaMonitor:
         primary: Any,
         replica: Any,
         settings: Settings,
-        metrics: "Metrics",
+        metrics: ReplicaGauges,
         on_down: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.primary = primary  # raw pools (app/core/infra/database.py `version_pool`)
