@@ -17,7 +17,7 @@ from datetime import UTC
 from typing import Any
 
 from app.changes.repository import ChangeRepository, Logged, Token, token_key
-from app.core.edge.errors import invalid, note, sync_token_expired
+from app.core.errors import invalid, note, sync_token_expired
 from app.core.rules.dates import format_datetime
 from app.core.rules.permissions import can_create_posts, may
 from app.events.kind import EVENTS

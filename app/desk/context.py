@@ -28,8 +28,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.edge.app_services import services_of
 from app.core.edge.csp import new_nonce
-from app.core.edge.errors import ApiError
 from app.core.edge.middleware import BODY_REFUSED_STATE_KEY
+from app.core.errors import ApiError
 from app.core.infra.database import (
     MakerDep,
     Session,

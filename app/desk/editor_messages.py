@@ -2,14 +2,14 @@
 about, in the person's language, naming the field by the label the person sees ("End date
 is before the start date.", not "end_date (...) is before start_date").
 
-The API's notes (app/core/edge/errors.py, `InvalidParams.notes`) carry a message key and
+The API's notes (app/core/errors.py, `InvalidParams.notes`) carry a message key and
 its values; the desk renders the key again with the field's label as `{name}`, or with a
 text of its own where the API's names other parameters in its words.
 """
 
 from typing import Any
 
-from app.core.edge.errors import ApiError, InvalidParams, MissingParams
+from app.core.errors import ApiError, InvalidParams, MissingParams
 from app.desk.event_form import form_field
 from app.i18n import API_MESSAGES, DESK_TEXTS, N_
 

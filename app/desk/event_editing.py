@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 
-from app.core.edge.errors import ApiError, forbidden
+from app.core.errors import ApiError, forbidden
 from app.core.rules.dates import parse_zone
 from app.core.rules.permissions import may
 from app.desk.context import DeskContext

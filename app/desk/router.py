@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import FileResponse, RedirectResponse, Response
 
 from app.core.edge.app_services import app_services
-from app.core.edge.errors import ApiError, no_route
+from app.core.errors import ApiError, no_route
 from app.core.rules.permissions import Principal
 from app.desk.context import (
     DeskRefused,

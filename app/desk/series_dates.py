@@ -10,7 +10,7 @@ see.
 from dataclasses import dataclass
 from datetime import datetime
 
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.core.infra.database import Session
 from app.core.rules.dates import ZoneError, parse_zone
 from app.events.records import EventRecord

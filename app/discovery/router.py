@@ -9,9 +9,9 @@ from pydantic import BeforeValidator, Field
 from starlette.responses import RedirectResponse, Response
 
 from app.core.edge.app_services import SettingsDep, services_of
-from app.core.edge.errors import ApiError, no_route
 from app.core.edge.responses import json_response
 from app.core.edge.urls import NAMESPACE, Urls, UrlsDep
+from app.core.errors import ApiError, no_route
 from app.core.infra.settings import Settings
 from app.core.rules.dates import DATETIME_FORMAT
 from app.discovery.docs_page import asset, docs_page, wants_html

@@ -7,8 +7,8 @@ service to refuse after its checks of the caller and the record (app/core/edge/r
 from datetime import datetime, tzinfo
 from typing import Any
 
-from app.core.edge.errors import note
 from app.core.edge.refusals import Refusals, Refused
+from app.core.errors import note
 from app.core.rules.constants import MAX_ID
 from app.core.rules.dates import ZoneError, parse_zone, read_when
 from app.events.commands import CostValue, EventRemoval, EventWrite, LinkRef, Scope, TermRef

@@ -14,7 +14,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from app.core.edge.caching import CountCache
-from app.core.edge.errors import Problems, note, unknown_ids
+from app.core.errors import Problems, note, unknown_ids
 from app.core.rules.constants import END_OF_DAY, STATUSES, TRASH
 from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.query import BOUNDS, EventQuery, ListWindow

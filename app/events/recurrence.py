@@ -21,7 +21,7 @@ from itertools import islice
 
 from dateutil.rrule import rrule, rrulestr
 
-from app.core.edge.errors import InvalidParams, note
+from app.core.errors import InvalidParams, note
 from app.core.rules.dates import ZoneError, parse_zone
 from app.events.rule_walk import Walk
 

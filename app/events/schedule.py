@@ -4,7 +4,7 @@ they stand for (instants and local wall times)."""
 from datetime import UTC, datetime, time, tzinfo
 from urllib.parse import urlsplit
 
-from app.core.edge.errors import invalid, note
+from app.core.errors import invalid, note
 from app.core.rules.constants import END_OF_DAY
 from app.core.rules.dates import ZoneError, parse_zone, zone_abbreviation
 from app.events.commands import EventWrite

@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar
 
 from starlette.responses import Response
 
-from app.core.edge.errors import Problems, note
+from app.core.errors import Problems, note
 from app.core.rules.constants import TRUE_WORDS
 from app.core.rules.dates import DATETIME_FORMAT, parse_when
 from app.core.rules.permissions import User

@@ -3,8 +3,8 @@
 from collections.abc import Sequence
 from typing import Any
 
-from app.core.edge.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
 from app.core.edge.refusals import Refused
+from app.core.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
     Principal,

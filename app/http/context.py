@@ -10,9 +10,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 
 from app.core.edge.app_services import services_of
-from app.core.edge.errors import invalid, no_route
 from app.core.edge.ratelimit import Guesses
 from app.core.edge.urls import Urls, urls_of
+from app.core.errors import invalid, no_route
 from app.core.infra.database import (
     MakerDep,
     Session,

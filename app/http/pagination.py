@@ -10,9 +10,9 @@ from pydantic import BeforeValidator, Field, ValidationError, WithJsonSchema, mo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from starlette.responses import Response
 
-from app.core.edge.errors import InvalidParams, PageNotFound
 from app.core.edge.responses import json_response
 from app.core.edge.urls import Urls
+from app.core.errors import InvalidParams, PageNotFound
 from app.core.rules.constants import MAX_ID
 from app.http.coercion import ID_SCHEMA, lenient_int
 from app.http.params import Params, parse

@@ -20,15 +20,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.core.edge.errors import (
-    ApiError,
-    InvalidParams,
-    MissingParams,
-    Note,
-    Problems,
-    validation_note,
-)
 from app.core.edge.refusals import Refusals
+from app.core.errors import ApiError, InvalidParams, MissingParams, Note, Problems, validation_note
 from app.http.ignored import note_read
 from app.http.raw_params import RawParams, UnreadableBody
 from app.i18n import API_MESSAGES

@@ -14,11 +14,8 @@ from pydantic import (
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
-from app.core.edge.errors import (
-    JSON_BODY_READ_AS_KEY,
-    ApiError,
-    note,
-)
+from app.core.edge.errors import JSON_BODY_READ_AS_KEY
+from app.core.errors import ApiError, note
 from app.http.coercion import MAX_LIST_ITEMS
 from app.http.ignored import note_sent
 

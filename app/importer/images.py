@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.core.infra.database import SessionMaker
 from app.i18n import API_MESSAGES
 from app.importer.client import SourceClient

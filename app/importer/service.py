@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.core.edge.caching import after_write
-from app.core.edge.errors import ApiError, InvalidParams
+from app.core.errors import ApiError, InvalidParams
 from app.core.infra.database import DatabaseError, Session, SessionMaker
 from app.core.rules.permissions import Principal
 from app.importer.client import CredentialsDropped, SourceClient, SourceError, site_key

@@ -11,7 +11,7 @@ caller's transaction; the caller commits the record together with its mapping ro
 from dataclasses import dataclass
 from typing import Any
 
-from app.core.edge.errors import note
+from app.core.errors import note
 from app.core.infra.database import Session
 from app.core.rules.dates import parse_zone
 from app.core.rules.html import Markup

@@ -13,7 +13,7 @@ from fastapi import Request
 from starlette.responses import FileResponse, Response
 
 from app.core.edge.app_services import services_of
-from app.core.edge.errors import no_route
+from app.core.errors import no_route
 from app.media.storage import LocalStorage, MediaStorage
 
 TYPES = {

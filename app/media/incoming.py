@@ -11,7 +11,7 @@ from python_multipart.multipart import parse_options_header
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 
 FIELD = "file"
 MAX_FILENAME = 255

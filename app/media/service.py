@@ -11,16 +11,9 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.edge.errors import (
-    ApiError,
-    InvalidParams,
-    NotFound,
-    invalid,
-    note,
-    precondition_failed,
-)
 from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
+from app.core.errors import ApiError, InvalidParams, NotFound, invalid, note, precondition_failed
 from app.core.rules.constants import UNPUBLISHED
 from app.core.rules.html import Markup
 from app.core.rules.permissions import OTHERS_MEDIA, Principal, Role, may, poster, require

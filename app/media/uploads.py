@@ -13,7 +13,7 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.media.processing import FULL, BadImage, Processed, process
 from app.media.repository import MediaRepository, NewMedia
 from app.media.storage import MediaStorage

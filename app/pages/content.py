@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import Request
 
 from app.core.edge.caching import CountCache
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.core.infra.database import SessionMaker
 from app.events.listing import event_days, event_records, event_summaries
 from app.events.query import EventQuery

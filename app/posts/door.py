@@ -6,8 +6,8 @@ the record (app/core/edge/refusals.py)."""
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from app.core.edge.errors import note
 from app.core.edge.refusals import Refused
+from app.core.errors import note
 from app.core.rules.constants import MAX_ID
 from app.core.rules.dates import parse_when
 from app.core.rules.permissions import User

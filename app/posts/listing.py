@@ -2,7 +2,7 @@
 
 from typing import Any, TypeVar
 
-from app.core.edge.errors import note
+from app.core.errors import note
 from app.core.rules.permissions import User, can_create_posts
 from app.http.context import RequestContext
 from app.http.pagination import Page

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple
 
-from app.core.edge.errors import ApiError, NotFound, note, precondition_failed
 from app.core.edge.etags import etag_of, if_match_holds
 from app.core.edge.responses import dumps
+from app.core.errors import ApiError, NotFound, note, precondition_failed
 from app.core.rules.constants import MAX_ID, TRASH
 from app.core.rules.permissions import Action, may, poster, record_need, require
 from app.core.rules.slugs import is_trashed_slug, untrashed_slug

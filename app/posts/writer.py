@@ -5,8 +5,8 @@ an identical existing record instead of creating a duplicate)."""
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from app.core.edge.errors import MissingParams, Note, Problems, note
 from app.core.edge.refusals import Refused
+from app.core.errors import MissingParams, Note, Problems, note
 from app.core.infra.database import Session
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (

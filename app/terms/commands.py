@@ -6,8 +6,8 @@ directly."""
 from dataclasses import dataclass
 from typing import Literal
 
-from app.core.edge.errors import note
 from app.core.edge.refusals import NOTHING_REFUSED, Refusals, Refused
+from app.core.errors import note
 from app.core.rules.constants import MAX_ID
 
 OrderBy = Literal["name", "id", "slug", "count", "description", "term_group", "include"]

@@ -7,7 +7,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.core.edge.errors import (
+from app.core.edge.etags import etag_of, if_match_holds
+from app.core.edge.refusals import Refused
+from app.core.edge.responses import dumps
+from app.core.errors import (
     ApiError,
     InvalidParams,
     MissingParams,
@@ -17,9 +20,6 @@ from app.core.edge.errors import (
     precondition_failed,
     unknown_ids,
 )
-from app.core.edge.etags import etag_of, if_match_holds
-from app.core.edge.refusals import Refused
-from app.core.edge.responses import dumps
 from app.core.rules.constants import MAX_ID
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (

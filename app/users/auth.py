@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from fastapi import Request
 
 from app.core.edge.app_services import services_of
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.core.infra.database import ROUTE_KEY, Session, SessionMaker
 from app.core.infra.replica import Route
 from app.core.infra.settings import Settings

@@ -5,7 +5,7 @@ from typing import Any
 
 from httpx import AsyncClient
 
-from app.core.edge.errors import validation_note
+from app.core.errors import validation_note
 from app.i18n import API_MESSAGES, LANGUAGES
 from tests.factories import API, Auth, AuthFor, create_post
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.core.edge.errors import Problems
+from app.core.errors import Problems
 from app.desk.screens.event_rows import when_text
 from app.desk.screens.event_table import FIRST_DAY, LAST_DAY, PER_PAGE, Pages, TableQuery
 from app.events.query import EventQuery

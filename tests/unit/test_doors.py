@@ -4,8 +4,8 @@ no database, no HTTP."""
 
 import pytest
 
-from app.core.edge.errors import InvalidParams, MissingParams
 from app.core.edge.refusals import Refused
+from app.core.errors import InvalidParams, MissingParams
 from app.media.door import media_query, media_removal, media_upload
 from app.terms.door import term_query, term_write
 from app.terms.service import CATEGORIES, TAGS

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.core.edge.errors import Problems
+from app.core.errors import Problems
 from app.events.listing import apply_window, default_window
 from app.events.params import EventListParams
 from app.events.query import EventQuery, ListWindow

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.core.edge.errors import InvalidParams, MissingParams
+from app.core.errors import InvalidParams, MissingParams
 from app.http.coercion import (
     IdOrSlugList,
     NonEmptyStr,

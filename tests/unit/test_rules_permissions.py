@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.core.rules.permissions import (
     WEBHOOKS,
     Action,

@@ -9,7 +9,7 @@ from itertools import islice
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.core.edge.errors import InvalidParams
+from app.core.errors import InvalidParams
 from app.events.recurrence import parse_recurrence
 from tests.bounds import within
 

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 
 from starlette.types import Message, Receive, Scope, Send
 
-from app.core.edge.errors import payload_too_large
 from app.core.edge.pipeline import Exchange, Handler, Step
 from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
 from app.core.edge.scopes import header
 from app.core.edge.urls import NAMESPACE, discovery_link
+from app.core.errors import payload_too_large
 from app.i18n import LANGUAGES, header_was_read, scope_language
 
 

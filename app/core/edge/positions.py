@@ -6,9 +6,9 @@ import math
 
 from starlette.types import Message, Scope
 
-from app.core.edge.errors import ApiError
 from app.core.edge.pipeline import Exchange, Handler, Step
 from app.core.edge.scopes import header
+from app.core.errors import ApiError
 from app.core.infra.database import WRITTEN_POSITION
 from app.core.infra.replica import format_lsn, parse_lsn
 

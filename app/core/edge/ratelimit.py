@@ -18,7 +18,7 @@ from typing import Any
 
 import asyncpg
 
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.core.rules.constants import VERSION_SEQUENCE
 
 CLIENT_LENGTH = 64  # the column's size; an IPv6 address takes 45

@@ -10,7 +10,7 @@ service raises it where it reads that input."""
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from app.core.edge.errors import ApiError, InvalidParams, Note, Problems
+from app.core.errors import ApiError, InvalidParams, Note, Problems
 
 
 @dataclass(frozen=True)

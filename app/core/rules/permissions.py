@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from app.core.edge.errors import cannot_set_status, forbidden
+from app.core.errors import cannot_set_status, forbidden
 from app.core.rules.constants import PUBLISH, UNPUBLISHED
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends
 
-from app.core.edge.errors import ApiError
+from app.core.errors import ApiError
 from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.http.context import RequestContext
 from app.i18n import DESK_TEXTS, LANGUAGES

@@ -16,8 +16,8 @@ from fastapi import APIRouter, Depends, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
 
-from app.core.edge.errors import ApiError
 from app.core.edge.urls import urls_of
+from app.core.errors import ApiError
 from app.core.rules.dates import ZoneError
 from app.core.rules.html import POST_TAGS
 from app.core.rules.permissions import (

@@ -9,7 +9,7 @@ from datetime import date, datetime, time, tzinfo
 from typing import Any, get_args
 from urllib.parse import urlencode
 
-from app.core.edge.errors import Problems, note
+from app.core.errors import Problems, note
 from app.core.rules.constants import MAX_ID, STATUSES
 from app.events.query import EventQuery, OrderBy
 from app.http.pagination import MAX_PER_PAGE, Page

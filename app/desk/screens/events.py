@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 from app.core.edge.app_services import services_of
 from app.core.edge.caching import CountCache
-from app.core.edge.errors import ApiError, InvalidParams, Problems
+from app.core.errors import ApiError, InvalidParams, Problems
 from app.core.infra.database import Session
 from app.core.infra.settings import Settings
 from app.core.rules.permissions import can_create_posts, can_publish

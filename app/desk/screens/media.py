@@ -13,9 +13,9 @@ from starlette.background import BackgroundTask
 from starlette.datastructures import UploadFile
 from starlette.responses import Response
 
-from app.core.edge.errors import ApiError
 from app.core.edge.etags import etag_of
 from app.core.edge.responses import dumps
+from app.core.errors import ApiError
 from app.core.rules.permissions import Role
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (

@@ -14,8 +14,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.edge.errors import ApiError, note
 from app.core.edge.refusals import Refused
+from app.core.errors import ApiError, note
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import can_create_posts, can_publish, may
 from app.desk.context import DeskContext

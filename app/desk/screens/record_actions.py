@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app.core.edge.errors import ApiError, InvalidParams
+from app.core.errors import ApiError, InvalidParams
 from app.core.infra.sql import in_savepoint
 from app.core.rules.permissions import may
 from app.events.commands import EventRemoval, EventWrite, Scope

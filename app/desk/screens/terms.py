@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.edge.errors import ApiError
 from app.core.edge.refusals import Refusals
+from app.core.errors import ApiError
 from app.core.rules.permissions import can_manage_terms
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (

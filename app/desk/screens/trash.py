@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
 from app.core.edge.app_services import services_of
-from app.core.edge.errors import Problems
+from app.core.errors import Problems
 from app.core.rules.constants import TRASH
 from app.core.rules.permissions import User, may
 from app.desk.context import DeskContext, desk_reader, desk_writer
