@@ -12,7 +12,6 @@ from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
 from app.core.edge.access import AccessLog, RouteTemplates, route_template
-from app.core.edge.activity import count_requests
 from app.core.edge.app_services import AppServices, app_services, attach_services
 from app.core.edge.caching import (
     CountCache,
@@ -24,6 +23,7 @@ from app.core.edge.caching import (
 from app.core.edge.cors import cors
 from app.core.edge.errors import answer_outages, register_error_handlers
 from app.core.edge.etags import tag_responses
+from app.core.edge.in_flight import count_requests
 from app.core.edge.middleware import (
     TrustedPeers,
     body_limit,

@@ -20,6 +20,7 @@ from starlette.datastructures import UploadFile
 
 from app.core.errors import ApiError, forbidden
 from app.core.rules.dates import parse_zone
+from app.core.rules.paging import Page
 from app.core.rules.permissions import may
 from app.desk.context import DeskContext
 from app.desk.editor_messages import field_messages
@@ -29,7 +30,6 @@ from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence
 from app.events.service import EventService
 from app.http.context import RequestContext
-from app.http.pagination import Page
 from app.i18n import LANGUAGES
 from app.media.commands import MediaQuery, MediaWrite
 from app.media.files import media_storage, processing_slots

@@ -15,7 +15,7 @@ from app.core.infra.database import Session
 from app.core.rules.dates import ZoneError, parse_zone
 from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence
-from app.events.repository.occurrences import OccurrenceRepository
+from app.events.repository.series import OccurrenceRepository
 
 PER_PAGE = 20
 

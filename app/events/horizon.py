@@ -17,7 +17,7 @@ from datetime import datetime
 from app.core.edge.caching import after_write
 from app.core.infra.database import SessionMaker
 from app.events.occurrences import Horizon, SeriesStore
-from app.events.repository.occurrences import OccurrenceRepository
+from app.events.repository.series import OccurrenceRepository
 
 log = logging.getLogger(__name__)
 

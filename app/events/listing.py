@@ -16,6 +16,7 @@ from dateutil.relativedelta import relativedelta
 from app.core.edge.caching import CountCache
 from app.core.errors import Problems, note, unknown_ids
 from app.core.rules.constants import END_OF_DAY, STATUSES, TRASH
+from app.core.rules.paging import MAX_LIST_DEPTH, Page
 from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.records import EventRecord, EventSummary
@@ -24,7 +25,6 @@ from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListFilters, EventListQuery
 from app.events.search import search_query
 from app.http.context import RequestContext
-from app.http.pagination import MAX_LIST_DEPTH, Page
 from app.http.params import check
 from app.models import CATEGORY, TAG
 from app.organizers.kind import ORGANIZERS

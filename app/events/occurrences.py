@@ -21,7 +21,7 @@ from dateutil.rrule import rrule
 from app.core.infra.database import Session
 from app.core.rules.dates import parse_zone
 from app.events.recurrence import SERIES_COMPLETE, parse_recurrence
-from app.events.repository.occurrences import OccurrenceRepository
+from app.events.repository.series import OccurrenceRepository
 from app.events.rule_walk import Walk
 from app.http.context import RequestContext
 
@@ -56,7 +56,7 @@ def series_store(ctx: RequestContext) -> "SeriesStore":
 
 class SeriesStore:
     """What a series' rules mean for its stored occurrences; the statements are the
-    occurrence repository's (app/events/repository/occurrences.py)."""
+    occurrence repository's (app/events/repository/series.py)."""
 
     def __init__(self, session: Session, horizon: Horizon) -> None:
         self.rows = OccurrenceRepository(session)

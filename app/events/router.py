@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from app.core.edge.app_services import services_of
 from app.core.edge.responses import json_response
+from app.core.rules.paging import Page
 from app.events.commands import EventRemoval, EventWrite
 from app.events.door import event_removal, event_write
 from app.events.kind import EVENTS
@@ -20,7 +21,6 @@ from app.events.service import EventService
 from app.events.wire import list_answer, read_list
 from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
-from app.http.pagination import Page
 from app.http.routing import RecordSlug
 from app.posts.door import read_request
 from app.posts.params import ReadParams

@@ -14,13 +14,14 @@ from starlette.responses import Response
 from app.core.errors import Problems, note
 from app.core.rules.constants import TRUE_WORDS
 from app.core.rules.dates import DATETIME_FORMAT, parse_when
+from app.core.rules.paging import Page
 from app.core.rules.permissions import User
 from app.events.listing import EventPage
 from app.events.params import EventFilterParams, EventListParams
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.serializer import render_events
 from app.http.context import RequestContext
-from app.http.pagination import Page, list_response
+from app.http.pagination import list_response
 from app.http.params import parse
 from app.posts.listing import status_echo
 from app.posts.params import asked_statuses

@@ -2,7 +2,6 @@
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, Request
@@ -14,6 +13,7 @@ from app.core.edge.responses import json_response
 from app.core.edge.urls import Urls
 from app.core.errors import InvalidParams, PageNotFound
 from app.core.rules.constants import MAX_ID
+from app.core.rules.paging import MAX_LIST_DEPTH, Page
 from app.http.coercion import ID_SCHEMA, lenient_int
 from app.http.params import Params, parse
 from app.http.raw_params import raw_params
@@ -32,11 +32,6 @@ def _page_number(value: Any) -> Any:
 
 DEFAULT_PER_PAGE = 9
 MAX_PER_PAGE = 100
-# How deep a list may be paged: page x per_page at most this. Skipping rows is work the
-# database does for every request (about 85 µs a row on a wide event window), so a deep
-# page is an anonymous caller's cheap way to hold a connection for seconds; beyond this, a
-# client narrows the list instead (a later `start_date`), which an index finds at once.
-MAX_LIST_DEPTH = 5000
 
 
 def _per_page(value: Any) -> Any:
@@ -71,17 +66,6 @@ class PageParams(Params):
             detail = InitErrorDetails(type=error, loc=("page",), input=self.page)
             raise ValidationError.from_exception_data(type(self).__name__, [detail])
         return self
-
-
-@dataclass(frozen=True, slots=True)
-class Page:
-    number: int
-    size: int
-
-    @property
-    def offset(self) -> int:
-        # An offset past any table is an empty page (404), not an integer the database refuses.
-        return min((self.number - 1) * self.size, MAX_ID)
 
 
 async def get_page(request: Request) -> Page:

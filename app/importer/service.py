@@ -21,7 +21,7 @@ from app.core.infra.database import DatabaseError, Session, SessionMaker
 from app.core.rules.permissions import Principal
 from app.importer.client import CredentialsDropped, SourceClient, SourceError, site_key
 from app.importer.images import CopyLimits, ImageCopier
-from app.importer.listing import Listing, collect
+from app.importer.inventory import Listing, collect
 from app.importer.prune import Pruner
 from app.importer.repository import ImportRepository, Mapped
 from app.importer.source import (

@@ -10,7 +10,7 @@ from sqlalchemy import Select, delete, func, literal, or_, select, union_all, up
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.infra.sql import escape_like, lock_row
-from app.http.pagination import Page
+from app.core.rules.paging import Page
 from app.models import Event, Image, Organizer, Venue
 from app.posts.records import Ownership
 

@@ -16,9 +16,9 @@ from app.core.edge.responses import dumps
 from app.core.errors import ApiError, InvalidParams, NotFound, invalid, note, precondition_failed
 from app.core.rules.constants import UNPUBLISHED
 from app.core.rules.html import Markup
+from app.core.rules.paging import Page
 from app.core.rules.permissions import OTHERS_MEDIA, Principal, Role, may, poster, require
 from app.http.context import RequestContext
-from app.http.pagination import Page
 from app.http.params import refused_values
 from app.media.commands import MediaQuery, MediaWrite
 from app.media.incoming import IncomingFile, base_name

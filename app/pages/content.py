@@ -13,13 +13,13 @@ from fastapi import Request
 from app.core.edge.caching import CountCache
 from app.core.errors import ApiError
 from app.core.infra.database import SessionMaker
+from app.core.rules.paging import Page
 from app.events.listing import event_days, event_records, event_summaries
 from app.events.query import EventQuery
 from app.events.records import EventRecord
 from app.events.serializer import render_events, summary_body
 from app.events.service import EventService
 from app.http.context import RequestContext, open_request_context, read_only
-from app.http.pagination import Page
 from app.organizers.kind import ORGANIZERS
 from app.pages.markup import PageBody
 from app.posts.commands import ReadRequest

@@ -21,7 +21,6 @@ from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import first_weekday
 from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
-from app.pages.discovery import discovery_router
 from app.pages.headers import page_headers, page_nonce
 from app.pages.links import SITE_VIEWS, PageLinks
 from app.pages.paths import (
@@ -31,6 +30,7 @@ from app.pages.paths import (
     under_unknown_language,
 )
 from app.pages.series_text import describe_series
+from app.pages.sitemap import discovery_router
 
 router = APIRouter(include_in_schema=False)
 ERROR_TEMPLATE = "error.html"

@@ -3,9 +3,9 @@
 from typing import Any, TypeVar
 
 from app.core.errors import note
+from app.core.rules.paging import Page
 from app.core.rules.permissions import User, can_create_posts
 from app.http.context import RequestContext
-from app.http.pagination import Page
 from app.http.params import check
 from app.posts.commands import PostQuery
 from app.posts.kind import PostKind

@@ -38,9 +38,9 @@ from app.core.infra.sql import (
     upsert_translation,
 )
 from app.core.rules.constants import TRASH
+from app.core.rules.paging import Page
 from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses, may
 from app.core.rules.slugs import make_slug
-from app.http.pagination import Page
 from app.models import Event, Image, Organizer, Venue
 from app.models.base import utcnow
 from app.posts.commands import PostQuery

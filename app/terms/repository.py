@@ -29,8 +29,8 @@ from app.core.infra.sql import (
     upsert_translation,
     violated_constraint,
 )
+from app.core.rules.paging import Page
 from app.core.rules.slugs import make_slug
-from app.http.pagination import Page
 from app.models import Term, TermTranslation, event_terms
 from app.terms.commands import TermQuery
 

@@ -22,6 +22,7 @@ from app.core.errors import (
 )
 from app.core.rules.constants import MAX_ID
 from app.core.rules.html import Markup
+from app.core.rules.paging import Page
 from app.core.rules.permissions import (
     TermAction,
     can_post_unfiltered_html,
@@ -29,7 +30,6 @@ from app.core.rules.permissions import (
     term_need,
 )
 from app.http.context import RequestContext
-from app.http.pagination import Page
 from app.http.params import check, refused_values
 from app.models import CATEGORY, TAG
 from app.posts.service import check_visible_event

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.core.edge.app_services import app_services
 from app.core.infra.pool_share import AnonymousReads
 from app.core.infra.settings import get_settings
-from app.http.pagination import MAX_LIST_DEPTH
+from app.core.rules.paging import MAX_LIST_DEPTH
 from app.pages.views import LAST_LIST_PAGE
 from tests.factories import API, AuthFor, create_record, make_event
 

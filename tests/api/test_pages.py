@@ -489,7 +489,7 @@ async def test_a_sitemap_index_past_the_limit(
     for n in range(3):
         await event(client, editor, f"Indexed {n}")
     # 50,000 in production: the same code, a smaller number.
-    monkeypatch.setattr("app.pages.discovery.SITEMAP_LIMIT", 2)
+    monkeypatch.setattr("app.pages.sitemap.SITEMAP_LIMIT", 2)
     index = (await client.get("/sitemap.xml")).text
     parts = re.findall(r"<loc>http://testserver/sitemap-(\d+)\.xml</loc>", index)
     assert "<sitemapindex" in index

@@ -8,10 +8,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from app.core.errors import Problems
+from app.core.rules.paging import Page
 from app.desk.screens.event_rows import when_text
 from app.desk.screens.event_table import FIRST_DAY, LAST_DAY, PER_PAGE, Pages, TableQuery
 from app.events.query import EventQuery
-from app.http.pagination import Page
 
 ZONE = ZoneInfo("Europe/Bratislava")
 

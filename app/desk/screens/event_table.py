@@ -11,8 +11,9 @@ from urllib.parse import urlencode
 
 from app.core.errors import Problems, note
 from app.core.rules.constants import MAX_ID, STATUSES
+from app.core.rules.paging import Page
 from app.events.query import EventQuery, OrderBy
-from app.http.pagination import MAX_PER_PAGE, Page
+from app.http.pagination import MAX_PER_PAGE
 
 # What the screen reads from its query string, by the API's names (so a 400 names the field).
 FILTERS = ("search", "status", "categories", "start_date", "end_date", "post_parent")

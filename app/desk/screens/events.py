@@ -17,6 +17,7 @@ from app.core.edge.caching import CountCache
 from app.core.errors import ApiError, InvalidParams, Problems
 from app.core.infra.database import Session
 from app.core.infra.settings import Settings
+from app.core.rules.paging import Page
 from app.core.rules.permissions import can_create_posts, can_publish
 from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.screens.event_rows import rows
@@ -24,7 +25,6 @@ from app.desk.screens.event_table import PENDING, STATUS_TABS, Pages, TableQuery
 from app.desk.screens.record_actions import Action, KindName, Outcome, run
 from app.events.listing import event_page
 from app.http.context import RequestContext
-from app.http.pagination import Page
 from app.i18n import DESK_TEXTS
 from app.terms.commands import TermQuery
 from app.terms.repository import TermRecord

@@ -16,6 +16,7 @@ from starlette.responses import Response
 from app.core.edge.etags import etag_of
 from app.core.edge.responses import dumps
 from app.core.errors import ApiError
+from app.core.rules.paging import Page
 from app.core.rules.permissions import Role
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
@@ -35,7 +36,6 @@ from app.desk.screens.api_calls import (
     write_step,
 )
 from app.desk.screens.post_screens import N_
-from app.http.pagination import Page
 from app.media.commands import MediaQuery, MediaWrite
 from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big

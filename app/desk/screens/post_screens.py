@@ -17,6 +17,7 @@ from starlette.responses import Response
 from app.core.edge.refusals import Refused
 from app.core.errors import ApiError, note
 from app.core.rules.constants import TRASH
+from app.core.rules.paging import Page
 from app.core.rules.permissions import can_create_posts, can_publish, may
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
@@ -34,7 +35,6 @@ from app.desk.screens.api_calls import (
     write_step,
 )
 from app.desk.screens.editor_routes import editor_routes
-from app.http.pagination import Page
 from app.posts.commands import NO_IMAGE, ImageRef, PostFields, PostQuery, RecordWrite
 from app.posts.images import BAD_IMAGE, is_http_url
 from app.posts.kind import PostKind

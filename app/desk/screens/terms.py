@@ -11,6 +11,7 @@ from starlette.responses import Response
 
 from app.core.edge.refusals import Refusals
 from app.core.errors import ApiError
+from app.core.rules.paging import Page
 from app.core.rules.permissions import can_manage_terms
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import (
@@ -29,7 +30,7 @@ from app.desk.screens.api_calls import (
 )
 from app.desk.screens.editor_routes import editor_routes
 from app.desk.screens.post_screens import N_
-from app.http.pagination import MAX_PER_PAGE, Page
+from app.http.pagination import MAX_PER_PAGE
 from app.terms.commands import NOT_A_PARENT, TermQuery, TermWrite
 from app.terms.repository import TermRecord
 from app.terms.service import CATEGORIES, TAGS, TermKind, TermService

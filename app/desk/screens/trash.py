@@ -13,6 +13,7 @@ from starlette.responses import Response
 from app.core.edge.app_services import services_of
 from app.core.errors import Problems
 from app.core.rules.constants import TRASH
+from app.core.rules.paging import Page
 from app.core.rules.permissions import User, may
 from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.screens.event_rows import event_when
@@ -28,7 +29,6 @@ from app.desk.screens.record_actions import (
 from app.events.listing import event_page
 from app.events.records import EventRecord
 from app.http.context import RequestContext
-from app.http.pagination import Page
 from app.i18n import DESK_TEXTS
 from app.posts.commands import PostQuery
 from app.posts.listing import list_posts
