@@ -27,21 +27,22 @@ from app.i18n import LANGUAGES, N_
 from app.users.auth import DESK_SESSION_STATE_KEY
 from app.users.sessions import COOKIE
 
-# The screens, one module of app/desk/screens/ each, with an APIRouter named `router`. One
-# line per screen, so that the areas of the desk add theirs without touching each other's.
+# The screens, one module of app/desk/ each (screens/, and the event editor's events/), with
+# an APIRouter named `router`. One line per screen, so that the areas of the desk add theirs
+# without touching each other's.
 SCREENS = [
-    "signin",
-    "home",
-    "sessions",
-    "users",
-    "venues",
-    "organizers",
-    "terms",
-    "media",
-    "editor",
-    "events",
-    "duplicate",
-    "trash",
+    "screens.signin",
+    "screens.home",
+    "screens.sessions",
+    "screens.users",
+    "screens.venues",
+    "screens.organizers",
+    "screens.terms",
+    "screens.media",
+    "events.editor",
+    "screens.events",
+    "events.duplicate",
+    "screens.trash",
 ]
 
 STATIC = Path(__file__).parent / "static"
@@ -61,7 +62,7 @@ async def static_file(name: str) -> Response:
 
 
 def screen_routers() -> list[APIRouter]:
-    return [importlib.import_module(f"app.desk.screens.{name}").router for name in SCREENS]
+    return [importlib.import_module(f"app.desk.{name}").router for name in SCREENS]
 
 
 def _signed_in_principal(request: Request) -> Principal | None:

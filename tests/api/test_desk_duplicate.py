@@ -1,4 +1,4 @@
-"""Duplicate an event from the desk (app/desk/screens/duplicate.py): a POST with the desk's
+"""Duplicate an event from the desk (app/desk/events/duplicate.py): a POST with the desk's
 CSRF token, from the Events table and the editor, makes a draft copy through the API's event
 service - texts and their translations, dates, recurrence, venue, organizers, terms, image -
 and opens it in the editor; the read and create rules are the services'."""

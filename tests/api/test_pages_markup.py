@@ -38,7 +38,7 @@ HOSTILE = {
     "mutation": f"<math><mtext><table><mglyph><style><img src=x onerror={SENTINEL}()>",
 }  # fmt: skip
 
-# The rich text the desk's toolbar makes (app/desk/screens/editor.py TOOLBAR), and a few more
+# The rich text the desk's toolbar makes (app/desk/events/editor.py TOOLBAR), and a few more
 # allowed tags: each must reach the page as written.
 ALLOWED = (
     "<h2>Programme</h2>",

@@ -1,4 +1,4 @@
-"""The event editor's form <-> the event service's write (`app.desk.event_form`).
+"""The event editor's form <-> the event service's write (`app.desk.events.form`).
 
 Pure: no database, no HTTP. What the service does with the write is tested through HTTP
 (tests/api/test_desk_editor.py).
@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from app.core.edge.refusals import Refused
-from app.desk.event_form import (
+from app.desk.events.form import (
     blank_form,
     changed,
     event_write,

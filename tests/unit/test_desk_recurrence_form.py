@@ -1,4 +1,4 @@
-"""The editor's recurrence builder (`app.desk.recurrence_form`) both ways, table-driven.
+"""The editor's recurrence builder (`app.desk.events.recurrence_form`) both ways, table-driven.
 
 Every line the builder writes must be one the API reads (`parse_recurrence`), and reading
 lines back must give the builder's fields again, or keep the lines as they are.
@@ -9,7 +9,7 @@ from itertools import islice
 
 import pytest
 
-from app.desk.recurrence_form import (
+from app.desk.events.recurrence_form import (
     CUSTOM,
     DEFAULTS_FIELD,
     RepeatForm,

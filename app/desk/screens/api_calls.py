@@ -5,13 +5,13 @@ savepoint, and a service's refusal as a form shows it."""
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends
 
 from app.core.errors import ApiError
 from app.desk.context import DeskContext, desk_reader, desk_writer
+from app.desk.refusal import Refusal
 from app.http.context import RequestContext
 from app.i18n import DESK_TEXTS, LANGUAGES
 
@@ -43,26 +43,6 @@ async def write_step(desk: DeskContext) -> AsyncIterator[None]:
     refusal, 4xx, commits nothing anyway: DeskContext.render.)"""
     async with desk.db.begin_nested():
         yield
-
-
-@dataclass
-class Refusal:
-    """A service's error on a form: its message and the message of each named field, in the
-    desk's language (the API's own texts, so the desk says what the API says)."""
-
-    status: int
-    code: str
-    message: str
-    fields: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def conflict(self) -> bool:
-        """Somebody else saved the record since the form was read (412)."""
-        return self.status == 412
-
-    def on(self, name: str) -> list[str]:
-        """The messages of field `name` (a list, as the form macros take them)."""
-        return [self.fields[name]] if name in self.fields else []
 
 
 class TranslationRefused(Exception):

@@ -106,7 +106,7 @@ async def render_table(
         "categories": await _categories(ctx),
         "pending": await _pending_count(desk, ctx),
         "actions": actions_for(desk, query),
-        # A copy as a draft (app/desk/screens/duplicate.py): for those who may create events,
+        # A copy as a draft (app/desk/events/duplicate.py): for those who may create events,
         # of events not in the trash.
         "duplicable": can_create_posts(desk.principal) and query.status != "trash",
         "outcome": outcome,

@@ -19,11 +19,11 @@ from app.core.errors import ApiError
 from app.core.rules.paging import Page
 from app.core.rules.permissions import Role
 from app.desk.context import DeskContext
+from app.desk.refusal import Refusal
 from app.desk.screens.api_calls import (
     DeskReader,
     DeskWriter,
     Form,
-    Refusal,
     TranslationRefused,
     flash,
     form_values,

@@ -20,9 +20,9 @@ from app.core.rules.constants import TRASH
 from app.core.rules.paging import Page
 from app.core.rules.permissions import can_create_posts, can_publish, may
 from app.desk.context import DeskContext
+from app.desk.refusal import Refusal
 from app.desk.screens.api_calls import (
     Form,
-    Refusal,
     TranslationRefused,
     flash,
     form_values,

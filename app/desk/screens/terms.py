@@ -14,9 +14,9 @@ from app.core.errors import ApiError
 from app.core.rules.paging import Page
 from app.core.rules.permissions import can_manage_terms
 from app.desk.context import DeskContext
+from app.desk.refusal import Refusal
 from app.desk.screens.api_calls import (
     Form,
-    Refusal,
     TranslationRefused,
     flash,
     form_values,

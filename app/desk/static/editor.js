@@ -1,4 +1,4 @@
-/* The event editor's enhancements; the form works without them (app/desk/screens/editor.py):
+/* The event editor's enhancements; the form works without them (app/desk/events/editor.py):
    a warning before leaving with unsaved changes, the repeat builder showing only what the
    chosen frequency needs, dates previewed in place, venues searched as you type, organizer
    rows added and moved, more date fields, and a preview of a chosen image. */
@@ -37,7 +37,7 @@
   }
 
   // ---- the builder's weekday and day of the month follow the start date ------------------
-  // As the server does (app/desk/recurrence_form.py, follow_start): a field still at the
+  // As the server does (app/desk/events/recurrence_form.py, follow_start): a field still at the
   // defaults of the day it was set for follows a new start date; one the person changed stays.
   var startDay = document.getElementById("start_day");
   var setFor = form.querySelector("input[name=repeat_defaults]");

@@ -1,7 +1,7 @@
 """The event editor: `events/new` and `events/{id}/edit` (issue 30).
 
-Thin: read the form, map it (app/desk/event_form.py), write through the API's services
-(app/desk/event_editing.py), and show the form again with the service's refusal and the
+Thin: read the form, map it (app/desk/events/form.py), write through the API's services
+(app/desk/events/editing.py), and show the form again with the service's refusal and the
 values sent, or go on to the saved event. `events/preview` answers the next dates of the
 series the form describes, as an HTML fragment (the editor's script) or inside the whole
 form (the "Preview dates" button without scripts).
@@ -33,17 +33,8 @@ from app.desk.context import (
     desk_upload_writer,
     desk_writer,
 )
-from app.desk.editor_messages import LABELS, megabytes, too_big
-from app.desk.event_editing import (
-    Editing,
-    NewImage,
-    Refusal,
-    new_image,
-    preview_dates,
-    refusal,
-    time_zones,
-)
-from app.desk.event_form import (
+from app.desk.events.editing import Editing, NewImage, new_image, preview_dates, refusal, time_zones
+from app.desk.events.form import (
     SCOPES,
     FormValues,
     blank_form,
@@ -53,9 +44,8 @@ from app.desk.event_form import (
     translation_form,
     translation_params,
 )
-from app.desk.form_once import FIELD as TOKEN_FIELD
-from app.desk.form_once import FormOnce, new_token, valid_token
-from app.desk.recurrence_form import (
+from app.desk.events.messages import LABELS, megabytes, too_big
+from app.desk.events.recurrence_form import (
     DEFAULTS_FIELD,
     WEEKDAYS,
     WEEKS,
@@ -63,7 +53,10 @@ from app.desk.recurrence_form import (
     from_fields,
     to_lines,
 )
-from app.desk.series_dates import PER_PAGE, DatesPage, series_dates
+from app.desk.events.series_dates import PER_PAGE, DatesPage, series_dates
+from app.desk.form_once import FIELD as TOKEN_FIELD
+from app.desk.form_once import FormOnce, new_token, valid_token
+from app.desk.refusal import Refusal
 from app.events.commands import EventWrite, Scope
 from app.events.records import EventRecord
 from app.events.serializer import public_url
@@ -347,7 +340,7 @@ async def _too_large(
             "could not be kept. Choose a smaller image and fill in the form again."
         ),
     )
-    problem = Refusal(413, message, {"image_file": too_big(desk.language, limit)})
+    problem = Refusal(413, "", message, {"image_file": too_big(desk.language, limit)})
     return await _page(desk, editing, values, record=record, problem=problem, status=413)
 
 
@@ -378,7 +371,7 @@ def _dates(
     desk: DeskContext, values: FormValues, write: EventWrite, errors: dict[str, str]
 ) -> tuple[list[datetime], Refusal | None]:
     if errors:
-        return [], Refusal(400, "", dict.fromkeys(errors, ""))
+        return [], Refusal(400, "", "", dict.fromkeys(errors, ""))
     lines = to_lines(from_fields(values, {}))
     values = {**values, "site_timezone": desk.settings.site_timezone}
     try:
@@ -386,7 +379,7 @@ def _dates(
     except ApiError as error:
         return [], refusal(error, desk.language, values)
     except (ValueError, ZoneError):
-        return [], Refusal(400, "", {"start_day": ""})
+        return [], Refusal(400, "", "", {"start_day": ""})
 
 
 async def _preview_page(

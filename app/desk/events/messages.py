@@ -10,7 +10,7 @@ text of its own where the API's names other parameters in its words.
 from typing import Any
 
 from app.core.errors import ApiError, InvalidParams, MissingParams
-from app.desk.event_form import form_field
+from app.desk.events.form import form_field
 from app.i18n import API_MESSAGES, DESK_TEXTS, N_
 
 # Form field -> the label the editor shows for it (the same texts as the template's).

@@ -12,7 +12,7 @@ slug from its title, and a password is the original's secret."""
 from fastapi import APIRouter
 from starlette.responses import Response
 
-from app.desk.event_editing import translation_write
+from app.desk.events.editing import translation_write
 from app.desk.screens.api_calls import (
     DeskWriter,
     service_context,

@@ -2,7 +2,7 @@
 media service, the list code of venues, organizers and categories): one implementation of
 every rule. The editor builds the request context a route of the API would get, with the
 desk user as the caller, and hands the service the typed write the form maps to
-(app/desk/event_form.py: an EventWrite).
+(app/desk/events/form.py: an EventWrite).
 
 A save is all or nothing: it runs in a savepoint, so a refusal at any step (the event, a
 translation, the image) leaves nothing written, and the form is shown again with the
@@ -10,7 +10,7 @@ values sent.
 """
 
 import zoneinfo
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from itertools import islice
@@ -23,8 +23,9 @@ from app.core.rules.dates import parse_zone
 from app.core.rules.paging import Page
 from app.core.rules.permissions import may
 from app.desk.context import DeskContext
-from app.desk.editor_messages import field_messages
-from app.desk.event_form import FormValues
+from app.desk.events.form import FormValues
+from app.desk.events.messages import field_messages
+from app.desk.refusal import Refusal
 from app.events.commands import EventWrite, Scope
 from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence
@@ -53,16 +54,6 @@ def time_zones() -> tuple[str, ...]:
     return ("UTC", *sorted(zoneinfo.available_timezones() - {"UTC"}))
 
 
-@dataclass
-class Refusal:
-    """A service's refusal, as the form shows it: a message, and one per field."""
-
-    status: int
-    message: str
-    fields: dict[str, str] = field(default_factory=dict)
-    code: str = ""
-
-
 def refusal(
     error: ApiError,
     language: str,
@@ -70,11 +61,11 @@ def refusal(
     max_upload_bytes: int = 0,
 ) -> Refusal:
     """The refusal as the form shows it: a refusal about fields has each message at its
-    field (app/desk/editor_messages.py) and no message of its own, so that the page does
+    field (app/desk/events/messages.py) and no message of its own, so that the page does
     not repeat the API's parameter names ("Invalid parameter(s): end_date")."""
     fields = field_messages(error, language, values or {}, max_upload_bytes)
     message = "" if fields else str(error.body(language)["message"])
-    return Refusal(error.status, message, fields, error.code)
+    return Refusal(error.status, error.code, message, fields)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.core.edge.refusals import Refusals, Refused
 from app.core.errors import Note, note
-from app.desk.recurrence_form import from_fields, from_lines, to_fields, to_lines
+from app.desk.events.recurrence_form import from_fields, from_lines, to_fields, to_lines
 from app.events.commands import EventWrite, LinkRef, TermRef
 from app.events.records import EventRecord
 from app.posts.commands import NO_IMAGE, PostFields, RecordWrite
