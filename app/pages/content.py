@@ -120,7 +120,7 @@ class Content:
             for day in days
         ]
 
-    async def event(self, slug: str, day: Any = None, password: str | None = None) -> Body:
+    async def event(self, slug: str, day: Any = None, password: str | None = None) -> ListedEvent:
         service = EventService(self.ctx)
         request = ReadRequest(password or None)
         try:
@@ -128,8 +128,10 @@ class Content:
                 record, password = await service.readable(slug, request)
             else:
                 record, password = await service.readable_on(slug, day, request)
-            # The templates read the API's body (rendered here, at the pages' door).
-            return PageBody(service.bodies.one(record, json_ld=True, password=password))
+            # The templates read the API's body (rendered here, at the pages' door); the
+            # views read the record's dates.
+            body = service.bodies.one(record, json_ld=True, password=password)
+            return ListedEvent(body, record)
         except ApiError as exc:
             # A throttled client's guess is not even checked: the form again.
             if exc.code in (PROTECTED, "rest_too_many_requests"):

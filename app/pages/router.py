@@ -5,7 +5,7 @@ and render a template. Every route is served in the default language and under `
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
@@ -347,7 +347,9 @@ async def _event_page(request: Request, maker: Any, slug: str, day: str | None) 
             event = await page.content.event(slug, on, password)
         except PasswordNeeded:
             return page.render("password.html", 403 if password else 200, wrong=bool(password))
-        start = views.read_start(event)
+        # The page's instant as the body shows it (to the second): its neighbours start
+        # before or after it.
+        start = event.record.start_at.astimezone(UTC).replace(microsecond=0)
         previous, following = await views.neighbours(page.content, start)
         dates = await views.series_dates(page.content, event.get("series_id"), start)
         return page.render(

@@ -161,22 +161,17 @@ async def series_dates(content: Content, series_id: int | None, start: datetime)
     return await content.summaries(query, SERIES_DATES)
 
 
-def read_start(event: Body) -> datetime:
-    """The instant an event's page starts at, from its single read's body (which is what
-    the single read returns: app/pages/content.py `Content.event`)."""
-    return datetime.fromisoformat(event["utc_start_date"]).replace(tzinfo=UTC)
-
-
-def google_calendar_link(event: Body, text: str) -> str:
-    """Google Calendar's "add event" template link (UTC times; dates for all-day events)."""
-    if event["all_day"]:
-        first = event["start_date"][:10].replace("-", "")
-        last_day = datetime.fromisoformat(event["end_date"]).date() + timedelta(days=1)
-        dates = f"{first}/{last_day:%Y%m%d}"
+def google_calendar_link(event: ListedEvent, text: str) -> str:
+    """Google Calendar's "add event" template link (UTC times; dates for all-day events):
+    the dates from the event's record, the words from its body."""
+    record = event.record
+    if record.all_day:
+        last_day = record.end_local.date() + timedelta(days=1)
+        dates = f"{record.start_local:%Y%m%d}/{last_day:%Y%m%d}"
     else:
         dates = "/".join(
-            datetime.fromisoformat(event[name]).strftime("%Y%m%dT%H%M%SZ")
-            for name in ("utc_start_date", "utc_end_date")
+            moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+            for moment in (record.start_at, record.end_at)
         )
     venue = event["venue"] if isinstance(event["venue"], dict) else {}
     where = ", ".join(
@@ -188,7 +183,7 @@ def google_calendar_link(event: Body, text: str) -> str:
         "dates": dates,
         "details": text[:1000],
         "location": where,
-        "ctz": event["timezone"],
+        "ctz": record.timezone,
     }
     return "https://calendar.google.com/calendar/render?" + "&".join(
         f"{name}={quote(str(value), safe='')}" for name, value in query.items() if value

@@ -118,6 +118,30 @@ async def test_event_page_has_everything_and_the_apis_json_ld(
     ):
         assert piece in html, piece
     assert "<script src" not in html  # no script is needed, none is loaded
+    # Google Calendar's link carries the event's UTC times (from its record).
+    utc = [
+        api[name].replace("-", "").replace(":", "").replace(" ", "T") + "Z"
+        for name in ("utc_start_date", "utc_end_date")
+    ]
+    assert f"dates={utc[0]}%2F{utc[1]}" in html, html
+
+
+async def test_an_all_day_events_google_link_gives_its_days(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """Whole days, the last one exclusive, as Google Calendar takes them."""
+    first, last = day(3), day(4)
+    body = await event(
+        client,
+        editor,
+        "Book Fair",
+        all_day="true",
+        start_date=f"{first} 00:00:00",
+        end_date=f"{last} 23:59:59",
+    )
+    html = (await client.get(f"/event/{body['slug']}/")).text
+    after = date.fromisoformat(last) + timedelta(days=1)
+    assert f"dates={first.replace('-', '')}%2F{after:%Y%m%d}" in html, html
 
 
 async def test_event_page_links_previous_and_next(client: AsyncClient, editor: AuthFor) -> None:
