@@ -123,6 +123,21 @@ async def test_a_refused_form_keeps_what_was_typed(client: AsyncClient, editor: 
     assert listed["venues"] == []  # nothing of it was written
 
 
+async def test_the_lists_search_has_the_apis_bound(client: AsyncClient, editor: DeskUser) -> None:
+    """Every fragment of a search is one more condition: the desk's search is held to the
+    length the API's `search` allows (500), refused on the page, not run."""
+    await desk_login(client, editor)
+    words = "a " * 300  # 600 characters, 300 fragments
+    listed = await client.get(f"{DESK}/venues/", params={"search": words})
+    assert listed.status_code == 400
+    assert 'role="alert"' in listed.text
+    api = await client.get(f"{API}/venues", params={"search": words}, headers=editor.basic)
+    assert api.status_code == 400
+    assert api.json()["data"]["params"]["search"] in html.unescape(listed.text)
+    shown = await client.get(f"{DESK}/venues/", params={"search": "a " * 200})
+    assert shown.status_code == 200
+
+
 async def test_a_save_after_somebody_elses_shows_both_versions_and_loses_nothing(
     client: AsyncClient, editor: DeskUser
 ) -> None:
