@@ -11,33 +11,17 @@ from fastapi import FastAPI
 from app import VERSION
 from app.api import api_router
 from app.changes.pruning import ChangePruner
-from app.core.edge.access import AccessLog, RouteTemplates, route_template
-from app.core.edge.app_services import AppServices, app_services, attach_services
-from app.core.edge.caching import (
+from app.core.app_services import AppServices, app_services, attach_services
+from app.core.asgi.pipeline import EdgePipeline, Step
+from app.core.caching.cache import (
     CountCache,
     PrincipalCache,
     ResponseCache,
     ResponseCaching,
     after_write,
 )
-from app.core.edge.cors import cors
-from app.core.edge.errors import answer_outages, register_error_handlers
-from app.core.edge.etags import tag_responses
-from app.core.edge.in_flight import count_requests
-from app.core.edge.middleware import (
-    TrustedPeers,
-    body_limit,
-    head_as_get,
-    response_headers,
-    trailing_slash,
-    trusted_proxy,
-)
-from app.core.edge.pipeline import EdgePipeline, Step
-from app.core.edge.positions import POSITION_HEADER, read_position, written_position
-from app.core.edge.ratelimit import FailedLogins
-from app.core.edge.urls import NAMESPACE
-from app.core.infra.activity import RequestActivity
-from app.core.infra.database import (
+from app.core.caching.etags import tag_responses
+from app.core.database.engine import (
     make_engine,
     make_sessionmaker,
     raw_dsn,
@@ -46,11 +30,27 @@ from app.core.infra.database import (
     resolve_database_url,
     version_pool,
 )
-from app.core.infra.logs import configure_logging
-from app.core.infra.metrics import Metrics
-from app.core.infra.pool_share import AnonymousReads
-from app.core.infra.replica import ReadRouter, ReplicaMonitor
-from app.core.infra.settings import Settings, get_settings
+from app.core.database.pool_share import AnonymousReads
+from app.core.database.positions import POSITION_HEADER, read_position, written_position
+from app.core.database.replica import ReadRouter, ReplicaMonitor
+from app.core.observability.activity import RequestActivity
+from app.core.observability.in_flight import count_requests
+from app.core.observability.logs import configure_logging
+from app.core.observability.metrics import Metrics
+from app.core.rules.constants import NAMESPACE
+from app.core.security.cors import cors
+from app.core.security.ratelimit import FailedLogins
+from app.core.settings import Settings, get_settings
+from app.core.web.access import AccessLog, RouteTemplates, route_template
+from app.core.web.errors import answer_outages, register_error_handlers
+from app.core.web.middleware import (
+    TrustedPeers,
+    body_limit,
+    head_as_get,
+    response_headers,
+    trailing_slash,
+    trusted_proxy,
+)
 from app.desk.router import add_desk_routes
 from app.desk.templating import DeskTemplates
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
@@ -206,7 +206,7 @@ def edge_steps(app: FastAPI, services: AppServices) -> list[Step]:
 
 
 def make_services(settings: Settings) -> AppServices:
-    """The app's long-lived services (app/core/edge/app_services.py), one of each."""
+    """The app's long-lived services (app/core/app_services.py), one of each."""
     metrics = Metrics(settings.metrics_enabled)
     return AppServices(
         settings=settings,

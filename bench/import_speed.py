@@ -17,10 +17,10 @@ from pathlib import Path
 
 import httpx
 
-from app.core.infra.database import make_engine, make_sessionmaker
-from app.core.infra.migrate import upgrade
-from app.core.infra.settings import get_settings
+from app.core.database.engine import make_engine, make_sessionmaker
+from app.core.database.migrate import upgrade
 from app.core.rules.permissions import Role
+from app.core.settings import get_settings
 from app.importer.client import SourceClient
 from app.importer.service import Importer, ImportOptions
 from app.importer.summary import PlainProgress, Summary

@@ -45,7 +45,7 @@ import asyncpg  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from app.changes.repository import Token, token_key  # noqa: E402
-from app.core.infra.settings import get_settings  # noqa: E402
+from app.core.settings import get_settings  # noqa: E402
 from app.seed.seeder import libpq_url  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402
@@ -97,7 +97,7 @@ def bench_database(workdir: Path) -> Iterator[str]:
         server_url = configured
         step(f"using the PostgreSQL server of BENCH_DATABASE_URL, database {name}")
     else:
-        from app.core.infra.embedded import start_server
+        from app.core.database.embedded import start_server
 
         step(f"starting an embedded PostgreSQL under {workdir}")
         server = start_server(workdir / "pgdata", cleanup_mode="delete")

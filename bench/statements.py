@@ -24,8 +24,8 @@ class Counted:
 
 
 async def _count(url: str, specs: dict[str, Spec]) -> dict[str, Counted]:
-    from app.core.infra.database import get_sessionmaker, make_engine, make_sessionmaker
-    from app.core.infra.settings import get_settings
+    from app.core.database.engine import get_sessionmaker, make_engine, make_sessionmaker
+    from app.core.settings import get_settings
     from app.main import create_app
 
     engine = make_engine(url, get_settings())
@@ -59,7 +59,7 @@ async def _count(url: str, specs: dict[str, Spec]) -> dict[str, Counted]:
 
 def count_statements(url: str, specs: dict[str, Spec]) -> dict[str, Counted]:
     """Statements of one request per route (`url`: the benchmark database)."""
-    from app.core.infra.settings import get_settings
+    from app.core.settings import get_settings
 
     saved = {name: os.environ.get(name) for name in ("DATABASE_URL", "LOG_LEVEL")}
     os.environ.update(DATABASE_URL=url, LOG_LEVEL="warning")

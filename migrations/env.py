@@ -7,8 +7,8 @@ from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.core.infra.database import asyncpg_url, resolve_database_url
-from app.core.infra.settings import get_settings
+from app.core.database.engine import asyncpg_url, resolve_database_url
+from app.core.settings import get_settings
 from app.models import Base
 
 # One fixed key: concurrent `almanac serve` starts queue here instead of racing.

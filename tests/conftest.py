@@ -29,11 +29,11 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from app.core.edge.app_services import app_services
-from app.core.infra.database import asyncpg_url, get_sessionmaker
-from app.core.infra.embedded import start_server
-from app.core.infra.migrate import upgrade
-from app.core.infra.settings import get_settings
+from app.core.app_services import app_services
+from app.core.database.embedded import start_server
+from app.core.database.engine import asyncpg_url, get_sessionmaker
+from app.core.database.migrate import upgrade
+from app.core.settings import get_settings
 from app.main import create_app
 from tests.desk_support import DeskUserFactory, make_desk_user
 from tests.factories import Auth, AuthFor, asgi_client, make_auth

@@ -12,8 +12,8 @@ from httpx import ASGITransport, AsyncClient
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.settings import get_settings
 from app.core.rules.permissions import Role
+from app.core.settings import get_settings
 from app.models import Event, event_terms
 from app.users.service import Accounts
 

@@ -102,7 +102,7 @@ class Normaliser:
 
     def etags(self, value: str, own: str | None = None) -> str:
         """The tags of an ETag, If-Match or If-None-Match header, each a body's digest
-        (BLAKE2b, app/core/edge/etags.py), named by what it digests: `this body` (`own`), or
+        (BLAKE2b, app/core/caching/etags.py), named by what it digests: `this body` (`own`), or
         with `own` None, an earlier answer's body (a hash of its normalised text: a 304's tag,
         a tag sent back). The tag of a write's answer digests the record's GET body, which a
         later GET may or may not show byte for byte (`modified` has one-second resolution):

@@ -10,7 +10,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from app.changes.repository import ChangeRepository
-from app.core.infra.database import Session
+from app.core.database.engine import Session
 from app.http.idempotency import prune_keys
 
 PRUNE_INTERVAL_SECONDS = 60.0

@@ -6,7 +6,7 @@ from starlette.responses import Response
 from app.changes.params import ChangesParams
 from app.changes.schemas import Changes
 from app.changes.service import ChangeFeed
-from app.core.edge.responses import json_response
+from app.core.web.responses import json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.params import parse

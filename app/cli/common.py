@@ -7,9 +7,9 @@ from typing import Any, TypeVar
 
 import typer
 
-from app.core.edge.caching import after_write
-from app.core.infra.database import make_engine, make_sessionmaker, resolve_database_url
-from app.core.infra.settings import get_settings
+from app.core.caching.cache import after_write
+from app.core.database.engine import make_engine, make_sessionmaker, resolve_database_url
+from app.core.settings import get_settings
 from app.users.service import Accounts
 
 T = TypeVar("T")
@@ -39,7 +39,7 @@ def with_accounts(action: Callable[[Accounts], Awaitable[T]]) -> T:
                 async with session.begin():
                     result = await action(Accounts(session, settings.app_password_pepper))
                 # Running servers cache signed-in callers per data version: a removed user
-                # or password must be refused at once (see app.core.edge.caching).
+                # or password must be refused at once (see app.core.caching.cache).
                 await after_write(session)
                 return result
         finally:

@@ -7,8 +7,8 @@ from typing import Annotated
 import typer
 
 from app.cli.common import database_url, option
-from app.core.infra.migrate import upgrade
-from app.core.infra.settings import get_settings
+from app.core.database.migrate import upgrade
+from app.core.settings import get_settings
 from app.importer.arguments import (
     DEFAULT_ATTEMPTS,
     MAX_ATTEMPTS,

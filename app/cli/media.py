@@ -6,9 +6,9 @@ from typing import Annotated, Any
 import typer
 
 from app.cli.common import database_url, option
-from app.core.infra.database import make_engine, make_sessionmaker
-from app.core.infra.migrate import upgrade
-from app.core.infra.settings import get_settings
+from app.core.database.engine import make_engine, make_sessionmaker
+from app.core.database.migrate import upgrade
+from app.core.settings import get_settings
 
 media = typer.Typer(
     name="media",

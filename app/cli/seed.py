@@ -5,9 +5,9 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from app.cli.common import database_url, option
-from app.core.infra.database import make_engine, make_sessionmaker
-from app.core.infra.migrate import upgrade
-from app.core.infra.settings import get_settings
+from app.core.database.engine import make_engine, make_sessionmaker
+from app.core.database.migrate import upgrade
+from app.core.settings import get_settings
 from app.events.horizon import extend_horizon
 from app.events.occurrences import Horizon
 from app.seed.seeder import DEMO, DEMO_RANDOM_SEED, SeedCounts, seed

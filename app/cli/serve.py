@@ -14,13 +14,13 @@ from typing import Annotated, Any
 import typer
 
 from app.cli.common import database_url, option
-from app.core.edge.urls import NAMESPACE
-from app.core.infra.database import printable_url
-from app.core.infra.embedded import pgdata_dir
-from app.core.infra.logs import logging_config
-from app.core.infra.metrics import prepare_multiprocess_dir
-from app.core.infra.migrate import head_revision, upgrade
-from app.core.infra.settings import get_settings
+from app.core.database.embedded import pgdata_dir
+from app.core.database.engine import printable_url
+from app.core.database.migrate import head_revision, upgrade
+from app.core.observability.logs import logging_config
+from app.core.observability.metrics import prepare_multiprocess_dir
+from app.core.rules.constants import NAMESPACE
+from app.core.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -188,7 +188,7 @@ def _run_uvicorn(host: str, port: int, workers: int) -> None:
         host=host,
         port=port,
         workers=workers,
-        proxy_headers=False,  # the edge step app.core.edge.middleware.trusted_proxy handles X-Forwarded-*
+        proxy_headers=False,  # the edge step app.core.web.middleware.trusted_proxy handles X-Forwarded-*
         server_header=False,
         log_level=settings.log_level,
         # Every worker logs as configured; one access line per request comes from the app.
@@ -200,6 +200,6 @@ def _run_uvicorn(host: str, port: int, workers: int) -> None:
         # a deadline for each request's headers, which uvicorn lacks.
         timeout_keep_alive=settings.http_keepalive_timeout,
         loop="auto",
-        http="app.core.infra.header_deadline:HeaderDeadlineProtocol",
+        http="app.core.web.header_deadline:HeaderDeadlineProtocol",
         **options,
     )

@@ -1,6 +1,6 @@
 """The errors answered to clients, below every rule that raises them: an `ApiError` names its
 status, its code (which never changes) and its message (a key of the API's catalog, rendered
-in the request's language when it leaves: app/core/edge/errors.py maps every failure to the
+in the request's language when it leaves: app/core/web/errors.py maps every failure to the
 reference's envelope)."""
 
 from collections.abc import Iterator, Mapping, Sequence

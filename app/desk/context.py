@@ -26,19 +26,19 @@ from fastapi import Depends, Request
 from starlette.datastructures import Headers
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from app.core.edge.app_services import services_of
-from app.core.edge.csp import new_nonce
-from app.core.edge.middleware import BODY_REFUSED_STATE_KEY
-from app.core.errors import ApiError
-from app.core.infra.database import (
+from app.core.app_services import services_of
+from app.core.database.engine import (
     MakerDep,
     Session,
     SessionMaker,
     SessionServices,
     session_scope,
 )
-from app.core.infra.settings import Settings
+from app.core.errors import ApiError
 from app.core.rules.permissions import Principal, Role, can_create_posts, can_manage_terms
+from app.core.security.csp import new_nonce
+from app.core.settings import Settings
+from app.core.web.middleware import BODY_REFUSED_STATE_KEY
 from app.desk.headers import NONCE_STATE_KEY
 from app.desk.paths import DESK, desk_parts
 from app.http.context import FindCaller, RequestContext, open_request_context
@@ -482,7 +482,7 @@ async def check_csrf(request: Request, expected: str, language: str) -> None:
 
 def body_refused(request: Request) -> int | None:
     """The limit (bytes) a form's body was over, when the edge did not read it
-    (app/core/edge/middleware.py): the desk answers with a page saying so, never JSON."""
+    (app/core/web/middleware.py): the desk answers with a page saying so, never JSON."""
     limit = request.scope.get("state", {}).get(BODY_REFUSED_STATE_KEY)
     return int(limit) if limit is not None else None
 

@@ -6,7 +6,7 @@ this site. The nonce is drawn here, before the route runs, and read by the templ
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.edge.csp import content_security_policy, new_nonce, origin_of
+from app.core.security.csp import content_security_policy, new_nonce, origin_of
 from app.desk.paths import desk_parts, is_static
 
 NONCE_STATE_KEY = "desk_nonce"
@@ -14,7 +14,7 @@ STATIC_CACHE = b"public, max-age=3600"
 
 
 def desk_policy(nonce: str, media_url: str | None = None) -> str:
-    """The desk's policy (the shared base, app/core/edge/csp.py): its own script files and
+    """The desk's policy (the shared base, app/core/security/csp.py): its own script files and
     this response's nonce; images may also come from MEDIA_URL's origin (a CDN)."""
     media = origin_of(media_url)
     return content_security_policy(

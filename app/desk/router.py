@@ -11,7 +11,7 @@ from fastapi import APIRouter, FastAPI, Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import FileResponse, RedirectResponse, Response
 
-from app.core.edge.app_services import app_services
+from app.core.app_services import app_services
 from app.core.errors import ApiError, no_route
 from app.core.rules.permissions import Principal
 from app.desk.context import (

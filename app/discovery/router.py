@@ -8,12 +8,13 @@ from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BeforeValidator, Field
 from starlette.responses import RedirectResponse, Response
 
-from app.core.edge.app_services import SettingsDep, services_of
-from app.core.edge.responses import json_response
-from app.core.edge.urls import NAMESPACE, Urls, UrlsDep
+from app.core.app_services import SettingsDep, services_of
 from app.core.errors import ApiError, no_route
-from app.core.infra.settings import Settings
+from app.core.rules.constants import NAMESPACE
 from app.core.rules.dates import DATETIME_FORMAT
+from app.core.settings import Settings
+from app.core.web.responses import json_response
+from app.core.web.urls import Urls, UrlsDep
 from app.discovery.docs_page import asset, docs_page, wants_html
 from app.events.listing import default_window
 from app.feeds.service import feed_window

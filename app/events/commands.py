@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta, tzinfo
 from typing import Literal
 
-from app.core.edge.refusals import NOTHING_REFUSED, Refusals, Refused
+from app.core.web.refusals import NOTHING_REFUSED, Refusals, Refused
 from app.posts.commands import PostFields, RecordWrite
 
 Scope = Literal["this", "following", "all"]

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from app.core.infra.settings import Settings
+from app.core.settings import Settings
 from app.events.commands import CostValue
 
 # A number with an optional decimal part; `1,000` (three digits) is a thousands group.

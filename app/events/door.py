@@ -2,15 +2,15 @@
 (app/events/commands.py). The wire's forms are read here and nowhere else: lenient dates,
 booleans and numbers, a venue or organizers as IDs, `{id}` objects, comma lists or inline
 records, terms as IDs, slugs or names. What cannot be read is kept in the input for the
-service to refuse after its checks of the caller and the record (app/core/edge/refusals.py)."""
+service to refuse after its checks of the caller and the record (app/core/web/refusals.py)."""
 
 from datetime import datetime, tzinfo
 from typing import Any
 
-from app.core.edge.refusals import Refusals, Refused
 from app.core.errors import note
 from app.core.rules.constants import MAX_ID
 from app.core.rules.dates import ZoneError, parse_zone, read_when
+from app.core.web.refusals import Refusals, Refused
 from app.events.commands import CostValue, EventRemoval, EventWrite, LinkRef, Scope, TermRef
 from app.events.params import MAX_LINKED, EventDeleteParams, EventWriteParams, ScopeParams
 from app.http.coercion import decimal

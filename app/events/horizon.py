@@ -14,8 +14,8 @@ import contextlib
 import logging
 from datetime import datetime
 
-from app.core.edge.caching import after_write
-from app.core.infra.database import SessionMaker
+from app.core.caching.cache import after_write
+from app.core.database.engine import SessionMaker
 from app.events.occurrences import Horizon, SeriesStore
 from app.events.repository.series import OccurrenceRepository
 
@@ -37,7 +37,7 @@ async def extend_horizon(
                 return None
             done = await SeriesStore(session, horizon).extend(now)
         if done:
-            # New dates: cached lists and totals must not outlive them (app.core.edge.caching).
+            # New dates: cached lists and totals must not outlive them (app.core.caching.cache).
             await after_write(session)
     return done
 

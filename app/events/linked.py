@@ -5,9 +5,9 @@ references (app/events/door.py); here they are checked and the inline records cr
 from collections.abc import Sequence
 from typing import Any
 
-from app.core.edge.refusals import Refused
 from app.core.errors import InvalidParams, MissingParams, invalid, note, unknown_ids
 from app.core.rules.permissions import Principal
+from app.core.web.refusals import Refused
 from app.events.commands import LinkRef
 from app.http.context import RequestContext
 from app.organizers.kind import ORGANIZERS

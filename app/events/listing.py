@@ -13,7 +13,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from app.core.edge.caching import CountCache
+from app.core.caching.cache import CountCache
 from app.core.errors import Problems, note, unknown_ids
 from app.core.rules.constants import END_OF_DAY, STATUSES, TRASH
 from app.core.rules.paging import MAX_LIST_DEPTH, Page

@@ -18,7 +18,7 @@ from typing import Any
 
 from dateutil.rrule import rrule
 
-from app.core.infra.database import Session
+from app.core.database.engine import Session
 from app.core.rules.dates import parse_zone
 from app.events.recurrence import SERIES_COMPLETE, parse_recurrence
 from app.events.repository.series import OccurrenceRepository

@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import Path, Request
 from starlette.responses import Response
 
-from app.core.edge.app_services import services_of
-from app.core.edge.responses import json_response
+from app.core.app_services import services_of
 from app.core.rules.paging import Page
+from app.core.web.responses import json_response
 from app.events.commands import EventRemoval, EventWrite
 from app.events.door import event_removal, event_write
 from app.events.kind import EVENTS

@@ -4,9 +4,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.edge.urls import Urls
 from app.core.rules.dates import details_of, format_datetime, parse_zone
 from app.core.rules.permissions import may
+from app.core.web.urls import Urls
 from app.events.records import EventRecord, EventSummary
 from app.organizers.serializer import organizer_body
 from app.posts.images import image_body

@@ -6,10 +6,10 @@ reads, are the shared post behaviour (app/posts/service.py)."""
 from dataclasses import replace
 from datetime import date, datetime
 
-from app.core.edge.refusals import Refusals, Refused
 from app.core.errors import ApiError, InvalidParams, invalid, note
 from app.core.rules.dates import parse_zone
 from app.core.rules.permissions import poster
+from app.core.web.refusals import Refusals, Refused
 from app.events.commands import EventRemoval, EventWrite, Scope
 from app.events.kind import EVENTS, event_repository
 from app.events.occurrences import OVERRIDABLE, series_store

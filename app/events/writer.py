@@ -3,7 +3,6 @@
 from collections.abc import Sequence
 from typing import Any
 
-from app.core.edge.refusals import Refused
 from app.core.errors import InvalidParams, MissingParams, Problems, invalid, note, unknown_ids
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
@@ -12,6 +11,7 @@ from app.core.rules.permissions import (
     can_manage_terms,
     can_post_unfiltered_html,
 )
+from app.core.web.refusals import Refused
 from app.events.commands import CostValue, EventWrite, TermRef
 from app.events.cost import Currency, cost_columns
 from app.events.linked import LinkedPosts

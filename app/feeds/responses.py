@@ -4,7 +4,7 @@ caching each caller's feed allows."""
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.core.edge.etags import etag_of, matches
+from app.core.caching.etags import etag_of, matches
 from app.http.context import RequestContext
 
 CALENDAR_MEDIA_TYPE = "text/calendar; charset=utf-8"

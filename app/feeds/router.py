@@ -5,7 +5,7 @@ would otherwise take `<slug>.ics` for a slug."""
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.edge.app_services import services_of
+from app.core.app_services import services_of
 from app.events.wire import feed_source, read_list
 from app.feeds.docs import EVENT_DOC, LIST_DOC
 from app.feeds.params import FeedParams

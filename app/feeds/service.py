@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from dateutil.relativedelta import relativedelta
 
-from app.core.edge.caching import CountCache
+from app.core.caching.cache import CountCache
 from app.core.errors import Problems
 from app.core.rules.constants import END_OF_DAY
 from app.core.rules.dates import DATETIME_FORMAT

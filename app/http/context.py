@@ -9,19 +9,19 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from app.core.edge.app_services import services_of
-from app.core.edge.ratelimit import Guesses
-from app.core.edge.urls import Urls, urls_of
-from app.core.errors import invalid, no_route
-from app.core.infra.database import (
+from app.core.app_services import services_of
+from app.core.database.engine import (
     MakerDep,
     Session,
     SessionMaker,
     SessionServices,
     session_scope,
 )
-from app.core.infra.settings import Settings
+from app.core.errors import invalid, no_route
 from app.core.rules.permissions import Principal
+from app.core.security.ratelimit import Guesses
+from app.core.settings import Settings
+from app.core.web.urls import Urls, urls_of
 from app.http.raw_params import RawParams, raw_params
 from app.i18n import (
     LANGUAGES,
@@ -168,7 +168,7 @@ async def request_context(
 
 
 def password_guesses(request: Request) -> Guesses:
-    """The request's client's record-password guesses (app/core/edge/ratelimit.py)."""
+    """The request's client's record-password guesses (app/core/security/ratelimit.py)."""
     client = request.client.host if request.client else "unknown"
     reader = getattr(request.state, "version_reader", None)  # none in in-process tests
     return Guesses(services_of(request).failed_logins, client, reader)

@@ -26,9 +26,9 @@ from datetime import timedelta
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.core.edge.responses import JSON_MEDIA_TYPE
+from app.core.database.engine import Session
 from app.core.errors import ApiError
-from app.core.infra.database import Session
+from app.core.web.responses import JSON_MEDIA_TYPE
 from app.http.context import RequestContext
 from app.http.repository import idempotency_keys as keys
 

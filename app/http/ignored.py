@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from starlette.types import Message
 
-from app.core.edge.pipeline import Exchange, Handler
+from app.core.asgi.pipeline import Exchange, Handler
 
 log = logging.getLogger("almanac.writes")
 

@@ -15,9 +15,9 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 
 from app import VERSION
-from app.core.edge.urls import NAMESPACE, Urls
-from app.core.rules.constants import STATUSES
+from app.core.rules.constants import NAMESPACE, STATUSES
 from app.core.rules.permissions import Need
+from app.core.web.urls import Urls
 from app.http.ignored import IGNORED_HEADER
 from app.http.openapi_clients import (
     ROLE_EXTENSION,
@@ -293,7 +293,7 @@ NOT_MODIFIED = {"description": "Not modified: the stored copy named by If-None-M
 
 def _conditional(operations: dict[str, Any], has_key: bool) -> None:
     """Document the ETag headers, 304 on reads and If-Match/412 on record writes
-    (app/core/edge/etags.py)."""
+    (app/core/caching/etags.py)."""
     for method, operation in operations.items():
         responses = operation.setdefault("responses", {})
         if method == "get":

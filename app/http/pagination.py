@@ -9,11 +9,11 @@ from pydantic import BeforeValidator, Field, ValidationError, WithJsonSchema, mo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from starlette.responses import Response
 
-from app.core.edge.responses import json_response
-from app.core.edge.urls import Urls
 from app.core.errors import InvalidParams, PageNotFound
 from app.core.rules.constants import MAX_ID
 from app.core.rules.paging import MAX_LIST_DEPTH, Page
+from app.core.web.responses import json_response
+from app.core.web.urls import Urls
 from app.http.coercion import ID_SCHEMA, lenient_int
 from app.http.params import Params, parse
 from app.http.raw_params import raw_params

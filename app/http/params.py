@@ -20,8 +20,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.core.edge.refusals import Refusals
 from app.core.errors import ApiError, InvalidParams, MissingParams, Note, Problems, validation_note
+from app.core.web.refusals import Refusals
 from app.http.ignored import note_read
 from app.http.raw_params import RawParams, UnreadableBody
 from app.i18n import API_MESSAGES
@@ -134,7 +134,7 @@ def parse(model: type[M], raw: RawParams, problems: Problems | None = None, **ex
 
 def parse_later(model: type[M], raw: RawParams) -> tuple[M, Refusals]:
     """`parse` at a door whose service checks the caller and the record first
-    (app/core/edge/refusals.py): the model of what could be read, and the refusals the
+    (app/core/web/refusals.py): the model of what could be read, and the refusals the
     service raises when it reads the parameters."""
     problems = Problems()
     try:

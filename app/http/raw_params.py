@@ -14,8 +14,8 @@ from pydantic import (
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 
-from app.core.edge.errors import JSON_BODY_READ_AS_KEY
 from app.core.errors import ApiError, note
+from app.core.web.errors import JSON_BODY_READ_AS_KEY
 from app.http.coercion import MAX_LIST_ITEMS
 from app.http.ignored import note_sent
 
@@ -110,7 +110,7 @@ async def _body_params(request: Request) -> RawParams:
         # JSON by the look of it, read by another type (curl's -d sends a form type). Read
         # as a form (or not at all), its fields would be ignored and the write answer 200
         # having changed nothing: a 400 saying why, on every method. Other types: a
-        # missing parameter's 400 says so (app/core/edge/errors.py).
+        # missing parameter's 400 says so (app/core/web/errors.py).
         request.scope.setdefault("state", {})[JSON_BODY_READ_AS_KEY] = content_type
         if content_type in READ_AS_FORM:
             shown: object = content_type or ("no_content_type", {})

@@ -13,7 +13,8 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app.core.edge.urls import NAMESPACE, Urls
+from app.core.rules.constants import NAMESPACE
+from app.core.web.urls import Urls
 from app.http.openapi import base_document
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")

@@ -6,7 +6,7 @@ The rule: the language the request names (the API's `i18n_language` parameter, e
 pages and the desk are named by their path alone (a URL is one page, docs/design.md, Public
 pages), so they give no header. The API reads the header only when neither of the first two is
 given; the request then records that it was read, so that `Vary` names it
-(app/core/edge/middleware.py) and the response cache keys on it.
+(app/core/web/middleware.py) and the response cache keys on it.
 """
 
 from urllib.parse import parse_qsl

@@ -7,8 +7,8 @@ from typing import TextIO
 
 import httpx
 
-from app.core.infra.database import make_engine, make_sessionmaker
-from app.core.infra.settings import Settings
+from app.core.database.engine import make_engine, make_sessionmaker
+from app.core.settings import Settings
 from app.importer.arguments import PASSWORD_VARIABLE, ImportArguments
 from app.importer.client import RetryPolicy, SourceClient
 from app.importer.images import CopyLimits

@@ -4,7 +4,7 @@ The source is named by the operator: its origin (scheme, host and port of the UR
 trusted, on any address (a site on the intranet, or on 127.0.0.1 in the tests), and is the
 only one that ever gets the credentials. Everything else is the source's word, and a
 source may be hostile or compromised: an API root in its `Link` header, a redirect, an
-image URL. Those are fetched only from public addresses (app/core/infra/addresses.py, the
+image URL. Those are fetched only from public addresses (app/core/security/addresses.py, the
 check webhooks use), every address of the name checked, on every redirect hop, and the
 connection goes to the address that was checked (a second lookup could answer another).
 
@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from app.core.infra.addresses import Unresolvable, addresses_of, first_not_public
+from app.core.security.addresses import Unresolvable, addresses_of, first_not_public
 
 NOT_PUBLIC = "refused: not a public address"
 

@@ -18,8 +18,8 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
+from app.core.database.engine import SessionMaker
 from app.core.errors import ApiError
-from app.core.infra.database import SessionMaker
 from app.i18n import API_MESSAGES
 from app.importer.client import SourceClient
 from app.importer.guard import NotPublic

@@ -8,7 +8,7 @@ other local record alone. (A signed-in run the source answers anonymously stops 
 digest: should the source record come back, the next run updates (and so restores) it.
 """
 
-from app.core.infra.database import Session, SessionMaker
+from app.core.database.engine import Session, SessionMaker
 from app.core.rules.constants import PUBLISH, TRASH
 from app.events.repository.events import EventRepository
 from app.importer.repository import ImportRepository

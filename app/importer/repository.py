@@ -10,7 +10,7 @@ from sqlalchemy import and_, delete, func, literal, select, union, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.sql import refresh_statistics, rename_to_unique_slug
+from app.core.database.sql import refresh_statistics, rename_to_unique_slug
 from app.core.rules.permissions import Principal, Role
 from app.models import Event, Image, ImportMapping, ImportRun, Organizer, Term, User, Venue
 from app.models.base import utcnow

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.core.edge.caching import after_write
+from app.core.caching.cache import after_write
+from app.core.database.engine import DatabaseError, Session, SessionMaker
 from app.core.errors import ApiError, InvalidParams
-from app.core.infra.database import DatabaseError, Session, SessionMaker
 from app.core.rules.permissions import Principal
 from app.importer.client import CredentialsDropped, SourceClient, SourceError, site_key
 from app.importer.images import CopyLimits, ImageCopier

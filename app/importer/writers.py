@@ -11,8 +11,8 @@ caller's transaction; the caller commits the record together with its mapping ro
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.database.engine import Session
 from app.core.errors import note
-from app.core.infra.database import Session
 from app.core.rules.dates import parse_zone
 from app.core.rules.html import Markup
 from app.core.rules.permissions import Principal, can_post_unfiltered_html

@@ -4,7 +4,7 @@ builds them from a request's parameters, the desk directly."""
 
 from dataclasses import dataclass
 
-from app.core.edge.refusals import NOTHING_REFUSED, Refusals
+from app.core.web.refusals import NOTHING_REFUSED, Refusals
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The API's door of the media service: a request's parameters into its typed inputs
 (app/media/commands.py), what it cannot read kept for the service to refuse after its
-checks of the caller (app/core/edge/refusals.py)."""
+checks of the caller (app/core/web/refusals.py)."""
 
 from typing import Any
 

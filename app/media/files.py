@@ -12,7 +12,7 @@ import asyncio
 from fastapi import Request
 from starlette.responses import FileResponse, Response
 
-from app.core.edge.app_services import services_of
+from app.core.app_services import services_of
 from app.core.errors import no_route
 from app.media.storage import LocalStorage, MediaStorage
 

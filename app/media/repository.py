@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Select, delete, func, literal, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.sql import escape_like, lock_row
+from app.core.database.sql import escape_like, lock_row
 from app.core.rules.paging import Page
 from app.models import Event, Image, Organizer, Venue
 from app.posts.records import Ownership

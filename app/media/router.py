@@ -7,9 +7,9 @@ from fastapi import APIRouter, Request
 from starlette.background import BackgroundTask
 from starlette.responses import Response
 
-from app.core.edge.etags import etag_headers, etag_of
-from app.core.edge.responses import dumps, json_response
+from app.core.caching.etags import etag_headers, etag_of
 from app.core.rules.permissions import POSTS
+from app.core.web.responses import dumps, json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response

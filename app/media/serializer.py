@@ -3,8 +3,8 @@
 from datetime import UTC, tzinfo
 from typing import Any
 
-from app.core.edge.urls import Urls
 from app.core.rules.dates import format_datetime
+from app.core.web.urls import Urls
 from app.media.repository import MediaRecord
 from app.posts.images import sizes_body
 

@@ -11,13 +11,13 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.core.edge.etags import etag_of, if_match_holds
-from app.core.edge.responses import dumps
+from app.core.caching.etags import etag_of, if_match_holds
 from app.core.errors import ApiError, InvalidParams, NotFound, invalid, note, precondition_failed
 from app.core.rules.constants import UNPUBLISHED
 from app.core.rules.html import Markup
 from app.core.rules.paging import Page
 from app.core.rules.permissions import OTHERS_MEDIA, Principal, Role, may, poster, require
+from app.core.web.responses import dumps
 from app.http.context import RequestContext
 from app.http.params import refused_values
 from app.media.commands import MediaQuery, MediaWrite

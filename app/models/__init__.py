@@ -10,6 +10,7 @@ from app.models.events import (
     event_terms,
     listed_spans,
 )
+from app.models.geo import GeocodeAnswer
 from app.models.idempotency import IdempotencyKey
 from app.models.images import Image
 from app.models.imports import ImportMapping, ImportRun
@@ -27,6 +28,7 @@ from app.models.webhooks import (
 )
 
 __all__ = [
+    "GeocodeAnswer",
     "CATEGORY",
     "TAG",
     "AppPassword",

@@ -1,4 +1,4 @@
-"""State of the failed-login throttle (app/core/edge/ratelimit.py), shared by every process."""
+"""State of the failed-login throttle (app/core/security/ratelimit.py), shared by every process."""
 
 from datetime import datetime
 

@@ -1,4 +1,16 @@
-from sqlalchemy import Boolean, Float, ForeignKey, String, Text
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.models.base import Base, PostMixin, slug_prefix_index
@@ -6,7 +18,15 @@ from app.models.base import Base, PostMixin, slug_prefix_index
 
 class Venue(PostMixin, Base):
     __tablename__ = "venues"
-    __table_args__ = (slug_prefix_index("venues"),)
+    __table_args__ = (
+        slug_prefix_index("venues"),
+        # A search near a point reads this bounding box first (docs/design.md#places).
+        Index("venues_geo", "geo_lat", "geo_lng", postgresql_where=text("geo_lat IS NOT NULL")),
+        CheckConstraint(
+            "geo_precision IN ('exact', 'address', 'city')", name="venues_geo_precision"
+        ),
+        CheckConstraint("(geo_lat IS NULL) = (geo_lng IS NULL)", name="venues_geo_pair"),
+    )
 
     name: Mapped[str] = mapped_column(String(500))
     address: Mapped[str] = mapped_column(Text, default="")
@@ -22,6 +42,11 @@ class Venue(PostMixin, Base):
     show_map_link: Mapped[bool] = mapped_column(Boolean, default=False)
     geo_lat: Mapped[float | None] = mapped_column(Float, default=None)
     geo_lng: Mapped[float | None] = mapped_column(Float, default=None)
+    # How the coordinates were found: typed by a person (`exact`), the geocoding service for
+    # the full address (`address`), the embedded gazetteer for the city (`city`).
+    geo_precision: Mapped[str | None] = mapped_column(String(10), default=None)
+    # When the geocoding service was last asked for this venue's address.
+    geocoded_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class VenueTranslation(Base):

@@ -15,11 +15,11 @@ from typing import Any
 from fastapi import FastAPI, Request
 from starlette.responses import Response
 
-from app.core.edge.responses import json_response
-from app.core.infra.database import REVISIONS_SQL, MakerDep, applied_revisions
-from app.core.infra.metrics import Metrics
-from app.core.infra.migrate import head_revisions
-from app.core.infra.replica import ReplicaMonitor
+from app.core.database.engine import REVISIONS_SQL, MakerDep, applied_revisions
+from app.core.database.migrate import head_revisions
+from app.core.database.replica import ReplicaMonitor
+from app.core.observability.metrics import Metrics
+from app.core.web.responses import json_response
 
 log = logging.getLogger(__name__)
 

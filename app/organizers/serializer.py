@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Any
 
-from app.core.edge.urls import Urls
+from app.core.web.urls import Urls
 from app.organizers.repository import OrganizerRecord
 from app.posts.serializer import View, json_ld_text, post_body, public_url
 

@@ -10,9 +10,9 @@ from typing import Any
 
 from fastapi import Request
 
-from app.core.edge.caching import CountCache
+from app.core.caching.cache import CountCache
+from app.core.database.engine import SessionMaker
 from app.core.errors import ApiError
-from app.core.infra.database import SessionMaker
 from app.core.rules.paging import Page
 from app.events.listing import event_days, event_records, event_summaries
 from app.events.query import EventQuery

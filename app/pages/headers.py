@@ -1,6 +1,6 @@
 """The headers of every public page, set in one place (`render_page` asks for them):
 
-- a Content-Security-Policy (the shared base, app/core/edge/csp.py) whose one script
+- a Content-Security-Policy (the shared base, app/core/security/csp.py) whose one script
   allowance is this response's nonce: the pages run no script, and their inline scripts
   (JSON-LD data) carry it; a theme's inline script must too (`csp_nonce` in templates);
 - `Cache-Control: private, no-cache` on a page read as a desk session's person (it may show
@@ -16,9 +16,9 @@ import re
 from fastapi import Request
 from starlette.types import Message
 
-from app.core.edge.csp import content_security_policy, new_nonce, origin_of
-from app.core.edge.etags import PRIVATE_CACHE_CONTROL
-from app.core.edge.pipeline import Exchange, Handler
+from app.core.asgi.pipeline import Exchange, Handler
+from app.core.caching.etags import PRIVATE_CACHE_CONTROL
+from app.core.security.csp import content_security_policy, new_nonce, origin_of
 from app.pages.paths import is_page_path
 from app.users.auth import DESK_SESSION_STATE_KEY
 
@@ -86,7 +86,7 @@ async def fresh_nonces(exchange: Exchange, inner: Handler) -> None:
                 headers = [(k, v.replace(stale, new) if k.lower() == POLICY else v) for k, v in headers]  # fmt: skip
                 message = {**message, "headers": headers}
         elif message["type"] == "http.response.body" and stale is not None:
-            # A hit is sent in one body message (app/core/edge/caching.py `_replay`).
+            # A hit is sent in one body message (app/core/caching/cache.py `_replay`).
             body = message.get("body", b"")
             message = {**message, "body": body.replace(b'nonce="%s"' % stale, b'nonce="%s"' % new)}  # fmt: skip
         await send(message)

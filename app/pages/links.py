@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from app.core.edge.urls import Urls, encode_query
+from app.core.web.urls import Urls, encode_query
 from app.i18n import LANGUAGES
 
 SITE_VIEWS = "/events"  # the base of the site-wide views (a term's: /events/category/<slug>)

@@ -12,10 +12,10 @@ from fastapi import APIRouter, FastAPI, Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import HTMLResponse, Response
 
-from app.core.edge.app_services import app_services, services_of
-from app.core.edge.urls import urls_of
-from app.core.infra.database import MakerDep
-from app.core.infra.settings import Settings
+from app.core.app_services import app_services, services_of
+from app.core.database.engine import MakerDep
+from app.core.settings import Settings
+from app.core.web.urls import urls_of
 from app.events.query import EventQuery
 from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import first_weekday

@@ -9,10 +9,10 @@ from xml.sax.saxutils import escape
 from fastapi import APIRouter, Request
 from starlette.responses import FileResponse, Response
 
-from app.core.edge.app_services import services_of
-from app.core.edge.urls import urls_of
+from app.core.app_services import services_of
+from app.core.database.engine import MakerDep
 from app.core.errors import no_route
-from app.core.infra.database import MakerDep
+from app.core.web.urls import urls_of
 from app.pages.paths import READS
 from app.pages.repository import Entry, sitemap_count, sitemap_entries
 

@@ -1,7 +1,7 @@
 """A post kind's response bodies for one caller (the reference's field order, links,
 redaction of protected records): what the API's doors answer. The services render with it
 only what the reference derives from a body: a write's answer and the ETag a GET of the
-record would carry (If-Match, app/core/edge/etags.py), and whether an update changed what
+record would carry (If-Match, app/core/caching/etags.py), and whether an update changed what
 the record shows."""
 
 from collections.abc import Sequence

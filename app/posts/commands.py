@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from app.core.edge.refusals import NOTHING_REFUSED, Refusals, Refused
+from app.core.web.refusals import NOTHING_REFUSED, Refusals, Refused
 
 # An image to set: its ID, an http(s) URL to record, or NO_IMAGE to clear it (or, from a
 # door, what it refused).

@@ -1,16 +1,16 @@
 """The API's door of the post services: a request's parameters (the wire's lenient forms,
 app/http/coercion.py) into their typed inputs (app/posts/commands.py). What cannot be read
 is kept as the input's refusals, which the service raises after its checks of the caller and
-the record (app/core/edge/refusals.py)."""
+the record (app/core/web/refusals.py)."""
 
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from app.core.edge.refusals import Refused
 from app.core.errors import note
 from app.core.rules.constants import MAX_ID
 from app.core.rules.dates import parse_when
 from app.core.rules.permissions import User
+from app.core.web.refusals import Refused
 from app.http.coercion import decimal
 from app.http.params import parse, parse_later
 from app.http.raw_params import RawParams

@@ -10,10 +10,10 @@ import posixpath
 from typing import Any, Literal, Protocol
 from urllib.parse import unquote, urlsplit
 
-from app.core.edge.refusals import Refused
-from app.core.edge.urls import Urls
 from app.core.errors import invalid, note
 from app.core.rules.constants import MAX_ID
+from app.core.web.refusals import Refused
+from app.core.web.urls import Urls
 from app.posts.commands import NO_IMAGE, ImageRef
 from app.posts.repository import ImageRepository
 

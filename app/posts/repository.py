@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.sql import (
+from app.core.database.sql import (
     add_trashed_suffix,
     escape_like,
     from_json_row,

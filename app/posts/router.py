@@ -9,9 +9,9 @@ from fastapi import APIRouter
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.core.edge.etags import etag_headers
-from app.core.edge.responses import json_response
+from app.core.caching.etags import etag_headers
 from app.core.rules.permissions import POSTS
+from app.core.web.responses import json_response
 from app.http.context import ContextDep, RequestContext
 from app.http.idempotency import idempotent
 from app.http.openapi import api_doc

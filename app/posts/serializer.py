@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from typing import Any, TypeVar
 
-from app.core.edge.urls import Urls
 from app.core.rules.dates import format_datetime
 from app.core.rules.permissions import User, may
+from app.core.web.urls import Urls
 from app.posts.images import image_body
 from app.posts.records import PostRecord, Protectable
 

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple
 
-from app.core.edge.etags import etag_of, if_match_holds
-from app.core.edge.responses import dumps
+from app.core.caching.etags import etag_of, if_match_holds
 from app.core.errors import ApiError, NotFound, note, precondition_failed
 from app.core.rules.constants import MAX_ID, TRASH
 from app.core.rules.permissions import Action, may, poster, record_need, require
 from app.core.rules.slugs import is_trashed_slug, untrashed_slug
+from app.core.web.responses import dumps
 from app.http.context import RequestContext
 from app.http.params import check
 from app.posts.bodies import Bodies
@@ -120,7 +120,7 @@ class PostService(Generic[R]):
         return {record.id: body for record, body in zip(readable, bodies, strict=True)}
 
     def read_etag(self, record: R) -> str | None:
-        """The ETag of a GET of `record` by this caller (app.core.edge.etags: the body's digest)."""
+        """The ETag of a GET of `record` by this caller (app.core.caching.etags: the body's digest)."""
         body = self.visible_body(record)
         return None if body is None else etag_of(dumps(body))
 

@@ -5,9 +5,8 @@ an identical existing record instead of creating a duplicate)."""
 from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
-from app.core.edge.refusals import Refused
+from app.core.database.engine import Session
 from app.core.errors import MissingParams, Note, Problems, note
-from app.core.infra.database import Session
 from app.core.rules.html import Markup
 from app.core.rules.permissions import (
     GIVE_RECORDS,
@@ -18,6 +17,7 @@ from app.core.rules.permissions import (
     require,
     scale_status,
 )
+from app.core.web.refusals import Refused
 from app.http.params import check, refused_values
 from app.posts.commands import PostFields, RecordWrite
 from app.posts.images import resolve_image

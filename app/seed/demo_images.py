@@ -11,8 +11,8 @@ from io import BytesIO
 
 from PIL import Image, ImageDraw
 
-from app.core.infra.database import make_engine, make_sessionmaker
-from app.core.infra.settings import Settings
+from app.core.database.engine import make_engine, make_sessionmaker
+from app.core.settings import Settings
 from app.media.repository import MediaRepository
 from app.media.storage import LocalStorage
 from app.media.uploads import Uploads, UploadTexts

@@ -33,10 +33,10 @@ from zoneinfo import ZoneInfo
 
 import asyncpg
 
-from app.core.infra.database import asyncpg_url
-from app.core.infra.settings import Settings, get_settings
-from app.core.infra.sql import analyze_statement
+from app.core.database.engine import asyncpg_url
+from app.core.database.sql import analyze_statement
 from app.core.rules.slugs import make_slug
+from app.core.settings import Settings, get_settings
 from app.i18n import LANGUAGES
 from app.models import CATEGORY, TAG
 from app.seed.bulk import ChunkWriter

@@ -6,9 +6,9 @@ directly."""
 from dataclasses import dataclass
 from typing import Literal
 
-from app.core.edge.refusals import NOTHING_REFUSED, Refusals, Refused
 from app.core.errors import note
 from app.core.rules.constants import MAX_ID
+from app.core.web.refusals import NOTHING_REFUSED, Refusals, Refused
 
 OrderBy = Literal["name", "id", "slug", "count", "description", "term_group", "include"]
 # What a parent that is no term's number is refused with.

@@ -3,8 +3,8 @@
 
 from typing import Any
 
-from app.core.edge.refusals import Refused
 from app.core.errors import note
+from app.core.web.refusals import Refused
 from app.http.params import parse, parse_later
 from app.http.raw_params import RawParams
 from app.models import TAG

@@ -20,7 +20,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.sql import (
+from app.core.database.sql import (
     escape_like,
     in_savepoint,
     insert_with_unique_slug,

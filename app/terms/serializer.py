@@ -1,6 +1,6 @@
 from typing import Any
 
-from app.core.edge.urls import Urls
+from app.core.web.urls import Urls
 from app.models import CATEGORY
 from app.terms.repository import TermRecord
 

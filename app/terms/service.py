@@ -7,9 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.core.edge.etags import etag_of, if_match_holds
-from app.core.edge.refusals import Refused
-from app.core.edge.responses import dumps
+from app.core.caching.etags import etag_of, if_match_holds
 from app.core.errors import (
     ApiError,
     InvalidParams,
@@ -29,6 +27,8 @@ from app.core.rules.permissions import (
     require_role,
     term_need,
 )
+from app.core.web.refusals import Refused
+from app.core.web.responses import dumps
 from app.http.context import RequestContext
 from app.http.params import check, refused_values
 from app.models import CATEGORY, TAG
@@ -99,7 +99,7 @@ class TermService:
         return term
 
     def etag(self, term: TermRecord) -> str:
-        """The ETag of a GET of `term` (app/core/edge/etags.py: its body's digest)."""
+        """The ETag of a GET of `term` (app/core/caching/etags.py: its body's digest)."""
         return etag_of(dumps(term_body(term, self.ctx.urls, with_links=True)))
 
     async def visible_bodies(self, term_ids: Sequence[int]) -> dict[int, Body]:
@@ -109,7 +109,7 @@ class TermService:
 
     async def _for_writing(self, term_id: int) -> TermRecord:
         """The term, locked for this transaction (concurrent writers go one at a time), once
-        the request's `If-Match` holds (checked under the lock: see app/core/edge/etags.py)."""
+        the request's `If-Match` holds (checked under the lock: see app/core/caching/etags.py)."""
         if term_id <= MAX_ID:
             await self.repo.lock(term_id)
         term = await self.get(term_id)

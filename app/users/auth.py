@@ -6,7 +6,7 @@ reference use) or as `Authorization: Bearer <password>`.
 
 A desk session's cookie (app/users/sessions.py) signs in reads only: a GET or HEAD of the API
 or of the public pages with it is that person's read (the response cache stores and serves
-no request with a cookie: app/core/edge/scopes.py). A write with only the cookie is anonymous:
+no request with a cookie: app/core/asgi/scopes.py). A write with only the cookie is anonymous:
 API writes take application passwords, and the desk's own forms check their CSRF token
 (app/desk/context.py). This module is the one place that decides it.
 """
@@ -22,12 +22,12 @@ from contextlib import asynccontextmanager
 
 from fastapi import Request
 
-from app.core.edge.app_services import services_of
+from app.core.app_services import services_of
+from app.core.database.engine import ROUTE_KEY, Session, SessionMaker
+from app.core.database.replica import Route
 from app.core.errors import ApiError
-from app.core.infra.database import ROUTE_KEY, Session, SessionMaker
-from app.core.infra.replica import Route
-from app.core.infra.settings import Settings
 from app.core.rules.permissions import Principal
+from app.core.settings import Settings
 from app.users.repository import UserRepository
 from app.users.sessions import COOKIE, DeskSessions, SignedIn
 

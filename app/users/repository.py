@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.database import not_content
+from app.core.database.engine import not_content
 from app.core.rules.permissions import Principal, Role
 from app.models import AppPassword, DeskSession, Event, Image, Organizer, User, Venue
 

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.core.infra.database import Session, not_content
+from app.core.database.engine import Session, not_content
 from app.core.rules.permissions import Principal, Role
 from app.models import User
 from app.users.auth import hash_password, new_password, pepper_fingerprint

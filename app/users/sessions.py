@@ -10,9 +10,9 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 
-from app.core.infra.database import Session
-from app.core.infra.settings import Settings
+from app.core.database.engine import Session
 from app.core.rules.permissions import Principal
+from app.core.settings import Settings
 from app.users.repository import DeskSessionRepository, FoundSession, SessionRow
 
 COOKIE = "almanac_desk"

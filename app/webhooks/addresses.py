@@ -7,12 +7,12 @@ Loopback, private, link-local (169.254.169.254, the cloud metadata service), sha
 (100.64.0.0/10, another provider's metadata address), multicast, reserved and unspecified
 addresses are refused unless WEBHOOKS_ALLOW_PRIVATE is set (tests, intranets); so are IPv6
 addresses carrying such an IPv4 address. Which addresses are public is decided in one place
-for webhooks and the importer: app/core/infra/addresses.py."""
+for webhooks and the importer: app/core/security/addresses.py."""
 
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from app.core.infra.addresses import Unresolvable, addresses_of, first_not_public
+from app.core.security.addresses import Unresolvable, addresses_of, first_not_public
 
 MAX_URL_LENGTH = 2000
 

@@ -5,7 +5,7 @@ of its delivery log. Values are parsed; `None` is a field not sent. The API's do
 from dataclasses import dataclass
 from typing import Literal
 
-from app.core.edge.refusals import NOTHING_REFUSED, Refusals
+from app.core.web.refusals import NOTHING_REFUSED, Refusals
 
 DeliveryStatus = Literal["pending", "delivered", "failed"]
 

@@ -1,6 +1,6 @@
 """The API's door of the webhook service: a request's parameters into its typed inputs
 (app/webhooks/commands.py), what it cannot read kept for the service to refuse after its
-checks (app/core/edge/refusals.py)."""
+checks (app/core/web/refusals.py)."""
 
 from app.http.params import parse_later
 from app.http.raw_params import RawParams

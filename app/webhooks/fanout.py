@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 
 from app.changes.repository import ChangeRepository, Logged
 from app.changes.service import ChangeFeed
-from app.core.edge.responses import dumps
-from app.core.edge.urls import Urls
-from app.core.infra.database import Session, SessionMaker
-from app.core.infra.settings import Settings
+from app.core.database.engine import Session, SessionMaker
+from app.core.settings import Settings
+from app.core.web.responses import dumps
+from app.core.web.urls import Urls
 from app.http.context import RequestContext
 from app.webhooks.repository import (
     FanoutTarget,

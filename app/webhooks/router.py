@@ -6,9 +6,9 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 from starlette.responses import Response
 
-from app.core.edge.etags import etag_headers
-from app.core.edge.responses import json_response
+from app.core.caching.etags import etag_headers
 from app.core.rules.permissions import WEBHOOKS
+from app.core.web.responses import json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.routing import RecordId

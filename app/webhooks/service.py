@@ -6,11 +6,11 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from app.core.edge.etags import etag_of, if_match_holds
-from app.core.edge.responses import dumps
+from app.core.caching.etags import etag_of, if_match_holds
 from app.core.errors import MissingParams, NotFound, invalid, note, precondition_failed
 from app.core.rules.dates import format_datetime
 from app.core.rules.permissions import WEBHOOKS, require_role
+from app.core.web.responses import dumps
 from app.http.context import RequestContext
 from app.posts.service import Answer
 from app.webhooks.addresses import Refused, check_url

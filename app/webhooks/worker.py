@@ -25,10 +25,10 @@ import random
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
-from app.core.infra.activity import RequestActivity
-from app.core.infra.database import SessionMaker
-from app.core.infra.metrics import Metrics
-from app.core.infra.settings import Settings
+from app.core.database.engine import SessionMaker
+from app.core.observability.activity import RequestActivity
+from app.core.observability.metrics import Metrics
+from app.core.settings import Settings
 from app.webhooks.fanout import fan_out
 from app.webhooks.repository import Claimed, Recorded, WebhookRepository, looking
 from app.webhooks.sender import Attempt, Outgoing, Sender, message_id

@@ -1,6 +1,6 @@
 """Failed sign-ins in PostgreSQL, shared by every worker and instance
 
-The failed-login throttle (app/core/edge/ratelimit.py) keeps one row per failure. UNLOGGED: the
+The failed-login throttle (app/core/security/ratelimit.py) keeps one row per failure. UNLOGGED: the
 state is short-lived (a minute by default), so it skips the WAL; a crash empties it, which
 only forgets recent failures. No data-version trigger: it changes nothing the API shows.
 

@@ -4,7 +4,7 @@ Every table whose changes the API can show has a `<table>_version` trigger that 
 data version (the content tables); the others (desk sessions, the failed-login throttle,
 webhooks, the change log, imports) have none. The trigger now also sets the transaction-local
 setting `almanac.content_written`, so that the app can ask, before a commit, whether the
-transaction wrote content at all (app/core/infra/database.py `session_scope`): a desk sign-in
+transaction wrote content at all (app/core/database/engine.py `session_scope`): a desk sign-in
 then draws no version after its commit and empties no cache. The setting ends with the
 transaction (committed or not), so a pooled connection carries nothing into the next one.
 

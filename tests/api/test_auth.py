@@ -5,7 +5,7 @@ import base64
 from fastapi import FastAPI
 from httpx import AsyncClient
 
-from app.core.edge.app_services import app_services
+from app.core.app_services import app_services
 from tests.factories import API, Auth, asgi_client, basic
 
 

@@ -10,7 +10,7 @@ suite's 33-minute stall). Fresh statistics invalidate the kept plan.
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.sql import refresh_statistics
+from app.core.database.sql import refresh_statistics
 
 # A parent and a child table like `events` and `occurrences`, new in the test's transaction:
 # nothing earlier (rolled-back rows on disk, another test's statistics) changes their plans.

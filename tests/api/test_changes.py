@@ -15,9 +15,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.changes.repository import MAC_BYTES, token_key
-from app.core.edge.etags import etag_of
-from app.core.edge.responses import dumps
-from app.core.infra.settings import get_settings
+from app.core.caching.etags import etag_of
+from app.core.settings import get_settings
+from app.core.web.responses import dumps
 from tests.factories import API, Auth, AuthFor, create_record
 
 FEED = f"{API}/changes"

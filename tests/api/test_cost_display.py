@@ -14,9 +14,9 @@ from pydantic import ValidationError
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.edge.app_services import app_services
-from app.core.infra.migrate import PROJECT_ROOT
-from app.core.infra.settings import Settings
+from app.core.app_services import app_services
+from app.core.database.migrate import PROJECT_ROOT
+from app.core.settings import Settings
 from tests.factories import API, AuthFor
 
 DASH = "–"  # en dash

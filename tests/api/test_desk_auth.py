@@ -374,7 +374,7 @@ async def test_ending_another_session_signs_it_out(
 async def test_a_new_account_password_ends_the_sessions(
     client: AsyncClient, desk_user: DeskUserFactory, db: AsyncSession
 ) -> None:
-    from app.core.infra.settings import get_settings
+    from app.core.settings import get_settings
     from app.users.service import Accounts
 
     user = await desk_user("editor")

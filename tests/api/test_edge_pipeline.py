@@ -1,4 +1,4 @@
-"""The edge pipeline's contract (app/core/edge/pipeline.py), on a bare Starlette app: steps run
+"""The edge pipeline's contract (app/core/asgi/pipeline.py), on a bare Starlette app: steps run
 in their order, header hooks apply innermost first, and a step that answers by itself gets the
 hooks of the steps before it only. Every behaviour of the real steps is tested through the app
 (test_proxy, test_etags, test_security, test_wordpress_discovery, ...)."""
@@ -10,7 +10,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.types import Message
 
-from app.core.edge.pipeline import EdgePipeline, Exchange, Handler, Step
+from app.core.asgi.pipeline import EdgePipeline, Exchange, Handler, Step
 
 
 def tagging(name: str) -> Step:

@@ -8,7 +8,7 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import async_sessionmaker, create_async_engine
 
-from app.core.infra.database import get_sessionmaker
+from app.core.database.engine import get_sessionmaker
 from app.main import create_app
 from tests.factories import API, asgi_client
 

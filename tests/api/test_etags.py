@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from app.core.edge.etags import etag_of, tag_responses
-from app.core.edge.pipeline import EdgePipeline
+from app.core.asgi.pipeline import EdgePipeline
+from app.core.caching.etags import etag_of, tag_responses
 from tests.factories import API, AuthFor, create_record
 
 PLURALS = ("events", "venues", "organizers")

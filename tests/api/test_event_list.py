@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.edge.app_services import app_services
-from app.core.infra.settings import get_settings
+from app.core.app_services import app_services
+from app.core.settings import get_settings
 from tests.factories import API, Auth, AuthFor, make_event
 
 

@@ -14,12 +14,12 @@ from sqlalchemy import event, text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
-from app.core.edge.app_services import app_services
-from app.core.edge.caching import CountCache
-from app.core.edge.urls import Urls
-from app.core.infra.settings import get_settings
-from app.core.infra.sql import refresh_statistics
+from app.core.app_services import app_services
+from app.core.caching.cache import CountCache
+from app.core.database.sql import refresh_statistics
 from app.core.rules.constants import VERSION_SEQUENCE
+from app.core.settings import get_settings
+from app.core.web.urls import Urls
 from app.events.listing import prepare
 from app.events.query import EventQuery
 from app.events.repository.events import EventRepository

@@ -517,7 +517,7 @@ async def test_each_language_read_again_keeps_its_texts(
     client: AsyncClient, editor: AuthFor
 ) -> None:
     """The reads' statements are compiled once per statement and reused from the second
-    execution on (app/core/infra/compiled.py); the languages' statements differ only in the
+    execution on (app/core/database/compiled.py); the languages' statements differ only in the
     language bound in them, so every read, first or later, must show its own language."""
     created = await client.post(
         f"/de{API}/events",

@@ -10,10 +10,10 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.edge.app_services import app_services
-from app.core.infra.pool_share import AnonymousReads
-from app.core.infra.settings import get_settings
+from app.core.app_services import app_services
+from app.core.database.pool_share import AnonymousReads
 from app.core.rules.paging import MAX_LIST_DEPTH
+from app.core.settings import get_settings
 from app.pages.views import LAST_LIST_PAGE
 from tests.factories import API, AuthFor, create_record, make_event
 

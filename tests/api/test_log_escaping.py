@@ -8,8 +8,8 @@ import logging.config
 import pytest
 from httpx import AsyncClient
 
-from app.core.edge.request_id import RequestIdFilter
-from app.core.infra.logs import logging_config
+from app.core.observability.logs import logging_config
+from app.core.observability.request_id import RequestIdFilter
 from tests.factories import API
 
 FORGED = "\n2026-11-24T12:00:00+0000 INFO almanac.access [x] GET /admin 200"

@@ -17,8 +17,8 @@ from PIL import Image as PILImage
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.edge.app_services import app_services
-from app.core.infra.settings import get_settings
+from app.core.app_services import app_services
+from app.core.settings import get_settings
 from app.importer.images import CopyLimits
 from app.main import create_app
 from app.media.processing import FULL, process

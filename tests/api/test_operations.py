@@ -14,11 +14,11 @@ from sqlalchemy import text
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.edge.app_services import app_services
-from app.core.infra.database import get_sessionmaker, make_engine
-from app.core.infra.metrics import Metrics
-from app.core.infra.migrate import head_revisions
-from app.core.infra.settings import get_settings
+from app.core.app_services import app_services
+from app.core.database.engine import get_sessionmaker, make_engine
+from app.core.database.migrate import head_revisions
+from app.core.observability.metrics import Metrics
+from app.core.settings import get_settings
 from app.main import create_app
 from tests.factories import API, Auth, asgi_client, basic, make_event
 

@@ -12,8 +12,8 @@ import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient
 
-from app.core.edge.app_services import app_services
-from app.core.infra.database import get_sessionmaker
+from app.core.app_services import app_services
+from app.core.database.engine import get_sessionmaker
 from app.i18n.dates import first_weekday
 from app.main import create_app
 from app.pages.calendar import month_bounds

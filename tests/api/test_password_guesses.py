@@ -4,7 +4,7 @@ requests go, through its read, the list's `password=` or the public page's form.
 
 from httpx import AsyncClient
 
-from app.core.infra.settings import get_settings
+from app.core.settings import get_settings
 from tests.factories import API, AuthFor, create_record
 
 LIMIT = get_settings().login_failures_limit

@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.infra.database import get_sessionmaker
-from app.core.infra.settings import get_settings
+from app.core.database.engine import get_sessionmaker
+from app.core.settings import get_settings
 from app.main import create_app
 from tests.factories import API, Auth, AuthFor, asgi_client
 

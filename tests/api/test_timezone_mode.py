@@ -27,10 +27,10 @@ from sqlalchemy import text
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.edge.app_services import app_services
-from app.core.edge.urls import Urls
-from app.core.infra.settings import Settings
-from app.core.infra.sql import refresh_statistics
+from app.core.app_services import app_services
+from app.core.database.sql import refresh_statistics
+from app.core.settings import Settings
+from app.core.web.urls import Urls
 from app.events.listing import prepare
 from app.events.query import EventQuery
 from app.events.repository.events import EventRepository

@@ -12,7 +12,7 @@ from httpx import AsyncClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.edge.app_services import app_services
+from app.core.app_services import app_services
 from app.models import Event
 from tests.factories import API, Auth, AuthFor, create_post, link_organizers, make_event
 

@@ -13,8 +13,8 @@ from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
-from app.core.edge.app_services import app_services
-from app.core.infra.migrate import alembic_config, upgrade
+from app.core.app_services import app_services
+from app.core.database.migrate import alembic_config, upgrade
 from app.webhooks.fanout import fan_out
 from app.webhooks.sender import Outgoing, Sender
 from app.webhooks.worker import WebhookWorker

@@ -1,4 +1,4 @@
-"""Webhook deliveries yield to requests (app/webhooks/worker.py, app/core/infra/activity.py),
+"""Webhook deliveries yield to requests (app/webhooks/worker.py, app/core/observability/activity.py),
 with real requests through the app in process and a real receiver: while a request is in
 flight, a delivery lane claims nothing; once the request has ended, the delivery goes; and a
 request that never ends holds deliveries up for WEBHOOKS_MAX_DEFERRAL at most."""
@@ -13,8 +13,8 @@ from fastapi import FastAPI
 from httpx import AsyncClient, Response
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.core.edge.app_services import app_services
-from app.core.infra.activity import RequestActivity
+from app.core.app_services import app_services
+from app.core.observability.activity import RequestActivity
 from app.webhooks.sender import Sender
 from app.webhooks.worker import WebhookWorker
 from tests.factories import API, AuthFor

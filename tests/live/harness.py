@@ -81,7 +81,7 @@ async def _template(database_url: str) -> str:
     second; migrating takes seconds, and a server starts on a migrated database sooner)."""
     global _migrated_template
     if _migrated_template is None:
-        from app.core.infra.migrate import upgrade  # the app only where it is needed
+        from app.core.database.migrate import upgrade  # the app only where it is needed
 
         name = per_worker("almanac_template")
         admin = create_async_engine(database_url, isolation_level="AUTOCOMMIT")
@@ -123,7 +123,7 @@ async def accounts_of(url: str) -> AsyncIterator[Any]:
     makes them (tests/live/test_first_hour.py runs the command itself)."""
     from sqlalchemy.ext.asyncio import AsyncSession
 
-    from app.core.infra.settings import get_settings
+    from app.core.settings import get_settings
     from app.users.service import Accounts
 
     engine = create_async_engine(url)
@@ -217,7 +217,7 @@ async def wait_until_refused(port: int, seconds: float = 30) -> None:
 def private_postgres(name: str) -> Iterator[Any]:
     """An embedded PostgreSQL of the caller's own (pgserver), so that it can be stopped and
     started again (`stop_postgres`, `server.ensure_postgres_running()`); removed afterwards."""
-    from app.core.infra.embedded import start_server
+    from app.core.database.embedded import start_server
 
     base = Path(tempfile.gettempdir()) / f"almanac-{name}-{os.getpid()}"
     base.mkdir(mode=0o755, exist_ok=True)

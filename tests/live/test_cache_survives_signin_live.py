@@ -2,7 +2,7 @@
 writes that change no content: a desk sign-in, a failed one, a sign-out and ending another
 session draw no data version, so a cached list stays a hit; a content write through the desk
 or the API is seen at once, also when the same request wrote a desk session too
-(app/core/infra/database.py `not_content`)."""
+(app/core/database/engine.py `not_content`)."""
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass

@@ -164,7 +164,7 @@ async def test_embedded_postgres_stops_with_the_server_and_quietly(data_dir: Pat
 
 async def test_commands_starting_the_embedded_server_at_once_share_it(data_dir: Path) -> None:
     """Three `almanac migrate` at the same moment on a data directory nothing has used yet:
-    they take turns starting the embedded server (app/core/infra/embedded.py), one creates
+    they take turns starting the embedded server (app/core/database/embedded.py), one creates
     it and the others join; the migrations run once; the last to exit stops it."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "XDG_RUNTIME_DIR")}
     env["ALMANAC_DATA_DIR"] = str(data_dir)

@@ -14,7 +14,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.core.infra.settings import get_settings
+from app.core.settings import get_settings
 from app.importer.arguments import ImportArguments
 from app.importer.client import site_key
 from app.importer.command import cmd_import

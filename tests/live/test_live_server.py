@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from app.core.infra.replica import NOT_A_STANDBY
+from app.core.database.replica import NOT_A_STANDBY
 from tests.factories import API
 from tests.live.harness import (
     add_user,

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.core.infra.database import asyncpg_url
+from app.core.database.engine import asyncpg_url
 from tests.factories import API
 from tests.live.harness import POLL, private_postgres, stop_postgres
 from tests.live.test_instances import Instance, serving, until_logged

@@ -13,11 +13,11 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from app.core.edge.app_services import app_services
-from app.core.infra.database import asyncpg_url, get_sessionmaker, make_engine, make_sessionmaker
-from app.core.infra.migrate import upgrade
-from app.core.infra.settings import get_settings
+from app.core.app_services import app_services
+from app.core.database.engine import asyncpg_url, get_sessionmaker, make_engine, make_sessionmaker
+from app.core.database.migrate import upgrade
 from app.core.rules.permissions import Role
+from app.core.settings import get_settings
 from app.main import create_app
 from app.users.service import Accounts
 from tests.factories import API, AuthFor, asgi_client

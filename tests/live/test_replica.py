@@ -14,9 +14,9 @@ import asyncpg
 import httpx
 import pytest
 
-from app.core.infra.database import asyncpg_url, raw_dsn
-from app.core.infra.migrate import upgrade
-from app.core.infra.replica import format_lsn, parse_lsn
+from app.core.database.engine import asyncpg_url, raw_dsn
+from app.core.database.migrate import upgrade
+from app.core.database.replica import format_lsn, parse_lsn
 from app.core.rules.constants import VERSION_SEQUENCE
 from tests.factories import API
 from tests.live.harness import POLL, add_user, almanac, private_postgres

@@ -16,8 +16,8 @@ from httpx import AsyncClient
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from app.core.infra.database import get_sessionmaker
-from app.core.infra.migrate import upgrade
+from app.core.database.engine import get_sessionmaker
+from app.core.database.migrate import upgrade
 from app.events.occurrences import Horizon, SeriesStore
 from app.events.recurrence import parse_recurrence
 from app.seed.generation import series_rule

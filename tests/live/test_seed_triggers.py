@@ -18,7 +18,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from app.core.infra.migrate import upgrade
+from app.core.database.migrate import upgrade
 from app.seed import seeder as seeder_module
 from app.seed.bulk import RECURRENCE
 from app.seed.generation import EventRows

@@ -1,11 +1,11 @@
-"""The app's long-lived services are one typed object (app/core/edge/app_services.py): read
+"""The app's long-lived services are one typed object (app/core/app_services.py): read
 through its accessors, never as untyped attributes of `app.state`."""
 
 import re
 from pathlib import Path
 
 APP = Path(__file__).resolve().parents[2] / "app"
-ACCESSORS = APP / "core" / "edge" / "app_services.py"
+ACCESSORS = APP / "core" / "app_services.py"
 # `app.state`, `request.app.state`, `getattr(app.state, ...)`: the app's, not a request's.
 APP_STATE = re.compile(r"\bapp\.state\b")
 

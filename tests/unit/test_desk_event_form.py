@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.core.edge.refusals import Refused
+from app.core.web.refusals import Refused
 from app.desk.events.form import (
     blank_form,
     changed,

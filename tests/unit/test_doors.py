@@ -1,11 +1,11 @@
 """The API's doors of the term, media and webhook services: what they cannot read is kept
-in the typed input, refused by the service in its turn (app/core/edge/refusals.py). Pure:
+in the typed input, refused by the service in its turn (app/core/web/refusals.py). Pure:
 no database, no HTTP."""
 
 import pytest
 
-from app.core.edge.refusals import Refused
 from app.core.errors import InvalidParams, MissingParams
+from app.core.web.refusals import Refused
 from app.media.door import media_query, media_removal, media_upload
 from app.terms.door import term_query, term_write
 from app.terms.service import CATEGORIES, TAGS

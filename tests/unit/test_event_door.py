@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from app.core.edge.refusals import Refused
 from app.core.errors import InvalidParams
+from app.core.web.refusals import Refused
 from app.events.commands import EventWrite
 from app.events.door import event_removal, event_write
 from app.posts.commands import NO_IMAGE, RecordWrite

@@ -7,6 +7,9 @@ from typing import Final
 # offsets) below it means no arithmetic on them can overflow the column type.
 MAX_ID: Final = 2**62 - 1
 
+# The API's namespace, under which every route of the interface is mounted.
+NAMESPACE: Final = "calendar/events/v1"
+
 # Statuses of events, venues and organizers (WordPress post statuses).
 PUBLISH: Final = "publish"
 TRASH: Final = "trash"

@@ -16,7 +16,6 @@ from fastapi import APIRouter, Depends, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
 
-from app.core.edge.urls import urls_of
 from app.core.errors import ApiError
 from app.core.rules.dates import ZoneError
 from app.core.rules.html import POST_TAGS
@@ -26,6 +25,7 @@ from app.core.rules.permissions import (
     can_publish,
     poster,
 )
+from app.core.web.urls import urls_of
 from app.desk.context import (
     DeskContext,
     body_refused,

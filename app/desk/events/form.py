@@ -14,8 +14,8 @@ from dataclasses import fields, replace
 from datetime import date, datetime, time, tzinfo
 from typing import Any
 
-from app.core.edge.refusals import Refusals, Refused
 from app.core.errors import Note, note
+from app.core.web.refusals import Refusals, Refused
 from app.desk.events.recurrence_form import from_fields, from_lines, to_fields, to_lines
 from app.events.commands import EventWrite, LinkRef, TermRef
 from app.events.records import EventRecord

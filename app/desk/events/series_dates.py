@@ -10,8 +10,8 @@ see.
 from dataclasses import dataclass
 from datetime import datetime
 
+from app.core.database.engine import Session
 from app.core.errors import ApiError
-from app.core.infra.database import Session
 from app.core.rules.dates import ZoneError, parse_zone
 from app.events.records import EventRecord
 from app.events.recurrence import parse_recurrence

@@ -12,13 +12,13 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
-from app.core.edge.app_services import services_of
-from app.core.edge.caching import CountCache
+from app.core.app_services import services_of
+from app.core.caching.cache import CountCache
+from app.core.database.engine import Session
 from app.core.errors import ApiError, InvalidParams, Problems
-from app.core.infra.database import Session
-from app.core.infra.settings import Settings
 from app.core.rules.paging import Page
 from app.core.rules.permissions import can_create_posts, can_publish
+from app.core.settings import Settings
 from app.desk.context import DeskContext, desk_reader, desk_writer
 from app.desk.screens.event_rows import rows
 from app.desk.screens.event_table import PENDING, STATUS_TABS, Pages, TableQuery

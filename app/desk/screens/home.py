@@ -6,8 +6,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from app.core.edge.app_services import services_of
-from app.core.edge.caching import CountCache
+from app.core.app_services import services_of
+from app.core.caching.cache import CountCache
 from app.desk.context import DeskContext, desk_reader
 from app.desk.screens.events import table_count
 from app.i18n import N_

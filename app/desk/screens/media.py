@@ -13,11 +13,11 @@ from starlette.background import BackgroundTask
 from starlette.datastructures import UploadFile
 from starlette.responses import Response
 
-from app.core.edge.etags import etag_of
-from app.core.edge.responses import dumps
+from app.core.caching.etags import etag_of
 from app.core.errors import ApiError
 from app.core.rules.paging import Page
 from app.core.rules.permissions import Role
+from app.core.web.responses import dumps
 from app.desk.context import DeskContext
 from app.desk.refusal import Refusal
 from app.desk.screens.api_calls import (

@@ -14,11 +14,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.edge.refusals import Refused
 from app.core.errors import ApiError, note
 from app.core.rules.constants import TRASH
 from app.core.rules.paging import Page
 from app.core.rules.permissions import can_create_posts, can_publish, may
+from app.core.web.refusals import Refused
 from app.desk.context import DeskContext
 from app.desk.refusal import Refusal
 from app.desk.screens.api_calls import (

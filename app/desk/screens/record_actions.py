@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.core.database.sql import in_savepoint
 from app.core.errors import ApiError, InvalidParams
-from app.core.infra.sql import in_savepoint
 from app.core.rules.permissions import may
 from app.events.commands import EventRemoval, EventWrite, Scope
 from app.events.service import EventService

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import RedirectResponse, Response
 
-from app.core.edge.app_services import services_of
+from app.core.app_services import services_of
 from app.desk.context import (
     DeskContext,
     DeskDatabase,
@@ -94,7 +94,7 @@ async def signin(request: Request, db: DeskDatabase) -> Response:
         httponly=True,
         samesite="lax",
         # https as the browser sees it: a trusted proxy's X-Forwarded-Proto counts
-        # (app/core/edge/middleware.py), an untrusted one's does not.
+        # (app/core/web/middleware.py), an untrusted one's does not.
         secure=request.url.scheme == "https",
     )
     return response

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.core.edge.refusals import Refusals
 from app.core.errors import ApiError
 from app.core.rules.paging import Page
 from app.core.rules.permissions import can_manage_terms
+from app.core.web.refusals import Refusals
 from app.desk.context import DeskContext
 from app.desk.refusal import Refusal
 from app.desk.screens.api_calls import (

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from starlette.responses import Response
 
-from app.core.edge.app_services import services_of
+from app.core.app_services import services_of
 from app.core.errors import Problems
 from app.core.rules.constants import TRASH
 from app.core.rules.paging import Page

@@ -21,8 +21,8 @@ from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.core.infra.compiled import fetch_rows
-from app.core.infra.sql import (
+from app.core.database.compiled import fetch_rows
+from app.core.database.sql import (
     MAX_SLUG_ATTEMPTS,
     add_trashed_suffix,
     json_object,
@@ -315,7 +315,7 @@ class EventRepository:
         parameters: one query. Columns named in `extras` are not event fields: the first
         row's values are stored there."""
         # Plain rows on the session's connection, the statement's text compiled once
-        # (app/core/infra/compiled.py): the ORM's result processing, and SQLAlchemy's lookup
+        # (app/core/database/compiled.py): the ORM's result processing, and SQLAlchemy's lookup
         # of the compiled form, would only cost time.
         keys, rows = await fetch_rows(self.session, stmt, values)
         venues = VenueRepository(self.session, self.language, self.default_language)

@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.sql import func
 
-from app.core.infra.sql import escape_like, free_slug, with_defaults
+from app.core.database.sql import escape_like, free_slug, with_defaults
 from app.models import Event, Term, event_organizers, event_terms
 
 EVENTS = cast(Table, Event.__table__)

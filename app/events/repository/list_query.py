@@ -27,9 +27,9 @@ from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import aliased
 
-from app.core.edge.caching import CountCache
-from app.core.infra.compiled import fetch_rows
-from app.core.infra.database import read_version, replay_column, version_column
+from app.core.caching.cache import CountCache
+from app.core.database.compiled import fetch_rows
+from app.core.database.engine import read_version, replay_column, version_column
 from app.events.records import EventRecord, EventSummary
 from app.events.repository.events import DAY, EventRepository
 from app.models import (

@@ -24,7 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.core.infra.sql import taken_slugs, under_free_slug
+from app.core.database.sql import taken_slugs, under_free_slug
 from app.core.rules.slugs import make_slug
 from app.events.repository.events import SLUG_CONSTRAINT
 from app.models import Event, EventTranslation, Occurrence, event_organizers, event_terms

@@ -1,4 +1,4 @@
-"""CORS as an edge step (app/core/edge/pipeline.py), with Starlette's `CORSMiddleware` as the
+"""CORS as an edge step (app/core/asgi/pipeline.py), with Starlette's `CORSMiddleware` as the
 policy: it answers the preflights and decides which origins are allowed; this step only
 applies its answer to the response start as a hook instead of wrapping `send`."""
 
@@ -8,7 +8,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.middleware.cors import CORSMiddleware
 from starlette.types import Message
 
-from app.core.edge.pipeline import Exchange, Handler, Step
+from app.core.asgi.pipeline import Exchange, Handler, Step
 
 ALLOWED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 

@@ -1,16 +1,16 @@
 """Read-your-writes at the HTTP edge: the position a write reached goes out on its answer
 (a header for API clients, a short-lived cookie for browsers), and comes back on the
-client's next reads (app/core/infra/replica.py routes them)."""
+client's next reads (app/core/database/replica.py routes them)."""
 
 import math
 
 from starlette.types import Message, Scope
 
-from app.core.edge.pipeline import Exchange, Handler, Step
-from app.core.edge.scopes import header
+from app.core.asgi.pipeline import Exchange, Handler, Step
+from app.core.asgi.scopes import header
+from app.core.database.engine import WRITTEN_POSITION
+from app.core.database.replica import format_lsn, parse_lsn
 from app.core.errors import ApiError
-from app.core.infra.database import WRITTEN_POSITION
-from app.core.infra.replica import format_lsn, parse_lsn
 
 POSITION_HEADER = "x-almanac-position"
 POSITION_COOKIE = "almanac_position"

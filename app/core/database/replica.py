@@ -30,12 +30,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from app.core.infra.settings import Settings
 from app.core.rules.constants import VERSION_SEQUENCE
+from app.core.settings import Settings
 
 
 class ReplicaGauges(Protocol):
-    """Where the monitor reports the replica's state (app/core/infra/metrics.py's `Metrics`,
+    """Where the monitor reports the replica's state (app/core/observability/metrics.py's `Metrics`,
     which imports the database module, which routes reads with this one: a protocol keeps
     the three without a circle)."""
 
@@ -45,7 +45,7 @@ class ReplicaGauges(Protocol):
 log = logging.getLogger(__name__)
 
 # The primary's data version and position in one statement: the position is at or past the
-# commit of every write whose version has been drawn (app/core/edge/caching.py `after_write`).
+# commit of every write whose version has been drawn (app/core/caching/cache.py `after_write`).
 PRIMARY_POINT_SQL = (
     f"SELECT last_value AS version, pg_current_wal_lsn() AS position FROM {VERSION_SEQUENCE}"
 )
@@ -90,7 +90,7 @@ class ReplayWatch:
     read sees the state at one replay position when that position has not moved from
     before the read to after it (replay only moves forward). Its label is that position,
     `("replay", lsn)`: two reads under one label saw one state. A sequence read on the
-    standby cannot serve (see app/core/edge/caching.py), and neither can a primary sample
+    standby cannot serve (see app/core/caching/cache.py), and neither can a primary sample
     it had replayed: a write's commit is replayed before the version drawn after it."""
 
     def __init__(self, monitor: "ReplicaMonitor", seen: int | None) -> None:
@@ -133,7 +133,7 @@ class ReplicaMonitor:
         metrics: ReplicaGauges,
         on_down: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        self.primary = primary  # raw pools (app/core/infra/database.py `version_pool`)
+        self.primary = primary  # raw pools (app/core/database/engine.py `version_pool`)
         self.replica = replica
         self.max_lag = settings.replica_max_lag
         self.interval = settings.replica_check_interval
@@ -262,7 +262,7 @@ class ReplicaMonitor:
             self._task = None
 
 
-# A request's (client position, primary point) from its ASGI scope (app/core/edge/positions.py).
+# A request's (client position, primary point) from its ASGI scope (app/core/database/positions.py).
 ReadPosition = Callable[[Any], tuple[int | None, tuple[int, int] | None]]
 
 
@@ -279,9 +279,9 @@ class ReadRouter:
 
     async def route(self, wanted: int | None, point: tuple[int, int] | None) -> Route:
         """The server for a read (see the module docstring). `wanted`: the position the
-        client brings (app/core/edge/positions.py); `point`: the primary's version and
+        client brings (app/core/database/positions.py); `point`: the primary's version and
         position read for this request before it reached the app (the response cache,
-        app/core/edge/caching.py): when the replica has replayed that position, what it
+        app/core/caching/cache.py): when the replica has replayed that position, what it
         reads now can be filed under that version."""
         monitor = self.monitor
         if not monitor.usable:

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol
 from fastapi import Depends, Request
 from starlette.applications import Starlette
 
-from app.core.infra.activity import RequestActivity
-from app.core.infra.database import AfterCommit
-from app.core.infra.metrics import Metrics
-from app.core.infra.pool_share import AnonymousReads
-from app.core.infra.settings import Settings
+from app.core.database.engine import AfterCommit
+from app.core.database.pool_share import AnonymousReads
+from app.core.observability.activity import RequestActivity
+from app.core.observability.metrics import Metrics
+from app.core.settings import Settings
 
 if TYPE_CHECKING:
-    from app.core.edge.caching import CountCache, PrincipalCache, ResponseCache
-    from app.core.edge.ratelimit import FailedLogins
+    from app.core.caching.cache import CountCache, PrincipalCache, ResponseCache
+    from app.core.security.ratelimit import FailedLogins
 
 STATE_KEY = "services"
 
@@ -41,7 +41,7 @@ class AppServices:
     # Read once from the environment by create_app(); never imported at module level.
     settings: Settings
     metrics: Metrics
-    # Requests in flight: webhook deliveries wait for them to let up (app/core/infra/activity.py).
+    # Requests in flight: webhook deliveries wait for them to let up (app/core/observability/activity.py).
     activity: RequestActivity
     # The event list's totals per filter and data version (app/events/listing.py).
     event_totals: CountCache
@@ -49,11 +49,11 @@ class AppServices:
     response_cache: ResponseCache
     # Signed-in callers per Authorization header and data version (app/users/auth.py).
     principals: PrincipalCache
-    # Failed logins and record-password guesses per client (app/core/edge/ratelimit.py).
+    # Failed logins and record-password guesses per client (app/core/security/ratelimit.py).
     failed_logins: FailedLogins
-    # Anonymous reads' share of the connection pool (app/core/infra/pool_share.py).
+    # Anonymous reads' share of the connection pool (app/core/database/pool_share.py).
     anonymous_reads: AnonymousReads
-    # Run in order after every committed write (app/core/infra/database.py session_scope).
+    # Run in order after every committed write (app/core/database/engine.py session_scope).
     after_commit: tuple[AfterCommit, ...]
     # Images one worker decodes and resizes at once (app/media/uploads.py).
     media_slots: asyncio.Semaphore

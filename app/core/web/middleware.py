@@ -1,4 +1,4 @@
-"""Edge steps (app/core/edge/pipeline.py): trusted proxy headers, the trailing slash, common
+"""Edge steps (app/core/asgi/pipeline.py): trusted proxy headers, the trailing slash, common
 response headers, HEAD as GET, the body size limit."""
 
 import functools
@@ -8,11 +8,12 @@ from collections.abc import Iterable
 
 from starlette.types import Message, Receive, Scope, Send
 
-from app.core.edge.pipeline import Exchange, Handler, Step
-from app.core.edge.responses import JSON_MEDIA_TYPE, dumps
-from app.core.edge.scopes import header
-from app.core.edge.urls import NAMESPACE, discovery_link
+from app.core.asgi.pipeline import Exchange, Handler, Step
+from app.core.asgi.scopes import header
 from app.core.errors import payload_too_large
+from app.core.rules.constants import NAMESPACE
+from app.core.web.responses import JSON_MEDIA_TYPE, dumps
+from app.core.web.urls import discovery_link
 from app.i18n import LANGUAGES, header_was_read, scope_language
 
 

@@ -1,8 +1,8 @@
-"""The edge step that counts this process's requests in flight (app/core/infra/activity.py):
+"""The edge step that counts this process's requests in flight (app/core/observability/activity.py):
 outermost, so that everything the process serves counts, cache hits included."""
 
-from app.core.edge.pipeline import Exchange, Handler, Step
-from app.core.infra.activity import RequestActivity
+from app.core.asgi.pipeline import Exchange, Handler, Step
+from app.core.observability.activity import RequestActivity
 
 
 def count_requests(activity: RequestActivity) -> Step:

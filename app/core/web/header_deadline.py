@@ -15,7 +15,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from app.core.infra.settings import get_settings
+from app.core.settings import get_settings
 
 
 class HeaderDeadlineProtocol(HttpToolsProtocol):

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from app.core.infra.database import observe_pool
+from app.core.database.engine import observe_pool
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -197,7 +197,7 @@ class Metrics:
 
     def watch_pool(self, pool: Any, name: str) -> None:
         """Connections in use (after every checkout and checkin), capacity and waits of a
-        pool (`observe_pool` in app/core/infra/database.py)."""
+        pool (`observe_pool` in app/core/database/engine.py)."""
         collectors = self._c
         if collectors is None:
             return

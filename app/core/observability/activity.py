@@ -1,5 +1,5 @@
 """What this process is serving: requests in flight and when the last one ended, counted by
-an edge step (app/core/edge/in_flight.py) and read by background work that should yield to
+an edge step (app/core/observability/in_flight.py) and read by background work that should yield to
 requests (the webhook deliveries, app/webhooks/worker.py).
 
 Per process, like the work it describes: a worker's deliveries compete for the CPU with

@@ -10,11 +10,10 @@ from fastapi import Depends, Request
 from starlette.datastructures import Headers
 from starlette.types import Scope
 
-from app.core.edge.app_services import SettingsDep
-from app.core.infra.settings import Settings
+from app.core.app_services import SettingsDep
+from app.core.rules.constants import NAMESPACE
+from app.core.settings import Settings
 from app.i18n import LANGUAGES
-
-NAMESPACE = "calendar/events/v1"
 
 
 def _query_value(value: Any) -> str:

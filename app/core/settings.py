@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     db_connect_timeout: float = Field(default=5.0, gt=0)
     db_statement_timeout_ms: int = Field(default=15000, ge=0)
     max_body_bytes: int = Field(default=1_048_576, ge=1024)
-    # `almanac serve`'s connections (app/core/infra/header_deadline.py, app/cli/serve.py).
+    # `almanac serve`'s connections (app/core/web/header_deadline.py, app/cli/serve.py).
     http_header_timeout: float = Field(
         default=10.0,
         gt=0,

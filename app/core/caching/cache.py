@@ -23,10 +23,10 @@ A sequence read on a standby is not one (its `last_value` is what was last logge
 numbers ahead of the primary, and it moves only when the primary logs it again): the
 version and a WAL position are read on the primary, and a response read on a replica is
 filed under that version only when the replica had replayed that position before the read
-began (app/core/infra/replica.py). A response built on a replica behind the version the
+began (app/core/database/replica.py). A response built on a replica behind the version the
 cache step read is answered but not stored. Totals counted on a replica are filed under the
 replay position they were counted at, when it did not move during the count
-(`read_version` in app/core/infra/database.py).
+(`read_version` in app/core/database/engine.py).
 """
 
 import asyncio
@@ -42,20 +42,19 @@ from urllib.parse import parse_qsl
 
 from starlette.types import Message, Scope, Send
 
-from app.core.edge.etags import matches, not_modified_start
-from app.core.edge.pipeline import Exchange, Handler
-from app.core.edge.positions import POINT_KEY
-from app.core.edge.scopes import header, signed_in
-from app.core.edge.urls import NAMESPACE
-from app.core.infra.database import (
+from app.core.asgi.pipeline import Exchange, Handler
+from app.core.asgi.scopes import header, signed_in
+from app.core.caching.etags import matches, not_modified_start
+from app.core.database.engine import (
     ROUTE_KEY,
     Session,
     content_unchanged,
     draw_data_version,
     lsn_number,
 )
-from app.core.infra.replica import PRIMARY_POINT_SQL, Route
-from app.core.rules.constants import DATE_PARAMS
+from app.core.database.positions import POINT_KEY
+from app.core.database.replica import PRIMARY_POINT_SQL, Route
+from app.core.rules.constants import DATE_PARAMS, NAMESPACE
 from app.core.rules.permissions import Principal
 from app.i18n import scope_accepted_language
 
@@ -69,7 +68,7 @@ TTL_SECONDS = 300.0
 
 async def after_write(session: Session) -> None:
     """Draw a new version once a write has committed (see the module docstring): the
-    session's after-commit hook (app/core/infra/database.py, registered by create_app).
+    session's after-commit hook (app/core/database/engine.py, registered by create_app).
 
     Not after a write that wrote no content table (a desk sign-in or sign-out, ending a
     desk session: `not_content`), so that it does not empty both caches and the cached
@@ -191,7 +190,7 @@ async def current_point(reader: Any) -> tuple[int, int] | None:
 def read_at(scope: Scope, version: int) -> bool:
     """Whether what the request read can be filed under `version`: read on the primary
     after `version` was (the cache step read it first), or on a replica that had replayed
-    it (app/core/infra/replica.py)."""
+    it (app/core/database/replica.py)."""
     route: Route | None = (scope.get("state") or {}).get(ROUTE_KEY)
     return route is None or route.server == "primary" or route.version == version
 
@@ -283,7 +282,7 @@ def cache_key(
 
 
 class ResponseCaching:
-    """The response cache's edge step (app/core/edge/pipeline.py)."""
+    """The response cache's edge step (app/core/asgi/pipeline.py)."""
 
     # How long a request waits for an identical one already being answered before it gives
     # up and does the work itself.

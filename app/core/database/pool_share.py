@@ -14,8 +14,8 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from app.core.infra.database import SAFE_METHODS
-from app.core.infra.settings import Settings
+from app.core.database.engine import SAFE_METHODS
+from app.core.settings import Settings
 
 
 class AnonymousReads:

@@ -19,9 +19,9 @@ import hashlib
 
 from starlette.types import Message, Scope
 
-from app.core.edge.pipeline import Exchange, Handler
-from app.core.edge.scopes import header, signed_in
-from app.core.edge.urls import NAMESPACE
+from app.core.asgi.pipeline import Exchange, Handler
+from app.core.asgi.scopes import header, signed_in
+from app.core.rules.constants import NAMESPACE
 
 # Anonymous answers may be stored by shared caches, but every use must be revalidated (the
 # data can change at any moment; a revalidation is a cheap 304); signed-in ones only by the

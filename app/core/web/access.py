@@ -1,6 +1,6 @@
 """One access-log line and one metrics observation per request, tagged with its request id.
 
-`AccessLog` is the outermost step of the edge pipeline (app/core/edge/pipeline.py): it gives
+`AccessLog` is the outermost step of the edge pipeline (app/core/asgi/pipeline.py): it gives
 the request its id (a trusted proxy's `X-Request-ID`, or a new one), puts it on the response
 and, through a context variable, on every log line written meanwhile; when the response is done it writes the
 access line (id, method, path with secrets masked, route template, status, duration, user id,
@@ -19,12 +19,18 @@ from typing import Any
 import fastapi.routing
 from starlette.types import Message, Scope
 
-from app.core.edge.middleware import TrustedPeers
-from app.core.edge.pipeline import Exchange, Handler, Step
-from app.core.edge.request_id import HEADER, REQUEST_ID, STATE_KEY, accepted, new_request_id
-from app.core.edge.scopes import header
-from app.core.infra.logs import mask_secrets
-from app.core.infra.metrics import Metrics
+from app.core.asgi.pipeline import Exchange, Handler, Step
+from app.core.asgi.scopes import header
+from app.core.observability.logs import mask_secrets
+from app.core.observability.metrics import Metrics
+from app.core.observability.request_id import (
+    HEADER,
+    REQUEST_ID,
+    STATE_KEY,
+    accepted,
+    new_request_id,
+)
+from app.core.web.middleware import TrustedPeers
 
 ACCESS = logging.getLogger("almanac.access")
 ROUTE_KEY = "almanac.route"

@@ -12,12 +12,9 @@ from starlette.responses import Response
 from starlette.routing import Match
 from starlette.types import Message
 
-from app.core.edge.app_services import services_of
-from app.core.edge.pipeline import Exchange, Handler
-from app.core.edge.request_id import NONE as NO_REQUEST_ID
-from app.core.edge.request_id import STATE_KEY as REQUEST_ID_KEY
-from app.core.edge.request_id import current_request_id, new_request_id
-from app.core.edge.responses import json_response
+from app.core.app_services import services_of
+from app.core.asgi.pipeline import Exchange, Handler
+from app.core.database.engine import DatabaseError, PoolTimeout, connection_invalidated
 from app.core.errors import (
     ApiError,
     InvalidParams,
@@ -27,7 +24,10 @@ from app.core.errors import (
     note,
     validation_note,
 )
-from app.core.infra.database import DatabaseError, PoolTimeout, connection_invalidated
+from app.core.observability.request_id import NONE as NO_REQUEST_ID
+from app.core.observability.request_id import STATE_KEY as REQUEST_ID_KEY
+from app.core.observability.request_id import current_request_id, new_request_id
+from app.core.web.responses import json_response
 from app.i18n import language_of
 
 log = logging.getLogger("almanac.errors")
@@ -146,7 +146,7 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     if _is_unavailable(exc):
         log.warning("database unavailable: %s: %s", type(exc).__name__, exc)
         return _error_response(request, _unavailable())
-    # The request's id (app/core/edge/access.py): in the message, on the response and on the log
+    # The request's id (app/core/web/access.py): in the message, on the response and on the log
     # line with the traceback, so that a user's report leads to it.
     request_id = request.scope.get("state", {}).get(REQUEST_ID_KEY) or current_request_id()
     if request_id == NO_REQUEST_ID:

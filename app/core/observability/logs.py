@@ -63,14 +63,14 @@ JSON_FIELDS = "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s"
 DATE_FORMAT = "%Y-%m-%dT%H:%M:%S%z"
 
 
-# SQLAlchemy's pools log under their class's module and name (app.core.infra.database's
+# SQLAlchemy's pools log under their class's module and name (app.core.database.engine's
 # MeteredPool) or under sqlalchemy.pool.
-POOL_LOGGERS = ("sqlalchemy.pool", "app.core.infra.database.MeteredPool")
+POOL_LOGGERS = ("sqlalchemy.pool", "app.core.database.engine.MeteredPool")
 
 
 def logging_config(log_format: str, level: str) -> dict[str, Any]:
     """A `logging.config.dictConfig` for the app and uvicorn (whose own access log is off:
-    app/core/edge/access.py writes one line per request instead)."""
+    app/core/web/access.py writes one line per request instead)."""
     formatter: dict[str, Any] = (
         {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -81,7 +81,11 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
             "reserved_attrs": [*RESERVED_ATTRS, "color_message"],
         }
         if log_format == "json"
-        else {"()": "app.core.infra.logs.TextFormatter", "fmt": TEXT_FORMAT, "datefmt": DATE_FORMAT}
+        else {
+            "()": "app.core.observability.logs.TextFormatter",
+            "fmt": TEXT_FORMAT,
+            "datefmt": DATE_FORMAT,
+        }
     )
     level = level.upper()
     pool_level = level if level == "DEBUG" else "WARNING"
@@ -90,8 +94,8 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {
-            "request_id": {"()": "app.core.edge.request_id.RequestIdFilter"},
-            "secrets": {"()": "app.core.infra.logs.SecretsFilter"},
+            "request_id": {"()": "app.core.observability.request_id.RequestIdFilter"},
+            "secrets": {"()": "app.core.observability.logs.SecretsFilter"},
         },
         "formatters": {"almanac": formatter},
         "handlers": {

@@ -21,30 +21,30 @@ from sqlalchemy.ext.asyncio import (
 from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry, NullPool, QueuePool
 from sqlalchemy.util import greenlet_spawn
 
-from app.core.infra.embedded import embedded_url
-from app.core.infra.settings import Settings
+from app.core.database.embedded import embedded_url
 from app.core.rules.constants import CONTENT_WRITTEN_SETTING, VERSION_SEQUENCE
+from app.core.settings import Settings
 
 if TYPE_CHECKING:  # it imports this module
-    from app.core.infra.replica import ReadRouter, ReplayWatch, Route
+    from app.core.database.replica import ReadRouter, ReplayWatch, Route
 
 # The session type every layer names (only this module and the repositories import SQLAlchemy).
 Session = AsyncSession
 SessionMaker = async_sessionmaker[AsyncSession]
 # Run after a request's write has committed, in order, on its session: e.g. drawing a new data
-# version (app/core/edge/caching.py) and pruning the change log (app/changes/pruning.py).
+# version (app/core/caching/cache.py) and pruning the change log (app/changes/pruning.py).
 AfterCommit = Callable[[AsyncSession], Awaitable[None]]
 
 
 class ReadCounter(Protocol):
-    """Counts a request's reads by the server that answers them (app/core/infra/metrics.py's
+    """Counts a request's reads by the server that answers them (app/core/observability/metrics.py's
     `Metrics`, which imports this module: a protocol, not an import, keeps them apart)."""
 
     def read(self, server: str) -> None: ...
 
 
 class SessionServices(Protocol):
-    """What a request's session needs of the app's services (app/core/edge/app_services.py)."""
+    """What a request's session needs of the app's services (app/core/app_services.py)."""
 
     @property
     def metrics(self) -> ReadCounter: ...
@@ -53,7 +53,7 @@ class SessionServices(Protocol):
     def after_commit(self) -> Sequence[AfterCommit]: ...
 
 
-# Failures of the database layer, for the modules that tell them apart (app/core/edge/errors.py):
+# Failures of the database layer, for the modules that tell them apart (app/core/web/errors.py):
 # any error of SQLAlchemy's, and no connection free in the pool in time.
 DatabaseError = exc.SQLAlchemyError
 PoolTimeout = exc.TimeoutError
@@ -86,7 +86,7 @@ def resolve_database_url(settings: Settings) -> str:
 
 class MeteredPool(AsyncAdaptedQueuePool):
     """The engine's pool, timing the checkouts that have to wait for a connection (no idle
-    one, no overflow left): the metrics' pool waits (app/core/infra/metrics.py sets `on_wait`)."""
+    one, no overflow left): the metrics' pool waits (app/core/observability/metrics.py sets `on_wait`)."""
 
     on_wait: Callable[[float], None] | None = None
 
@@ -153,13 +153,13 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-ROUTE_KEY = "read_route"  # the request state's Route (app/core/infra/replica.py)
+ROUTE_KEY = "read_route"  # the request state's Route (app/core/database/replica.py)
 
 
 async def get_sessionmaker(request: Request) -> async_sessionmaker[AsyncSession]:
     """Writes get a transaction on the primary. Reads run without a transaction (no
     BEGIN/COMMIT round trips), on the server the read router picks when a replica is
-    configured (app/core/infra/replica.py), else on the primary."""
+    configured (app/core/database/replica.py), else on the primary."""
     state = request.state
     if request.method not in SAFE_METHODS:
         return cast(async_sessionmaker[AsyncSession], state.sessionmaker)
@@ -285,7 +285,7 @@ async def _raw_pool(url: str, settings: Settings, min_size: int) -> asyncpg.Pool
     )
 
 
-# ---- the data version (app/core/edge/caching.py) ---------------------------------------
+# ---- the data version (app/core/caching/cache.py) ---------------------------------------
 
 
 def version_column() -> Label[int]:
@@ -295,7 +295,7 @@ def version_column() -> Label[int]:
     return select(sequence.c.last_value).scalar_subquery().label("data_version")
 
 
-# A session's `info` keys: a replica session's ReplayWatch (app/core/infra/replica.py), and
+# A session's `info` keys: a replica session's ReplayWatch (app/core/database/replica.py), and
 # the primary's WAL position after the session's write committed; `not_content`'s mark, and
 # whether the database then said the transaction wrote content.
 REPLAY_WATCH = "replay_watch"

@@ -1,0 +1,2 @@
+"""Caching: the response and caller caches with their invalidation, ETags and conditional
+requests."""

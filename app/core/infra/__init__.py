@@ -1,1 +1,0 @@
-"""Infrastructure: settings, the database and its migrations, logs, metrics, SQL helpers."""

@@ -1,0 +1,1 @@
+"""What the process tells operators: logs, metrics, request ids, requests in flight."""

@@ -1,0 +1,1 @@
+"""Places: coordinates, the embedded gazetteer, the optional geocoding service, distances."""
