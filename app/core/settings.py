@@ -188,6 +188,33 @@ class Settings(BaseSettings):
         description="Public base URL of the stored images (a CDN, or nginx); unset: "
         "almanac's own /media",
     )
+    # Places (docs/configuration.md, "Maps and places"): the offline default is the embedded
+    # gazetteer (city-level coordinates) and no map tiles; a site chooses any third party.
+    geocoder_url: str | None = Field(
+        default=None,
+        description="A Nominatim-compatible geocoding service for venues' full addresses; "
+        "unset: the embedded gazetteer alone (no network)",
+    )
+    geocoder_user_agent: str = Field(
+        default="almanac", max_length=200, description="User-Agent sent to the geocoding service"
+    )
+    geocoder_retry_minutes: float = Field(
+        default=60.0, gt=0, description="Wait before asking the geocoder again for a venue"
+    )
+    geofence_radius: float = Field(
+        default=25.0, gt=0, description="Radius of a search near a place, in km"
+    )
+    geofence_max_radius: float = Field(
+        default=500.0, gt=0, description="Largest `geoloc_radius` a request may ask for, in km"
+    )
+    map_tiles_url: str = Field(
+        default="",
+        max_length=500,
+        description="Map tiles URL template ({z}/{x}/{y}); empty: no tiles, the list by distance",
+    )
+    map_tiles_attribution: str = Field(
+        default="", max_length=500, description="Attribution shown on maps (the tiles' licence)"
+    )
 
     @field_validator(
         "cors_origins", "forwarded_allow_ips", "webhooks_retry_schedule", mode="before"
