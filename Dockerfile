@@ -1,6 +1,17 @@
 # syntax=docker/dockerfile:1
 # almanac: production image. Needs a PostgreSQL server (DATABASE_URL); see docker-compose.yml.
 
+# Leaflet for the public pages' maps, from the npm registry at the version
+# vendor/leaflet/package-lock.json pins (almanac serves it: no CDN); only leaflet.js,
+# leaflet.css and its images go into the image (Makefile's map-assets does the same).
+FROM node:20-slim AS map-assets
+WORKDIR /build
+COPY vendor/leaflet/package.json vendor/leaflet/package-lock.json ./
+RUN npm ci --no-audit --no-fund \
+ && mkdir /leaflet \
+ && cp -R node_modules/leaflet/dist/leaflet.js node_modules/leaflet/dist/leaflet.css \
+    node_modules/leaflet/dist/images /leaflet/
+
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 RUN python -m venv /opt/venv
@@ -14,6 +25,7 @@ RUN python -c "import tomllib; deps = tomllib.load(open('pyproject.toml', 'rb'))
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY app ./app
+COPY --from=map-assets /leaflet ./app/pages/static/leaflet
 # Installed in place (editable): app/migrate.py finds alembic.ini and migrations/ beside app/.
 RUN /opt/venv/bin/pip install --no-deps -e . \
  && /opt/venv/bin/python -m compileall -q /app/app /app/migrations

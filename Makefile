@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: help install bytecode system-deps system-deps-plan node-tools run test test-fast test-live lint typecheck pytest bench fuzz lighthouse docs clean
+.PHONY: help install bytecode system-deps system-deps-plan node-tools map-assets run test test-fast test-live lint typecheck pytest bench fuzz lighthouse docs clean
 
 # A bare `make` lists the targets: each one's `## line` below.
 .DEFAULT_GOAL := help
@@ -104,10 +104,31 @@ $(AXE): tests/browser/package-lock.json
 	cd tests/browser && npm ci --no-audit --no-fund
 	touch $(AXE)
 
+# Leaflet for the public pages' maps, from the npm registry at the version
+# vendor/leaflet/package-lock.json pins, served by almanac itself (no CDN): only leaflet.js,
+# leaflet.css and its images are copied into app/pages/static/leaflet/ (not committed). The
+# map is an enhancement: without npm, or when the install fails, `make run` goes on and the
+# map view is its list (app/pages/assets.py looks for the files at each start).
+MAP_ASSETS_DIR := app/pages/static/leaflet
+MAP_ASSETS := $(MAP_ASSETS_DIR)/leaflet.js
+LEAFLET_DIST := vendor/leaflet/node_modules/leaflet/dist
+$(MAP_ASSETS): vendor/leaflet/package-lock.json
+	cd vendor/leaflet && npm ci --no-audit --no-fund
+	rm -rf $(MAP_ASSETS_DIR) && mkdir -p $(MAP_ASSETS_DIR)
+	cp -R $(LEAFLET_DIST)/leaflet.js $(LEAFLET_DIST)/leaflet.css $(LEAFLET_DIST)/images $(MAP_ASSETS_DIR)/
+
+map-assets: ## Leaflet for the pages' maps (npm; without npm the map view is a list)
+	@if command -v npm >/dev/null; then \
+		$(MAKE) --no-print-directory $(MAP_ASSETS) \
+			|| echo "Leaflet could not be installed: the map view shows its list (make map-assets to retry)"; \
+	else \
+		echo "npm not found: the map view shows its list (make system-deps installs npm, then make map-assets)"; \
+	fi
+
 # `make run PORT=8001` when 8000 is taken; HOST=0.0.0.0 to listen on every interface.
 HOST ?= 127.0.0.1
 PORT ?= 8000
-run: install ## serve on http://127.0.0.1:8000 (PORT=8001, HOST=0.0.0.0 to change)
+run: install map-assets ## serve on http://127.0.0.1:8000 (PORT=8001, HOST=0.0.0.0 to change)
 	$(BIN)/almanac serve --host $(HOST) --port $(PORT)
 
 lint: install ## ruff format and check, the import contracts
@@ -123,7 +144,7 @@ NODE_TOOLS := tests/clients
 $(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
 	cd $(NODE_TOOLS) && npm ci --no-audit --no-fund
 
-node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json $(AXE) ## the node packages the live tests use (npm ci)
+node-tools: system-deps $(NODE_TOOLS)/node_modules/.package-lock.json $(AXE) $(MAP_ASSETS) ## the node packages the live tests use (npm ci)
 
 # In parallel: pytest-xdist, one worker per core, a database each (pyproject.toml addopts).
 # The fast tests alone: the pure rules (tests/unit) and the API in process (tests/api).
@@ -177,4 +198,5 @@ docs: install ## build the documentation site into site/ (mkdocs, strict)
 
 clean: ## remove .venv, the data in .almanac, caches and node packages
 	rm -rf $(VENV) .almanac site .pytest_cache .mypy_cache .ruff_cache $(NODE_TOOLS)/node_modules \
-		tests/browser/node_modules bench/lighthouse/node_modules
+		tests/browser/node_modules bench/lighthouse/node_modules vendor/leaflet/node_modules \
+		$(MAP_ASSETS_DIR)

@@ -14,11 +14,13 @@ from app.core.caching.cache import CountCache
 from app.core.database.engine import SessionMaker
 from app.core.errors import ApiError
 from app.core.rules.paging import Page
+from app.core.rules.permissions import may
 from app.events.listing import event_days, event_records, event_summaries
 from app.events.query import EventQuery
 from app.events.records import EventRecord
 from app.events.serializer import render_events, summary_body
 from app.events.service import EventService
+from app.geo.places import Point
 from app.http.context import RequestContext, open_request_context, read_only
 from app.organizers.kind import ORGANIZERS
 from app.pages.markup import PageBody
@@ -30,6 +32,7 @@ from app.terms.serializer import term_body
 from app.terms.service import CATEGORIES, TAGS, TermService
 from app.users.auth import session_reader
 from app.venues.kind import VENUES
+from app.venues.repository import VenueRecord
 
 Body = dict[str, Any]
 # More events than any day shows: one query reads them all.
@@ -55,6 +58,16 @@ class ListedEvent(PageBody):
     def __init__(self, body: dict[str, Any], record: EventRecord) -> None:
         super().__init__(body)
         self.record = record
+
+
+class ShownVenue(PageBody):
+    """A venue's page body and its point, when it has one the visitor may see."""
+
+    __slots__ = ("point",)
+
+    def __init__(self, body: dict[str, Any], point: Point | None) -> None:
+        super().__init__(body)
+        self.point = point
 
 
 @contextmanager
@@ -96,8 +109,7 @@ class Content:
         its record (its dates)."""
         with _refused_as_not_shown():
             records = await event_records(self.ctx, query, offset, limit, self.totals)
-        view = View(self.ctx.urls, self.ctx.settings.site_zone, self.ctx.user)
-        bodies = render_events(records, view, False)
+        bodies = render_events(records, self.view, False)
         return [ListedEvent(body, record) for body, record in zip(bodies, records, strict=True)]
 
     async def summaries(self, query: EventQuery, limit: int) -> list[Body]:
@@ -138,8 +150,28 @@ class Content:
                 raise PasswordNeeded from exc
             raise NotShown from exc
 
-    async def venue(self, slug: str) -> Body:
-        return await self._post(PostService(VENUES, self.ctx), slug)
+    @property
+    def view(self) -> View:
+        return View(self.ctx.urls, self.ctx.settings.site_zone, self.ctx.user)
+
+    def venue_point(self, venue: VenueRecord | None) -> Point | None:
+        """Where `venue` is, as this visitor may see it: none for a venue without
+        coordinates, one its password hides (the API shows 0 there) or one the event's body
+        leaves out (a draft venue of a published event)."""
+        if venue is None or venue.geo_lat is None or venue.geo_lng is None:
+            return None
+        view = self.view
+        if view.hides(venue) or not may(view.user, "read", venue.author_id, venue.status):
+            return None
+        return Point(venue.geo_lat, venue.geo_lng)
+
+    async def venue(self, slug: str) -> ShownVenue:
+        service = PostService(VENUES, self.ctx)
+        try:
+            record, _ = await service.readable(slug)
+        except ApiError as exc:
+            raise NotShown from exc
+        return ShownVenue(service.bodies.one(record, json_ld=True), self.venue_point(record))
 
     async def organizer(self, slug: str) -> Body:
         return await self._post(PostService(ORGANIZERS, self.ctx), slug)

@@ -1,8 +1,10 @@
 """The headers of every public page, set in one place (`render_page` asks for them):
 
 - a Content-Security-Policy (the shared base, app/core/security/csp.py) whose one script
-  allowance is this response's nonce: the pages run no script, and their inline scripts
-  (JSON-LD data) carry it; a theme's inline script must too (`csp_nonce` in templates);
+  allowance is this response's nonce: the pages run no inline script; their JSON-LD data
+  and the maps' scripts (Leaflet and static/map.js, files of this site) carry it, and a
+  theme's script must too (`csp_nonce` in templates); the maps' tile server, when set, is
+  named among the images' sources;
 - `Cache-Control: private, no-cache` on a page read as a desk session's person (it may show
   drafts and other unpublished records, app/pages/content.py): no shared cache keeps it.
 
@@ -16,6 +18,7 @@ import re
 from fastapi import Request
 from starlette.types import Message
 
+from app.core.app_services import services_of
 from app.core.asgi.pipeline import Exchange, Handler
 from app.core.caching.etags import PRIVATE_CACHE_CONTROL
 from app.core.security.csp import content_security_policy, new_nonce, origin_of
@@ -33,11 +36,16 @@ def page_nonce(request: Request) -> str:
     return str(state.setdefault(NONCE_STATE_KEY, new_nonce()))
 
 
-def page_policy(nonce: str, site: str) -> str:
+def page_policy(nonce: str, site: str, tiles: str = "") -> str:
     # The stylesheet and the forms' targets are the public site's URLs (app/pages/links.py),
     # the same origin as the page's unless a proxy says otherwise.
     site_origin = origin_of(site)
     own = ("'self'", *([site_origin] if site_origin else []))
+    # The maps' tile servers (MAP_TILES_URL, `{s}` Leaflet's subdomains a, b, c), named when
+    # set: images from there.
+    tile_origins = sorted(
+        {origin for letter in "abc" if (origin := origin_of(tiles.replace("{s}", letter)))}
+    )
     return content_security_policy(
         {
             "script-src": (f"'nonce-{nonce}'",),
@@ -47,7 +55,13 @@ def page_policy(nonce: str, site: str) -> str:
             "style-src-attr": ("'unsafe-inline'",),
             # Images and media are URLs anywhere (an event's image, a description's); data:
             # is the layout's empty icon.
-            "img-src": ("'self'", "https:", "http:", "data:"),
+            "img-src": (
+                "'self'",
+                *tile_origins,
+                "https:",
+                "http:",
+                "data:",
+            ),  # fmt: skip
             "media-src": ("'self'", "https:", "http:"),
             "form-action": own,
         }
@@ -55,7 +69,8 @@ def page_policy(nonce: str, site: str) -> str:
 
 
 def page_headers(request: Request, site: str) -> dict[str, str]:
-    headers = {"Content-Security-Policy": page_policy(page_nonce(request), site)}
+    tiles = services_of(request).settings.map_tiles_url
+    headers = {"Content-Security-Policy": page_policy(page_nonce(request), site, tiles)}
     # Set by the visitor's context when the request's desk cookie named a live session.
     if request.scope.get("state", {}).get(DESK_SESSION_STATE_KEY) is not None:
         headers["Cache-Control"] = PRIVATE_CACHE_CONTROL.decode()

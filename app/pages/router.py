@@ -18,10 +18,11 @@ from app.core.settings import Settings
 from app.core.web.urls import urls_of
 from app.events.query import EventQuery
 from app.i18n import LANGUAGES, path_language
-from app.i18n.dates import first_weekday
+from app.i18n.dates import Dates, first_weekday
 from app.pages import views
 from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
 from app.pages.headers import page_headers, page_nonce
+from app.pages.leaflet import maps_of
 from app.pages.links import SITE_VIEWS, PageLinks
 from app.pages.paths import (
     READS,
@@ -29,6 +30,7 @@ from app.pages.paths import (
     page_path,
     under_unknown_language,
 )
+from app.pages.places import markers, openstreetmap_link, venue_marker
 from app.pages.series_text import describe_series
 from app.pages.sitemap import discovery_router
 
@@ -67,6 +69,7 @@ def render_page(
         language_menu=links.alternates("/events/" if error else path),
         site_name=settings.site_name or links.urls.site.split("://", 1)[-1],
         csp_nonce=page_nonce(request),
+        maps=maps_of(settings),
         **values,
     )
     # The page's own language, stored with it in the response cache: a hit must not take
@@ -107,7 +110,8 @@ def _search(request: Request) -> views.Search:
     query = request.query_params
     words = query.get("tribe-bar-search", "")[:200]
     day = _date(query.get("tribe-bar-date"), "tribe-bar-date")
-    return views.Search(words=words, day=day, display=query.get("eventDisplay"))
+    near = query.get("tribe-bar-geoloc", "")[:200]
+    return views.Search(words=words, day=day, display=query.get("eventDisplay"), near=near)
 
 
 # Calendar dates the pages show: a year of four digits, far enough from date's own limits
@@ -215,6 +219,12 @@ async def _day(
     return page.render("day.html", view=view, base=base, current_view="day", **extra)
 
 
+async def _map(page: PageRequest, scope: EventQuery, base: str, **extra: Any) -> Response:
+    view = await views.map_view(page.content, page.settings, page.search, scope)
+    view["markers"] = markers(view["events"], page.links, Dates(page.language))
+    return page.render("map.html", view=view, base=base, current_view="map", **extra)
+
+
 @router.api_route("/events", methods=READS)
 async def events_page(request: Request, maker: MakerDep) -> Response:
     """The default view (`DEFAULT_VIEW`), or the one `eventDisplay` names."""
@@ -225,6 +235,8 @@ async def events_page(request: Request, maker: MakerDep) -> Response:
             return await _month(page, None, EventQuery(), "/events")
         if display == "day":
             return await _day(page, None)
+        if display == "map":
+            return await _map(page, EventQuery(), "/events")
         return await _list(page, 1, EventQuery(), "/events")
 
     return await _respond(request, maker, build)
@@ -243,6 +255,12 @@ async def list_page_n(request: Request, number: int, maker: MakerDep) -> Respons
         return await _list(page, number, EventQuery(), "/events")
 
     return await _respond(request, maker, build)
+
+
+@router.api_route("/events/map", methods=READS)
+async def map_page(request: Request, maker: MakerDep) -> Response:
+    """Upcoming events on a map (registered before `/events/{day}`)."""
+    return await _respond(request, maker, lambda page: _map(page, EventQuery(), "/events"))
 
 
 @router.api_route("/events/month", methods=READS)
@@ -288,6 +306,8 @@ async def _term_page(
             return await _month(page, _month_of(arg) if arg else None, scope, base, term=term)
         if view == "day":
             return await _day(page, _day_of(arg or ""), scope, base, term=term)
+        if view == "map":
+            return await _map(page, scope, base, term=term)
         number = int(arg) if arg else 1
         if number < 1:
             raise NotShown
@@ -323,6 +343,11 @@ async def term_month_page_of(
     request: Request, taxonomy: str, slug: str, month: str, maker: MakerDep
 ) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "month", month)
+
+
+@router.api_route("/events/{taxonomy}/{slug}/map", methods=READS)
+async def term_map_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "map")
 
 
 @router.api_route("/events/{taxonomy}/{slug}/day/{day}", methods=READS)
@@ -362,6 +387,7 @@ async def _event_page(request: Request, maker: Any, slug: str, day: str | None) 
             google=views.google_calendar_link(event, event.get("excerpt") or ""),
             srcset=views.srcset(event.get("image")),
             series_text=describe_series(event.get("recurrence") or [], page.language),
+            place_link=openstreetmap_link(page.content.venue_point(event.record.venue)),
         )
 
     return await _respond(request, maker, build)
@@ -382,7 +408,17 @@ async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
     async def build(page: PageRequest) -> Response:
         venue = await page.content.venue(slug)
         events = await views.related_events(page.content, EventQuery(venues=(venue["id"],)))
-        return page.render("venue.html", venue=venue, events=events)
+        point = venue.point
+        shown = (
+            [venue_marker(venue, point, events, page.links, Dates(page.language))] if point else []
+        )
+        return page.render(
+            "venue.html",
+            venue=venue,
+            events=events,
+            markers=shown,
+            place_link=openstreetmap_link(point),
+        )
 
     return await _respond(request, maker, build)
 

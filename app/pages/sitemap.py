@@ -1,6 +1,7 @@
 """What finds the pages: `/sitemap.xml` (a sitemap index once there are more URLs than one
 sitemap may hold), `/robots.txt` naming it, and the pages' own assets (the stylesheet and
-`embed.js`), served by almanac itself: no CDN, nothing remote."""
+`embed.js`, the map script and Leaflet's files), served by almanac itself: no CDN, nothing
+remote."""
 
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,6 +14,7 @@ from app.core.app_services import services_of
 from app.core.database.engine import MakerDep
 from app.core.errors import no_route
 from app.core.web.urls import urls_of
+from app.pages.leaflet import LEAFLET_DIR, LEAFLET_FILES
 from app.pages.paths import READS
 from app.pages.repository import Entry, sitemap_count, sitemap_entries
 
@@ -24,6 +26,7 @@ ASSETS = Path(__file__).parent / "static"
 ASSET_TYPES = {
     "almanac.css": "text/css; charset=utf-8",
     "embed.js": "text/javascript; charset=utf-8",
+    "map.js": "text/javascript; charset=utf-8",
 }
 # Assets change with a release only; a day, revalidated by their ETag after that.
 ASSET_CACHE = "public, max-age=86400"
@@ -96,6 +99,16 @@ async def asset(request: Request, name: str) -> Response:
     path = override if override is not None and override.is_file() else ASSETS / name
     headers = {"Cache-Control": ASSET_CACHE, "Access-Control-Allow-Origin": "*"}
     return FileResponse(path, media_type=ASSET_TYPES[name], headers=headers)
+
+
+@discovery_router.api_route("/assets/leaflet/{name:path}", methods=READS)
+async def leaflet_asset(name: str) -> Response:
+    """Leaflet's script, stylesheet and images, when the build installed them."""
+    path = LEAFLET_DIR / name
+    if name not in LEAFLET_FILES or not path.is_file():
+        raise no_route()
+    headers = {"Cache-Control": ASSET_CACHE}
+    return FileResponse(path, media_type=LEAFLET_FILES[name], headers=headers)
 
 
 @discovery_router.api_route("/embed.js", methods=READS)

@@ -5,6 +5,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from babel.numbers import format_decimal
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, select_autoescape
 
 from app.i18n import LANGUAGES, PAGE_TEXTS
@@ -29,6 +30,8 @@ def make_environment(language: str, templates_dir: Path | None) -> Environment:
     # JSON-LD in the API's key order (Jinja sorts keys by default).
     env.policies["json.dumps_kwargs"] = {"sort_keys": False, "ensure_ascii": False}
     env.filters["todatetime"] = datetime.fromisoformat
+    # A distance in km, to a tenth, as the language writes numbers ("2.5", "2,5").
+    env.filters["km"] = lambda value: format_decimal(round(value, 1), "#,##0.#", locale=language)
     env.globals["dates"] = Dates(language)
     env.globals["language"] = language
     return env

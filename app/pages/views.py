@@ -12,10 +12,12 @@ from app.events.query import EventQuery
 from app.pages.calendar import DAY_READ, add_months, by_day, month_bounds, month_grid
 from app.pages.content import Body, Content, ListedEvent, NotShown
 from app.pages.links import PageLinks
+from app.pages.places import PlacedEvent
 
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
 SERIES_DATES = 5  # next dates shown on a series' page
 RELATED_EVENTS = 10  # upcoming events on a venue's, organizer's page
+MAP_EVENTS = 100  # upcoming events on the map view (its markers and its list)
 # The deepest list page, by the API's bound (docs/design.md, Limits): a later day in the
 # search bar shows what lies beyond, from an index, instead of skipping thousands of rows.
 LAST_LIST_PAGE = MAX_LIST_DEPTH // LIST_PAGE_SIZE
@@ -33,6 +35,7 @@ class Search:
     words: str = ""
     day: date | None = None
     display: str | None = None
+    near: str = ""  # `tribe-bar-geoloc`: a place's name, as the visitor typed it
 
     def of(self, scope: EventQuery, **bounds: Any) -> EventQuery:
         """The list of `scope` (a category's, a tag's or every event) under this search,
@@ -47,6 +50,8 @@ class Search:
             query["tribe-bar-search"] = self.words
         if self.day:
             query["tribe-bar-date"] = self.day.isoformat()
+        if self.near.strip():
+            query["tribe-bar-geoloc"] = self.near
         return query
 
 
@@ -134,6 +139,18 @@ async def day_view(
         "events": events,
         "previous": day - timedelta(days=1),
         "next": day + timedelta(days=1),
+    }
+
+
+async def map_view(
+    content: Content, settings: Settings, search: Search, scope: EventQuery
+) -> dict[str, Any]:
+    """The next events (not yet ended, from now or from the search's day), by date, each
+    with its venue's point: the map's markers and its list."""
+    since = _site_moment(search.day, settings) if search.day else now_bound()
+    events = await content.events(search.of(scope, ends_after=since), 0, MAP_EVENTS)
+    return {
+        "events": [PlacedEvent(event, content.venue_point(event.record.venue)) for event in events]
     }
 
 

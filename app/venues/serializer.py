@@ -24,7 +24,20 @@ def render_venues(
 def venue_body(record: VenueRecord, view: View, *, json_ld: bool = False) -> dict[str, Any]:
     """The venue; `json_ld` for single reads; redacted when the view hides it."""
     ld = venue_json_ld if json_ld else None
-    return post_body(record, view, kind=KIND, fields=FIELDS, json_ld=ld, trailing=TRAILING)
+    body = post_body(record, view, kind=KIND, fields=FIELDS, json_ld=ld, trailing=TRAILING)
+    if json_ld and not view.hides(record):
+        geo = _geo(record)
+        if geo is not None:
+            body["json_ld"]["geo"] = geo
+    return body
+
+
+def _geo(record: VenueRecord) -> dict[str, Any] | None:
+    """schema.org GeoCoordinates of a venue with coordinates (an event's `location` carries
+    it too); a venue whose password hides it shows none, nor one without coordinates."""
+    if record.geo_lat is None or record.geo_lng is None:
+        return None
+    return {"@type": "GeoCoordinates", "latitude": record.geo_lat, "longitude": record.geo_lng}
 
 
 def venue_json_ld(record: VenueRecord, urls: Urls) -> dict[str, Any]:
