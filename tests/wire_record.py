@@ -67,6 +67,7 @@ _COMPACT = re.compile(r"\b(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z?\b")
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _DIGEST = re.compile(r'"[0-9a-f]{32}"')
 _HTTP_DATE = re.compile(r"\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT")
+_SECRET = re.compile(r"whsec_[A-Za-z0-9+/]+=*")  # a webhook's signing secret: random
 NEAR = timedelta(days=2)
 HORIZON = timedelta(days=730)  # the default window's end and the series' horizon
 
@@ -98,6 +99,7 @@ class Normaliser:
         value = _DATETIME.sub(self._moment, value)
         value = _COMPACT.sub(self._moment, value)
         value = _DATE.sub(self._moment, value)
+        value = _SECRET.sub("whsec_<secret>", value)
         return _HTTP_DATE.sub("<http-date>", value)
 
     def etags(self, value: str, own: str | None = None) -> str:
@@ -429,6 +431,120 @@ async def _media(rec: Recorder) -> None:
         files={"file": ("poster.png", picture("PNG", (40, 30)), "image/png")},
         form={"title": "Poster", "alt_text": "A poster"},
     )
+
+
+async def _library(rec: Recorder, e: dict[str, Any]) -> None:
+    """The media library's routes: uploads (whose right depends on the record they are for),
+    lists and their filters, reads by role and language, updates with `If-Match`, and
+    deletions (refused while a record shows the image)."""
+    media = f"{API}/media"
+    png = {"file": ("flyer.png", picture("PNG", (64, 48)), "image/png")}
+    flyer = (await rec.call("POST", media, "author", files=png, form={"caption": "Spring"})).json()
+    jpeg = {"file": ("stage.jpg", picture("JPEG", (320, 200)), "image/jpeg")}
+    await rec.call("POST", media, "contributor", files=jpeg)  # 403: for no draft of theirs
+    pending = e["pending"]["id"]
+    stage = (
+        await rec.call(
+            "POST", media, "contributor", files=jpeg, form={"post": str(pending), "title": "Stage"}
+        )
+    ).json()
+    await rec.call("POST", media, "editor", files=jpeg, form={"post": "999999"})
+    await rec.call(
+        "POST",
+        media,
+        "editor",
+        content=b"not an image",
+        headers={"Content-Type": "image/png", "Content-Disposition": "attachment; filename=x.png"},
+    )
+    for query in (
+        {},
+        {"search": "flyer"},
+        {"author": flyer["author"]},
+        {"post": pending},
+        {"mime_type": "image/jpeg"},
+        {"per_page": 1, "page": 2},
+        {"author": "x"},
+    ):
+        await rec.call("GET", media, "editor", params=query)
+    await rec.call("GET", media, "contributor")
+    one, theirs = f"{media}/{flyer['id']}", f"{media}/{stage['id']}"
+    for who in ("anonymous", "subscriber", "contributor", "author", "editor"):
+        await rec.call("GET", one, who)
+    await rec.call("GET", theirs, "contributor")
+    await rec.call("GET", f"/de{one}", "author")
+    await rec.call("GET", f"{media}/999999", "editor")
+    # Updates: a stale version, the current one, a translation, someone else's image, a limit.
+    await rec.call("PATCH", one, "author", json_body={"alt_text": "x"}, headers={"If-Match": '"x"'})
+    etag = (await rec.call("GET", one, "author")).headers["ETag"]
+    await rec.call(
+        "PATCH", one, "author", json_body={"alt_text": "A flyer"}, headers={"If-Match": etag}
+    )
+    await rec.call("POST", f"/de{one}", "author", json_body={"title": "Flugblatt"})
+    await rec.call("PUT", one, "author", json_body={"alt_text": "A flyer"})  # the same: no change
+    await rec.call("PATCH", theirs, "author", json_body={"title": "Mine"})
+    await rec.call("PATCH", one, "editor", json_body={"title": "x" * 300})
+    await rec.call("GET", f"/sk{one}", "editor")
+    # Deletions: in use (409), forced, twice, an unused image.
+    await rec.call(
+        "PATCH", f"{API}/events/{e['concert']['id']}", "editor", json_body={"image": flyer["id"]}
+    )
+    await rec.call("DELETE", one, "editor")
+    await rec.call("DELETE", one, "editor", params={"force": "true"}, headers={"If-Match": '"x"'})
+    etag = (await rec.call("GET", one, "editor")).headers["ETag"]
+    await rec.call("DELETE", one, "editor", params={"force": "true"}, headers={"If-Match": etag})
+    await rec.call("DELETE", one, "editor")
+    await rec.call("GET", f"{API}/events/{e['concert']['id']}")
+    await rec.call("DELETE", theirs, "author")
+    await rec.call("DELETE", theirs, "contributor")
+    await rec.call("GET", media, "editor")
+
+
+async def _webhooks(rec: Recorder) -> None:
+    """Webhook subscriptions: create (its secret shown once), list, read, update with
+    `If-Match`, rotate the secret, a ping and the delivery log, retry, delete."""
+    hooks = f"{API}/webhooks"
+    public = "http://93.184.215.14/hook"  # a public address, written as one: no DNS needed
+    await rec.call("POST", hooks, "editor", json_body={"url": public})
+    for refused in ({}, {"url": "http://127.0.0.1/hook"}, {"url": public, "types": ["x.y"]}):
+        await rec.call("POST", hooks, "administrator", json_body=refused)
+    created = await rec.made(
+        hooks,
+        "administrator",
+        {"url": public, "types": "event.upsert,venue.*", "description": "CRM"},
+    )
+    await rec.made(hooks, "administrator", {"url": public + "/2"})
+    one = f"{hooks}/{created['id']}"
+    await rec.call("GET", hooks, "administrator")
+    await rec.call("GET", one, "administrator")
+    await rec.call("GET", f"{hooks}/999999", "administrator")
+    await rec.call("PATCH", one, "administrator", json_body={"active": False},
+                   headers={"If-Match": '"x"'})  # fmt: skip
+    etag = (await rec.call("GET", one, "administrator")).headers["ETag"]
+    await rec.call(
+        "PATCH",
+        one,
+        "administrator",
+        json_body={"active": False, "types": ["*"], "description": "All"},
+        headers={"If-Match": etag},
+    )
+    await rec.call("PATCH", one, "administrator", json_body={"active": "true"})
+    await rec.call("PATCH", one, "administrator", json_body={"url": "http://10.0.0.1/"})
+    await rec.call("POST", f"{one}/rotate-secret", "administrator")
+    ping = (await rec.call("POST", f"{one}/test", "administrator")).json()
+    await rec.call("POST", f"{one}/test", "administrator")
+    await rec.call("POST", f"{hooks}/999999/test", "administrator")
+    for query in ({}, {"status": "failed"}, {"per_page": 1, "page": 2}, {"status": "x"}):
+        await rec.call("GET", f"{one}/deliveries", "administrator", params=query)
+    delivery = f"{one}/deliveries/{ping['id']}"
+    await rec.call("GET", delivery, "administrator")
+    await rec.call("GET", f"{one}/deliveries/999999", "administrator")
+    await rec.call("POST", f"{delivery}/retry", "administrator", headers={"If-Match": '"x"'})
+    etag = (await rec.call("GET", delivery, "administrator")).headers["ETag"]
+    await rec.call("POST", f"{delivery}/retry", "administrator", headers={"If-Match": etag})
+    await rec.call("DELETE", one, "editor")
+    await rec.call("DELETE", one, "administrator")
+    await rec.call("DELETE", one, "administrator")
+    await rec.call("GET", hooks, "administrator")
 
 
 LIST_QUERIES: list[dict[str, Any]] = [
@@ -799,6 +915,8 @@ async def record_wire(client: AsyncClient, auth: Auth, db: AsyncSession) -> None
     await _reads(rec, events, terms, linked)
     await _conditional(rec, events)
     await _writes(rec, events, terms, linked)
+    await _library(rec, events)
+    await _webhooks(rec)
     text = json.dumps(rec.entries, ensure_ascii=False, indent=1) + "\n"
     await asyncio.to_thread(Path(os.environ[OUT_VARIABLE]).write_text, text)
 
