@@ -35,6 +35,27 @@ class MediaRecord:
     created_at: datetime
     modified_at: datetime
 
+    def texts_in(self, language: str, default_language: str) -> "MediaTexts":
+        """Title, alternative text and caption as the API shows them in `language`: its
+        own, else the default language's, else empty."""
+
+        def text(texts: dict[str, str]) -> str:
+            return texts.get(language) or texts.get(default_language) or ""
+
+        return MediaTexts(text(self.title), text(self.alt), text(self.caption))
+
+
+@dataclass(frozen=True, slots=True)
+class MediaTexts:
+    """An image's texts in one language, named as the API's parameters name them."""
+
+    title: str
+    alt_text: str
+    caption: str
+
+    def by_name(self) -> dict[str, str]:
+        return {"title": self.title, "alt_text": self.alt_text, "caption": self.caption}
+
 
 @dataclass(frozen=True, slots=True)
 class MediaFilters:

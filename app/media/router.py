@@ -1,5 +1,6 @@
 """The media routes: `GET|POST /media`, `GET|POST|PUT|PATCH|DELETE /media/{id}`. Handlers
-parse, call the service (app/media/service.py) and respond."""
+parse, call the service (app/media/service.py), which answers records, and render the
+bodies (app/media/serializer.py)."""
 
 from typing import Any
 
@@ -7,9 +8,9 @@ from fastapi import APIRouter, Request
 from starlette.background import BackgroundTask
 from starlette.responses import Response
 
-from app.core.caching.etags import etag_headers, etag_of
+from app.core.caching.etags import etag_headers
 from app.core.rules.permissions import POSTS
-from app.core.web.responses import dumps, json_response
+from app.core.web.responses import json_response
 from app.http.context import ContextDep
 from app.http.openapi import api_doc
 from app.http.pagination import PageDep, list_response
@@ -19,18 +20,19 @@ from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, incoming_file
 from app.media.params import MediaDeleteParams, MediaListParams, MediaUploadParams, MediaWriteParams
 from app.media.schemas import Media, MediaDeleted, MediaList
+from app.media.serializer import deletion_body, media_body
 from app.media.service import MediaService
 
 
 async def list_media(page: PageDep, ctx: ContextDep, request: Request) -> Response:
     query, echoed = media_query(ctx.raw)
-    items, total = await MediaService(ctx, media_storage(request)).find(query, page)
+    records, total = await MediaService(ctx, media_storage(request)).find(query, page)
     return list_response(
         urls=ctx.urls,
         path="/media",
         key="media",
         kind="media",
-        items=items,
+        items=[media_body(record, ctx) for record in records],
         total=total,
         page=page,
         filters=echoed,
@@ -42,26 +44,28 @@ async def upload_media(ctx: ContextDep, request: Request) -> Response:
         return await incoming_file(request, ctx.settings.max_upload_bytes)
 
     service = MediaService(ctx, media_storage(request), processing_slots(request))
-    media_id, body = await service.upload(media_upload(ctx.raw), incoming)
-    headers = {"Location": ctx.urls.rest(f"/media/{media_id}"), "ETag": etag_of(dumps(body))}
-    return json_response(body, 201, headers)
+    written = await service.upload(media_upload(ctx.raw), incoming)
+    location = ctx.urls.rest(f"/media/{written.record.id}")
+    headers = {"Location": location, **etag_headers(written.etag)}
+    return json_response(media_body(written.record, ctx), 201, headers)
 
 
 async def get_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
-    return json_response(await MediaService(ctx, media_storage(request)).get(id))
+    record = await MediaService(ctx, media_storage(request)).get(id)
+    return json_response(media_body(record, ctx))
 
 
 async def update_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
-    answer = await MediaService(ctx, media_storage(request)).update(id, media_update(ctx.raw))
-    return json_response(answer.body, 200, etag_headers(answer.etag))
+    written = await MediaService(ctx, media_storage(request)).update(id, media_update(ctx.raw))
+    return json_response(media_body(written.record, ctx), 200, etag_headers(written.etag))
 
 
 async def delete_media(id: RecordId, ctx: ContextDep, request: Request) -> Response:
     service = MediaService(ctx, media_storage(request))
-    body, orphans = await service.delete(id, media_removal(ctx.raw))
-    response = json_response(body)
+    deleted = await service.delete(id, media_removal(ctx.raw))
+    response = json_response(deletion_body(deleted.previous, ctx))
     # After the response, hence after the commit (docs/architecture.md, One request).
-    response.background = BackgroundTask(service.remove_files, orphans)
+    response.background = BackgroundTask(service.remove_files, deleted.orphans)
     return response
 
 

@@ -9,6 +9,7 @@ write records (the files themselves are public, as the records showing them).
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from app.core.caching.etags import etag_of, if_match_holds
@@ -28,9 +29,8 @@ from app.media.serializer import media_body
 from app.media.storage import MediaStorage
 from app.media.uploads import Uploads, UploadTexts
 from app.posts.commands import TO_TRASH, Removal
-from app.posts.service import Answer
+from app.posts.service import Written
 
-Body = dict[str, Any]
 TEXTS = {"title": "title", "alt_text": "alt", "caption": "caption"}  # parameter -> column
 
 
@@ -43,6 +43,15 @@ def may_manage_upload_of(user: Principal, author_id: int | None) -> bool:
     return user.at_least(Role.EDITOR) or (author_id is not None and author_id == user.id)
 
 
+@dataclass(frozen=True)
+class Deleted:
+    """A deletion: the image as it was, and the files to remove once the deletion is
+    committed (those no other row names)."""
+
+    previous: MediaRecord
+    orphans: list[str]
+
+
 class MediaService:
     def __init__(
         self, ctx: RequestContext, storage: MediaStorage, slots: asyncio.Semaphore | None = None
@@ -52,11 +61,10 @@ class MediaService:
         self.slots = slots
         self.repo = MediaRepository(ctx.session)
 
-    def _body(self, record: MediaRecord) -> Body:
-        ctx = self.ctx
-        return media_body(
-            record, ctx.urls, ctx.settings.site_zone, ctx.language, ctx.settings.default_language
-        )
+    def etag(self, record: MediaRecord) -> str:
+        """The ETag of a GET of `record` by this caller (app/core/caching/etags.py: its
+        body's digest): what `If-Match` names, and what a write answers with."""
+        return etag_of(dumps(media_body(record, self.ctx)))
 
     async def _load(self, media_id: int) -> MediaRecord:
         record = await self.repo.get(media_id)
@@ -66,7 +74,8 @@ class MediaService:
 
     # ---- reads ----------------------------------------------------------------------
 
-    async def find(self, query: MediaQuery, page: Page) -> tuple[list[Body], int]:
+    async def find(self, query: MediaQuery, page: Page) -> tuple[list[MediaRecord], int]:
+        """(the images of the page, newest first; how many match)."""
         user = poster(self.ctx.user)  # writers only: 401, 403
         query.refused.raise_any()
         author = query.author
@@ -78,15 +87,14 @@ class MediaService:
             post_id=query.post,
             mime_types=query.mime_types,
         )
-        records, total = await self.repo.find(page, filters)
-        return [self._body(record) for record in records], total
+        return await self.repo.find(page, filters)
 
-    async def get(self, media_id: int) -> Body:
+    async def get(self, media_id: int) -> MediaRecord:
         user = poster(self.ctx.user)  # writers only: 401, 403
         record = await self._load(media_id)
         if not user.at_least(Role.AUTHOR):
             require(user, may_manage(user, record), OTHERS_MEDIA)
-        return self._body(record)
+        return record
 
     async def use_counts(self, media_ids: list[int]) -> dict[int, int]:
         """How many records show each of `media_ids` (see `delete`: only an image nothing
@@ -129,8 +137,8 @@ class MediaService:
 
     async def upload(
         self, write: MediaWrite, incoming: Callable[[], Awaitable[IncomingFile]]
-    ) -> tuple[int, Body]:
-        """Store the request's file; (its ID, its body)."""
+    ) -> Written[MediaRecord]:
+        """Store the request's file: the new image, with the ETag of its GET."""
         user = poster(self.ctx.user)  # 401/403 before the body is looked at
         write.refused.raise_any()
         await self._check_post(user, write.post)
@@ -155,7 +163,10 @@ class MediaService:
             author_id=user.id,
             post_id=write.post,
         )
-        return media_id, self._body(await self._load(media_id))
+        return self._written(await self._load(media_id))
+
+    def _written(self, record: MediaRecord) -> Written[MediaRecord]:
+        return Written(record, self.etag(record))
 
     async def _for_writing(self, media_id: int) -> MediaRecord:
         user = poster(self.ctx.user)
@@ -163,13 +174,11 @@ class MediaService:
         record = await self._load(media_id)
         require(user, may_manage(user, record), OTHERS_MEDIA)
         condition = self.ctx.if_match
-        if condition is not None and not if_match_holds(
-            condition, etag_of(dumps(self._body(record)))
-        ):
+        if condition is not None and not if_match_holds(condition, self.etag(record)):
             raise precondition_failed()
         return record
 
-    async def update(self, media_id: int, write: MediaWrite) -> Answer:
+    async def update(self, media_id: int, write: MediaWrite) -> Written[MediaRecord]:
         """Change the texts sent, in the request language (the default language's too when
         it has none yet, so that no image is without a text in it)."""
         record = await self._for_writing(media_id)
@@ -188,12 +197,10 @@ class MediaService:
                 changes[column] = wanted
         if changes:
             await self.repo.update(record.id, changes)
-        body = self._body(await self._load(record.id))
-        return Answer(body, etag_of(dumps(body)))
+        return self._written(await self._load(record.id))
 
-    async def delete(self, media_id: int, removal: Removal = TO_TRASH) -> tuple[Body, list[str]]:
-        """Delete the image; 409 while records show it, unless `force`. (The body, the
-        files to remove once the deletion is committed.)"""
+    async def delete(self, media_id: int, removal: Removal = TO_TRASH) -> Deleted:
+        """Delete the image; 409 while records show it, unless `force`."""
         record = await self._for_writing(media_id)
         removal.refused.raise_any()
         users = await self.repo.users(record.id)
@@ -202,7 +209,6 @@ class MediaService:
             raise ApiError(
                 409, "rest_media_in_use", values={"count": len(users)}, data={"used_by": shown_by}
             )
-        previous = self._body(record)
         await self.repo.delete(record.id)
         # Removed only after the commit (by the caller): a failed commit must not leave a
         # row whose files are gone. Files another row names (the same bytes) stay.
@@ -211,7 +217,7 @@ class MediaService:
             if await self.repo.file_in_use(record.file)
             else file_names(record.file, record.sizes)
         )
-        return {"deleted": True, "previous": previous}, sorted(orphans)
+        return Deleted(record, sorted(orphans))
 
     def remove_files(self, names: list[str]) -> None:
         for name in names:

@@ -61,13 +61,14 @@ def with_urls(entry: dict[str, Any], urls: Urls) -> dict[str, Any]:
 SIZE_ORDER = ("thumbnail", "medium", "medium_large", "large", "full")
 
 
+def size_rank(name: str) -> tuple[int, str]:
+    """Where a stored size goes among the sizes: smallest first, unknown names last."""
+    return (SIZE_ORDER.index(name) if name in SIZE_ORDER else len(SIZE_ORDER), name)
+
+
 def sizes_body(sizes: dict[str, Any], urls: Urls) -> dict[str, Any]:
     """Stored sizes as bodies show them, smallest first."""
-
-    def rank(name: str) -> tuple[int, str]:
-        return (SIZE_ORDER.index(name) if name in SIZE_ORDER else len(SIZE_ORDER), name)
-
-    return {name: with_urls(sizes[name], urls) for name in sorted(sizes, key=rank)}
+    return {name: with_urls(sizes[name], urls) for name in sorted(sizes, key=size_rank)}
 
 
 def image_body(row: ImageLike | None, urls: Urls) -> Literal[False] | dict[str, Any]:

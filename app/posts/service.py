@@ -5,7 +5,7 @@ deleting, and answering with its body."""
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple
+from typing import Any, Generic, TypeVar
 
 from app.core.caching.etags import etag_of, if_match_holds
 from app.core.errors import ApiError, NotFound, note, precondition_failed
@@ -25,24 +25,17 @@ Body = dict[str, Any]
 MODIFIED = ("modified", "modified_utc")
 # A record's key in a route: its ID (`/{id}`) or its slug (`/by-slug/{slug}`).
 Key = int | str
-
-
-class Answer(NamedTuple):
-    """A write's body and the ETag a GET of the record returns right after (None when such
-    a GET would not answer 200: a deleted record), for the services that answer bodies
-    (media, webhooks); the post services answer `Written` records."""
-
-    body: Body
-    etag: str | None
+T = TypeVar("T")  # a written record, of any service
 
 
 @dataclass(frozen=True)
-class Written(Generic[R]):
+class Written(Generic[T]):
     """A write's record, as its answer shows it (the door renders the body), and the ETag a
     GET of the record returns right after (None when such a GET would not answer 200: a
-    trashed event, a deleted record)."""
+    trashed event, a deleted record). The answer of every service's writes: posts, media,
+    webhooks and their deliveries."""
 
-    record: R
+    record: T
     etag: str | None
 
 

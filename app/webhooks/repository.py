@@ -1,13 +1,13 @@
 """Every query of webhooks (app/models/webhooks.py): subscriptions, the fan-out from the
 change log, claiming due deliveries and recording their attempts, the delivery log."""
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, text
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.changes.repository import Token
@@ -209,6 +209,74 @@ ANY_SUBSCRIPTION_SQL = text("SELECT EXISTS (SELECT 1 FROM webhook_subscriptions)
 
 
 @dataclass(frozen=True, slots=True)
+class WebhookRecord:
+    """A subscription as it is stored (its secrets aside), with its count of pending
+    deliveries."""
+
+    id: int
+    url: str
+    types: list[str]
+    description: str
+    active: bool
+    disabled_reason: str | None
+    disabled_detail: str | None
+    disabled_at: datetime | None
+    api_base: str
+    created_at: datetime
+    updated_at: datetime
+    previous_until: datetime | None  # the end of a rotated-out secret's overlap
+    pending: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One attempt of a delivery, as the log keeps it."""
+
+    attempted_at: datetime
+    status: int | None  # the receiver's HTTP status, None when it gave none
+    error: str | None
+    response: str | None
+    duration_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRecord:
+    """A delivery of a message to a subscription, and its attempts so far (oldest first)."""
+
+    id: int
+    message_id: int
+    type: str
+    kind: str | None  # of the record a change is of (None for a ping)
+    record_id: int | None
+    status: str  # pending, delivered, failed
+    attempts: int
+    next_attempt_at: datetime
+    last_attempt_at: datetime | None
+    last_status: int | None
+    last_error: str | None
+    created_at: datetime
+    log: list[Attempt]
+
+
+def _subscription(row: Any) -> WebhookRecord:
+    return WebhookRecord(**{**row._mapping, "types": list(row.types)})
+
+
+def _delivery(row: Any) -> DeliveryRecord:
+    log = [
+        Attempt(
+            attempted_at=datetime.fromisoformat(entry["attempted_at"]),
+            status=entry["status"],
+            error=entry["error"],
+            response=entry["response"],
+            duration_ms=entry["duration_ms"],
+        )
+        for entry in row.log
+    ]
+    return DeliveryRecord(**{**row._mapping, "log": log})
+
+
+@dataclass(frozen=True, slots=True)
 class Claimed:
     id: int
     subscription_id: int
@@ -298,11 +366,12 @@ class WebhookRepository:
         }
         return int((await self.session.execute(CREATE_SQL, values)).scalar_one())
 
-    async def get(self, subscription_id: int) -> Row[Any] | None:
-        return (await self.session.execute(GET_SQL, {"id": subscription_id})).one_or_none()
+    async def get(self, subscription_id: int) -> WebhookRecord | None:
+        row = (await self.session.execute(GET_SQL, {"id": subscription_id})).one_or_none()
+        return None if row is None else _subscription(row)
 
-    async def all(self) -> Sequence[Row[Any]]:
-        return (await self.session.execute(LIST_SQL)).all()
+    async def all(self) -> list[WebhookRecord]:
+        return [_subscription(row) for row in await self.session.execute(LIST_SQL)]
 
     async def lock(self, subscription_id: int) -> bool:
         """Lock the subscription for this transaction; False if there is none."""
@@ -432,15 +501,17 @@ class WebhookRepository:
 
     async def deliveries(
         self, subscription_id: int, status: str | None, limit: int, offset: int
-    ) -> tuple[Sequence[Row[Any]], int]:
+    ) -> tuple[list[DeliveryRecord], int]:
         values = {"subscription": subscription_id, "status": status}
         total = int(await self.session.scalar(COUNT_DELIVERIES_SQL, values) or 0)
         page = {**values, "limit": limit, "offset": offset}
-        return (await self.session.execute(DELIVERIES_SQL, page)).all(), total
+        rows = await self.session.execute(DELIVERIES_SQL, page)
+        return [_delivery(row) for row in rows], total
 
-    async def delivery(self, subscription_id: int, delivery_id: int) -> Row[Any] | None:
+    async def delivery(self, subscription_id: int, delivery_id: int) -> DeliveryRecord | None:
         values = {"subscription": subscription_id, "id": delivery_id}
-        return (await self.session.execute(DELIVERY_SQL, values)).one_or_none()
+        row = (await self.session.execute(DELIVERY_SQL, values)).one_or_none()
+        return None if row is None else _delivery(row)
 
     async def retry(self, subscription_id: int, delivery_id: int) -> bool:
         values = {"subscription": subscription_id, "id": delivery_id}

@@ -1,4 +1,6 @@
-"""Webhook subscriptions and their delivery log (administrators only)."""
+"""Webhook subscriptions and their delivery log (administrators only). Handlers parse, call
+the service (app/webhooks/service.py), which answers records, and render the bodies
+(app/webhooks/serializer.py)."""
 
 import math
 from typing import Annotated
@@ -9,10 +11,10 @@ from starlette.responses import Response
 from app.core.caching.etags import etag_headers
 from app.core.rules.permissions import WEBHOOKS
 from app.core.web.responses import json_response
-from app.http.context import ContextDep
+from app.http.context import ContextDep, RequestContext
 from app.http.openapi import api_doc
 from app.http.routing import RecordId
-from app.posts.service import Answer
+from app.posts.service import Written
 from app.webhooks.door import delivery_query, webhook_create, webhook_update
 from app.webhooks.params import (
     DeliveryListParams,
@@ -20,6 +22,7 @@ from app.webhooks.params import (
     WebhookCreateParams,
     WebhookUpdateParams,
 )
+from app.webhooks.repository import DeliveryRecord, WebhookRecord
 from app.webhooks.schemas import (
     DeletedWebhook,
     Deliveries,
@@ -28,6 +31,7 @@ from app.webhooks.schemas import (
     Webhooks,
     WebhookWithSecret,
 )
+from app.webhooks.serializer import deletion_body, delivery_body, webhook_body, with_secret
 from app.webhooks.service import WebhookService
 
 router = APIRouter(prefix="/webhooks", tags=["webhooks"])
@@ -37,8 +41,12 @@ ADMIN = (401, 403)
 DeliveryId = Annotated[int, Path(description="Numeric ID of the delivery")]
 
 
-def answer(written: Answer) -> Response:
-    return json_response(written.body, 200, etag_headers(written.etag))
+def written_webhook(written: Written[WebhookRecord], ctx: RequestContext) -> Response:
+    return json_response(webhook_body(written.record, ctx.urls), 200, etag_headers(written.etag))
+
+
+def written_delivery(written: Written[DeliveryRecord]) -> Response:
+    return json_response(delivery_body(written.record), 200, etag_headers(written.etag))
 
 
 @router.post(
@@ -55,8 +63,9 @@ def answer(written: Answer) -> Response:
     ),
 )
 async def create_webhook(ctx: ContextDep) -> Response:
-    body, location = await WebhookService(ctx).create(webhook_create(ctx.raw))
-    return json_response(body, 201, {"Location": location})
+    created = await WebhookService(ctx).create(webhook_create(ctx.raw))
+    body = with_secret(created.record, created.secret, ctx.urls)
+    return json_response(body, 201, {"Location": body["urls"]["self"]})
 
 
 @router.get(
@@ -65,7 +74,8 @@ async def create_webhook(ctx: ContextDep) -> Response:
     **api_doc(response=Webhooks, errors=ADMIN, needs=WEBHOOKS),
 )
 async def list_webhooks(ctx: ContextDep) -> Response:
-    return json_response({"webhooks": await WebhookService(ctx).all()})
+    records = await WebhookService(ctx).all()
+    return json_response({"webhooks": [webhook_body(record, ctx.urls) for record in records]})
 
 
 @router.get(
@@ -74,7 +84,7 @@ async def list_webhooks(ctx: ContextDep) -> Response:
     **api_doc(response=Webhook, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def get_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return json_response(await WebhookService(ctx).get(id))
+    return json_response(webhook_body(await WebhookService(ctx).get(id), ctx.urls))
 
 
 @router.patch(
@@ -85,7 +95,7 @@ async def get_webhook(id: RecordId, ctx: ContextDep) -> Response:
     ),
 )
 async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return answer(await WebhookService(ctx).update(id, webhook_update(ctx.raw)))
+    return written_webhook(await WebhookService(ctx).update(id, webhook_update(ctx.raw)), ctx)
 
 
 @router.delete(
@@ -94,7 +104,8 @@ async def update_webhook(id: RecordId, ctx: ContextDep) -> Response:
     **api_doc(response=DeletedWebhook, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def delete_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return answer(await WebhookService(ctx).delete(id))
+    previous = await WebhookService(ctx).delete(id)
+    return json_response(deletion_body(previous, ctx.urls), 200, etag_headers(None))
 
 
 @router.post(
@@ -103,7 +114,9 @@ async def delete_webhook(id: RecordId, ctx: ContextDep) -> Response:
     **api_doc(body=NoParams, response=WebhookWithSecret, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def rotate_webhook_secret(id: RecordId, ctx: ContextDep) -> Response:
-    return answer(await WebhookService(ctx).rotate_secret(id))
+    rotated = await WebhookService(ctx).rotate_secret(id)
+    body = with_secret(rotated.record, rotated.secret, ctx.urls)
+    return json_response(body, 200, etag_headers(rotated.etag))
 
 
 @router.post(
@@ -112,7 +125,7 @@ async def rotate_webhook_secret(id: RecordId, ctx: ContextDep) -> Response:
     **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def test_webhook(id: RecordId, ctx: ContextDep) -> Response:
-    return answer(await WebhookService(ctx).test(id))
+    return written_delivery(await WebhookService(ctx).test(id))
 
 
 @router.get(
@@ -122,8 +135,9 @@ async def test_webhook(id: RecordId, ctx: ContextDep) -> Response:
 )
 async def list_deliveries(id: RecordId, ctx: ContextDep) -> Response:
     query = delivery_query(ctx.raw)
-    items, total, page, per_page = await WebhookService(ctx).deliveries(id, query)
-    pages = math.ceil(total / per_page)
+    found = await WebhookService(ctx).deliveries(id, query)
+    total, pages = found.total, math.ceil(found.total / found.per_page)
+    items = [delivery_body(record) for record in found.deliveries]
     headers = {"X-WP-Total": str(total), "X-WP-TotalPages": str(pages)}
     return json_response({"deliveries": items, "total": total, "total_pages": pages}, 200, headers)
 
@@ -134,7 +148,7 @@ async def list_deliveries(id: RecordId, ctx: ContextDep) -> Response:
     **api_doc(response=Delivery, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def get_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
-    return json_response(await WebhookService(ctx).delivery(id, delivery))
+    return json_response(delivery_body(await WebhookService(ctx).delivery(id, delivery)))
 
 
 @router.post(
@@ -143,4 +157,4 @@ async def get_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> R
     **api_doc(body=NoParams, response=Delivery, errors=(*ADMIN, 404), needs=WEBHOOKS),
 )
 async def retry_delivery(id: RecordId, delivery: DeliveryId, ctx: ContextDep) -> Response:
-    return answer(await WebhookService(ctx).retry(id, delivery))
+    return written_delivery(await WebhookService(ctx).retry(id, delivery))

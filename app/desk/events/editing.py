@@ -35,6 +35,7 @@ from app.i18n import LANGUAGES
 from app.media.commands import MediaQuery, MediaWrite
 from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big
+from app.media.repository import MediaRecord
 from app.media.service import MediaService
 from app.organizers.kind import ORGANIZERS
 from app.posts.commands import PostFields, PostQuery
@@ -135,13 +136,13 @@ class Editing:
         venues, _ = await list_posts(VENUES, VENUES.posts(ctx), ctx, PostQuery(), page)
         organizers, _ = await list_posts(ORGANIZERS, ORGANIZERS.posts(ctx), ctx, PostQuery(), page)
         categories, _ = await TermService(CATEGORIES, ctx).list(TermQuery(hide_empty=False), page)
-        library = MediaService(self.context(), media_storage(self.request))
-        media, _ = await library.find(MediaQuery(), Page(1, 50))
+        library = MediaService(ctx, media_storage(self.request))
+        images, _ = await library.find(MediaQuery(), Page(1, 50))
         return {
             "venues": [(str(v["id"]), str(v["venue"])) for v in venues],
             "organizers": [(str(o["id"]), str(o["organizer"])) for o in organizers],
             "categories": category_tree(categories),
-            "media": media,
+            "media": [image_choice(ctx, image) for image in images],
         }
 
     # ---- writing ------------------------------------------------------------------------
@@ -201,9 +202,26 @@ class Editing:
                 raise too_big(self.settings.max_upload_bytes)
             return image.file
 
-        media_id, _ = await media.upload(MediaWrite(alt_text=image.alt, post=event_id), file)
+        uploaded = await media.upload(MediaWrite(alt_text=image.alt, post=event_id), file)
+        media_id = uploaded.record.id
         command = EventWrite(post=PostFields(image=media_id), scope=scope)
         await EventService(self.context()).update(event_id, command)
+
+
+@dataclass(frozen=True)
+class ImageChoice:
+    """An image of the library the editor offers: its full file's address and its texts in
+    the context's language."""
+
+    id: int
+    url: str
+    title: str
+    alt_text: str
+
+
+def image_choice(ctx: RequestContext, image: MediaRecord) -> ImageChoice:
+    texts = image.texts_in(ctx.language, ctx.settings.default_language)
+    return ImageChoice(image.id, ctx.urls.media(image.file), texts.title, texts.alt_text)
 
 
 def translation_write(texts: dict[str, str], scope: Scope) -> EventWrite:

@@ -13,11 +13,10 @@ from starlette.background import BackgroundTask
 from starlette.datastructures import UploadFile
 from starlette.responses import Response
 
-from app.core.caching.etags import etag_of
 from app.core.errors import ApiError
 from app.core.rules.paging import Page
 from app.core.rules.permissions import Role
-from app.core.web.responses import dumps
+from app.core.web.urls import Urls
 from app.desk.context import DeskContext
 from app.desk.refusal import Refusal
 from app.desk.screens.api_calls import (
@@ -39,7 +38,9 @@ from app.desk.screens.post_screens import N_
 from app.media.commands import MediaQuery, MediaWrite
 from app.media.files import media_storage, processing_slots
 from app.media.incoming import IncomingFile, too_big
-from app.media.service import MediaService, may_manage_upload_of
+from app.media.repository import MediaRecord, MediaTexts
+from app.media.service import MediaService, may_manage
+from app.posts.images import size_rank
 
 PER_PAGE = 24
 TEXTS = ("title", "alt_text", "caption")
@@ -54,11 +55,18 @@ def file_size(size: int, language: str) -> str:
     return str(format_unit(size / 1000, "digital-kilobyte", "short", "#,##0", language))
 
 
-def thumbnail(body: dict[str, Any]) -> str:
+def thumbnail(record: MediaRecord, urls: Urls) -> str:
     """The smallest stored size's address (the full image when it has no smaller size)."""
-    sizes = body.get("sizes") or {}
-    size = sizes.get("thumbnail") or next(iter(sizes.values()), None)
-    return str(size["url"]) if size else str(body["url"])
+    sizes = record.sizes
+    smallest = min(sizes, key=size_rank) if sizes else None
+    return urls.media(sizes[smallest]["file"] if smallest else record.file)
+
+
+def texts_in(desk: DeskContext, record: MediaRecord, language: str | None = None) -> MediaTexts:
+    """The image's texts as the API shows them in `language` (the site's default language
+    unless given)."""
+    default = desk.settings.default_language
+    return record.texts_in(language or default, default)
 
 
 def service(desk: DeskContext, **options: Any) -> MediaService:
@@ -84,18 +92,18 @@ async def _grid(desk: DeskContext, request: Request, problem: Refusal | None = N
     search = (request.query_params.get("search") or "").strip()
     number = page_number(request.query_params.get("page"))
     library = service(desk, language=desk.language)
-    items, total = await library.find(MediaQuery(search=search or None), Page(number, PER_PAGE))
-    uses = await library.use_counts([item["id"] for item in items])
-    principal = desk.principal
+    records, total = await library.find(MediaQuery(search=search or None), Page(number, PER_PAGE))
+    uses = await library.use_counts([record.id for record in records])
     cards = [
         {
-            "body": item,
-            "thumbnail": thumbnail(item),
-            "size": file_size(item["filesize"], desk.language),
-            "uses": uses.get(item["id"], 0),
-            "manageable": may_manage_upload_of(principal, int(item["author"]) or None),
+            "image": record,
+            "texts": texts_in(desk, record, desk.language),
+            "thumbnail": thumbnail(record, desk.context.urls),
+            "size": file_size(record.filesize, desk.language),
+            "uses": uses.get(record.id, 0),
+            "manageable": may_manage(desk.principal, record),
         }
-        for item in items
+        for record in records
     ]
     return desk.render(
         "desk/media.html",
@@ -125,14 +133,15 @@ async def _incoming(request: Request, max_bytes: int) -> IncomingFile:
     return IncomingFile(data, upload.filename)
 
 
-async def _editing(desk: DeskContext, media_id: int) -> tuple[dict[str, Any], Form, str]:
-    """(the image as the API shows it, the editor's form, its version)."""
-    body = await service(desk).get(media_id)
-    form: Form = {name: body[name] for name in TEXTS}
+async def _editing(desk: DeskContext, media_id: int) -> tuple[MediaRecord, Form, str]:
+    """(the image, the editor's form, its version: the ETag of the API's GET of it)."""
+    library = service(desk)
+    record = await library.get(media_id)
+    form: Form = dict(texts_in(desk, record).by_name())
     for language in translation_languages(desk):
-        shown = await service(desk, language=language).get(media_id)
-        form.update(translation_fields(language, {name: shown[name] for name in TEXTS}, form))
-    return body, form, etag_of(dumps(body))
+        shown = texts_in(desk, record, language).by_name()
+        form.update(translation_fields(language, shown, form))
+    return record, form, library.etag(record)
 
 
 async def _editor(
@@ -145,20 +154,22 @@ async def _editor(
 ) -> Response:
     # An image the principal may not see, or none: the service's refusal, which the desk
     # shows as its error page (app/desk/router.py).
-    body, saved, version = await _editing(desk, media_id)
+    record, saved, version = await _editing(desk, media_id)
     users = await service(desk).users(media_id)
     return desk.render(
         "desk/media_editor.html",
         status=problem.status if problem else 200,
-        image=body,
-        thumbnail=thumbnail(body),
-        size=file_size(body["filesize"], desk.language),
+        image=record,
+        texts=texts_in(desk, record),
+        file=desk.context.urls.media(record.file),
+        thumbnail=thumbnail(record, desk.context.urls),
+        size=file_size(record.filesize, desk.language),
         form=form if form is not None else saved,
         theirs=saved if conflict else None,
         version=version if conflict or form is None else form.get("version", version),
         users=[(kind, record_id, EDITORS[kind]) for kind, record_id in users],
         problem=problem,
-        manageable=may_manage_upload_of(desk.principal, int(body["author"]) or None),
+        manageable=may_manage(desk.principal, record),
         languages=translation_languages(desk),
         default_language=desk.settings.default_language,
     )
@@ -187,7 +198,7 @@ async def upload(request: Request, desk: DeskWriter) -> Response:
 
     try:
         async with write_step(desk):
-            media_id, _ = await service(desk).upload(_write(texts), incoming)
+            media_id = (await service(desk).upload(_write(texts), incoming)).record.id
     except ApiError as exc:
         return await _grid(desk, request, refusal(exc, desk.language))
     finally:
@@ -211,8 +222,9 @@ async def update(media_id: int, desk: DeskWriter) -> Response:
             texts = {name: form.get(name, "") for name in TEXTS}
             await service(desk, if_match=form.get("version", "")).update(media_id, _write(texts))
             for language in translation_languages(desk):
-                shown = await service(desk, language=language).get(media_id)
-                sent = translation_params(form, language, {name: shown[name] for name in TEXTS})
+                # As saved so far: the default language's texts fill a language without its own.
+                shown = texts_in(desk, await service(desk).get(media_id), language).by_name()
+                sent = translation_params(form, language, shown)
                 if sent:
                     try:
                         await service(desk, language=language).update(media_id, _write(sent))
@@ -231,10 +243,10 @@ async def delete(media_id: int, desk: DeskWriter) -> Response:
     library = service(desk, if_match=form.get("version", ""))
     try:
         async with write_step(desk):
-            _, orphans = await library.delete(media_id)  # never `force`: 409 while in use
+            deleted = await library.delete(media_id)  # never `force`: 409 while in use
     except ApiError as exc:
         return await _editor(desk, media_id, problem=refusal(exc, desk.language))
     response = desk.redirect("media/", flash=flash(desk, N_("Deleted.")))
     # Files go once the deletion is committed: after the response (as the API does).
-    response.background = BackgroundTask(library.remove_files, orphans)
+    response.background = BackgroundTask(library.remove_files, deleted.orphans)
     return response
