@@ -184,3 +184,35 @@ async def test_alt_texts_saved_meanwhile_are_a_conflict(
     assert ">Mine</textarea>" in response.text
     assert "Theirs" in response.text
     assert (await media_body(client, editor, media_id)).json()["alt_text"] == "Theirs"
+
+
+async def test_the_screens_show_an_image_as_the_api_does(
+    client: AsyncClient, editor: DeskUser
+) -> None:
+    """The desk reads the library's records, not the API's bodies: what it shows of an image
+    (its thumbnail, file, texts in the desk's language, the form's version, the event
+    editor's choice) is what the API answers for it."""
+    token = await desk_login(client, editor)
+    media_id = uploaded_id(await upload(client, token, "The stage", name="stage.png"))
+    german = await client.post(
+        f"{API}/media/{media_id}",
+        json={"alt_text": "Die Bühne", "i18n_language": "de"},
+        headers=editor.basic,
+    )
+    assert german.status_code == 200
+    read = await media_body(client, editor, media_id)
+    body = read.json()
+    thumbnail = body["sizes"]["thumbnail"]["url"]
+    grid = await client.get(f"{DESK}/media/")
+    card = grid.text[grid.text.index(f"/desk/media/{media_id}/edit") :]
+    assert f'<img src="{thumbnail}" alt="The stage"' in grid.text
+    assert ">stage</a>" in card  # the title the API made from the file's name
+    german_grid = await client.get(f"/de{DESK}/media/")
+    assert f'<img src="{thumbnail}" alt="Die Bühne"' in german_grid.text
+    page = await client.get(f"{DESK}/media/{media_id}/edit")
+    assert f'<img src="{thumbnail}" alt="The stage"' in page.text
+    assert f'<a href="{body["url"]}">image/png</a>' in page.text
+    assert version_of(page.text) == read.headers["ETag"]
+    assert ">Die Bühne</textarea>" in page.text  # the German field: its own text
+    editor_page = await client.get(f"{DESK}/events/new", follow_redirects=True)
+    assert f'<option value="{media_id}">stage</option>' in editor_page.text

@@ -91,7 +91,7 @@ async def _grid(desk: DeskContext, request: Request, problem: Refusal | None = N
     """The library's page: what the principal may see of it, newest first."""
     search = (request.query_params.get("search") or "").strip()
     number = page_number(request.query_params.get("page"))
-    library = service(desk, language=desk.language)
+    library = service(desk)
     records, total = await library.find(MediaQuery(search=search or None), Page(number, PER_PAGE))
     uses = await library.use_counts([record.id for record in records])
     cards = [
