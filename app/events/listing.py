@@ -36,6 +36,7 @@ from app.venues.kind import VENUES
 
 RELATIVE_BOUNDS = BOUNDS[2:]
 MAX_SEARCH_WORDS = 32
+RADIUS = "geoloc_radius"  # the parameter a radius is refused as
 # Where each bound goes in the filter (the window's own two have other names there).
 FILTER_FIELDS = {"start_date": "start_min", "end_date": "end_max"}
 
@@ -197,13 +198,25 @@ async def prepare(
         filters.parent_id = query.post_parent
     if query.ticketed:
         problems.add("ticketed", ("ticketed_unavailable", {}))
+    _geography(query, settings.geofence_max_radius, problems)
     await _relations(filters, query, ctx, problems)
     problems.raise_any()
     filters.featured = query.featured
+    filters.has_geo = query.has_geo
+    filters.near = query.near
     filters.first_of_series = query.first_of_series
     filters.orderby = query.orderby
     filters.descending = query.descending
     return PreparedList(EventListQuery(repo, filters), applied)
+
+
+def _geography(query: EventQuery, max_radius: float, problems: Problems) -> None:
+    """A search near a point: a radius over 0 and at most `max_radius` (km); the order by
+    distance only with a point (docs/design.md#events-near-a-place)."""
+    if query.near is not None and not 0 < query.near.radius_km <= max_radius:
+        problems.add(RADIUS, note("radius_range", name=RADIUS, max=f"{max_radius:g}"))
+    if query.orderby == "distance" and query.near is None:
+        problems.add("orderby", note("distance_needs_point"))
 
 
 def _check_depth(page: Page, problems: Problems | None) -> Problems:

@@ -2,6 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
+from annotated_types import Ge, Le
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
@@ -170,7 +171,19 @@ def _float(value: Any) -> Any:
 
 
 Coordinate = Annotated[float, BeforeValidator(_float)]
-OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id"]
+OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id", "distance"]
+
+# Coordinates within their degrees (a 400 names a value outside, or NaN).
+Latitude = Annotated[
+    Coordinate, Ge(-90), Le(90), WithJsonSchema({"type": "number", "minimum": -90, "maximum": 90})
+]
+Longitude = Annotated[
+    Coordinate,
+    Ge(-180),
+    Le(180),
+    WithJsonSchema({"type": "number", "minimum": -180, "maximum": 180}),
+]
+Kilometres = Annotated[Coordinate, WithJsonSchema({"type": "number", "exclusiveMinimum": 0})]
 
 
 class EventFilterParams(Params):
@@ -204,10 +217,20 @@ class EventFilterParams(Params):
     )
     status: StatusList | None = Field(None, description="Post statuses")
     geoloc: WPBool | None = Field(
-        None, description="Needs a geolocation extension: accepted and ignored"
+        None,
+        description="true: only events whose venue has coordinates; false: only the others",
     )
-    geoloc_lat: Coordinate | None = Field(None, description="Ignored (extension)")
-    geoloc_lng: Coordinate | None = Field(None, description="Ignored (extension)")
+    geoloc_lat: Latitude | None = Field(
+        None, description="Latitude of a point (with geoloc_lng): events whose venue is near it"
+    )
+    geoloc_lng: Longitude | None = Field(
+        None, description="Longitude of a point (with geoloc_lat): events whose venue is near it"
+    )
+    geoloc_radius: Kilometres | None = Field(
+        None,
+        description="Radius around the point in km, over 0 and at most "
+        "GEOFENCE_MAX_RADIUS (default: GEOFENCE_RADIUS)",
+    )
     include: PositiveIntList | None = Field(
         None, description="Only these event IDs; date filters are ignored"
     )
@@ -221,7 +244,7 @@ class EventFilterParams(Params):
         None, description="true is refused (no ticketing); false: no filter"
     )
     orderby: Annotated[OrderBy, BeforeValidator(lowercase)] | None = Field(
-        None, description="Sort key (extension)"
+        None, description="Sort key (extension); distance: nearest first, with a point"
     )
     order: Annotated[Literal["asc", "desc"], BeforeValidator(lowercase)] | None = Field(
         None, description="Sort direction (extension)"

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id"]
+from app.geo.distance import Near
+
+# `distance` (nearest first) only with `near`.
+OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id", "distance"]
 # The date filters, by the names of the list's parameters (the start window first).
 BOUNDS = ("start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after")
 
@@ -34,6 +37,10 @@ class EventQuery:
     venues: tuple[int, ...] | None = None
     organizers: tuple[int, ...] | None = None
     featured: bool | None = None
+    # Whose venue has coordinates (True), has none or no venue (False); None: either.
+    has_geo: bool | None = None
+    # Only events whose venue is within the circle; each record then carries its distance.
+    near: Near | None = None
     statuses: tuple[str, ...] | None = None  # None: what the caller sees by default
     post_parent: int | None = None  # children of an event, or the dates of a series
     first_of_series: bool = False  # only each series' first date in the window

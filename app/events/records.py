@@ -63,6 +63,8 @@ class EventRecord(PostCore, Schedule):
     image: ImageRecord | None = None
     categories: list[TermRecord] = field(default_factory=list)
     tags: list[TermRecord] = field(default_factory=list)
+    # In a list near a point: its venue's distance from the point, in km.
+    distance: float | None = None
 
 
 @dataclass(slots=True)

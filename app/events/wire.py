@@ -20,6 +20,8 @@ from app.events.listing import EventPage
 from app.events.params import EventFilterParams, EventListParams
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.serializer import render_events
+from app.geo.distance import Near
+from app.geo.places import Point
 from app.http.context import RequestContext
 from app.http.pagination import list_response
 from app.http.params import parse
@@ -29,6 +31,7 @@ from app.posts.serializer import View
 
 P = TypeVar("P", bound=EventFilterParams)
 
+DISTANCE_DECIMALS = 3  # km to the metre
 FEED_PATH = "/events.ics"  # the calendar feed of the list (app/feeds)
 # The order links have always shown the filters in (clients may compare URLs).
 ECHO_ORDER = (
@@ -36,7 +39,10 @@ ECHO_ORDER = (
     *BOUNDS[2:],
     *("venue", "organizer", "featured", "categories", "tags", "strict_dates", "orderby", "order"),
     "hide_subsequent_recurrences",
+    *("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"),
 )
+# Each coordinate of a point asks for the other.
+PAIRED = {"geoloc_lat": "geoloc_lng", "geoloc_lng": "geoloc_lat"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +81,28 @@ def _moments(
     return moments
 
 
+def _near(params: EventFilterParams, radius: float, problems: Problems) -> Near | None:
+    """The point of `geoloc_lat` and `geoloc_lng` with the radius asked (else `radius`, the
+    default): both or neither (the one missing is named)."""
+    given = {name: value for name in PAIRED if (value := getattr(params, name)) is not None}
+    for name in PAIRED:
+        if name not in given and PAIRED[name] in given:  # (an unreadable one stays named)
+            problems.add(name, note("coordinate_pair", name=name, other=PAIRED[name]))
+    if len(given) < len(PAIRED):
+        return None
+    asked = params.geoloc_radius
+    centre = Point(given["geoloc_lat"], given["geoloc_lng"])
+    return Near(centre, radius if asked is None else asked)
+
+
 def event_query(
-    params: EventFilterParams, zone: tzinfo, now: datetime, problems: Problems
+    params: EventFilterParams,
+    zone: tzinfo,
+    now: datetime,
+    problems: Problems,
+    radius: float,
 ) -> EventQuery:
-    """The typed query of a list's parameters."""
+    """The typed query of a list's parameters (`radius`: a search near a point's default)."""
     strict = _strict(params)
     moments = {} if params.include is not None else _moments(params, strict, zone, now, problems)
 
@@ -96,6 +120,8 @@ def event_query(
         venues=ids(params.venue),
         organizers=ids(params.organizer),
         featured=params.featured,
+        has_geo=params.geoloc,
+        near=_near(params, radius, problems),
         statuses=ids(statuses),
         post_parent=params.post_parent,
         first_of_series=bool(params.hide_subsequent_recurrences),
@@ -111,7 +137,8 @@ def read_list(ctx: RequestContext, model: type[P]) -> ListRequest[P]:
     problems = Problems()
     params = parse(model, ctx.raw, problems)
     now = datetime.now(UTC)
-    query = event_query(params, ctx.settings.site_zone, now, problems)
+    settings = ctx.settings
+    query = event_query(params, settings.site_zone, now, problems, settings.geofence_radius)
     return ListRequest(params, query, now, problems)
 
 
@@ -138,6 +165,9 @@ def list_echo(params: EventFilterParams, window: ListWindow, user: User) -> dict
         echo["featured"] = params.featured
     if params.hide_subsequent_recurrences:
         echo["hide_subsequent_recurrences"] = "1"
+    for name in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"):
+        if getattr(params, name) is not None:
+            echo[name] = getattr(params, name)
     if params.orderby:
         echo["orderby"] = params.orderby
     if params.order:
@@ -169,12 +199,16 @@ def list_answer(
     """The JSON list: the page's bodies, its total, and the links that keep its filters."""
     view = View(ctx.urls, ctx.settings.site_zone, ctx.user, params.password)
     echoed = list_echo(params, found.window, ctx.user)
+    items = render_events(found.records, view, False)
+    for body, record in zip(items, found.records, strict=True):
+        if record.distance is not None:  # a list near a point: the venue's, last
+            body["distance"] = round(record.distance, DISTANCE_DECIMALS)
     return list_response(
         urls=ctx.urls,
         path="/events",
         key="events",
         kind="event",
-        items=render_events(found.records, view, False),
+        items=items,
         total=found.total,
         page=page,
         filters=echoed,

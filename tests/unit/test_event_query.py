@@ -20,7 +20,7 @@ NOW = datetime(2026, 3, 10, 12, 0, 30, tzinfo=UTC)
 
 def read(**params: object) -> tuple[EventQuery, Problems]:
     problems = Problems()
-    return event_query(EventListParams(**params), ZONE, NOW, problems), problems
+    return event_query(EventListParams(**params), ZONE, NOW, problems, 25.0), problems
 
 
 def test_a_query_refuses_wall_times_without_a_zone() -> None:

@@ -32,12 +32,15 @@ from app.core.database.compiled import fetch_rows
 from app.core.database.engine import read_version, replay_column, version_column
 from app.events.records import EventRecord, EventSummary
 from app.events.repository.events import DAY, EventRepository
+from app.geo.distance import Near
 from app.models import (
     Event,
     Occurrence,
+    Venue,
     event_organizers,
     event_terms,
 )
+from app.venues.repository import distance_from_point, located, near_point, near_values
 
 
 @dataclass(slots=True)
@@ -60,6 +63,10 @@ class EventListFilters:
     venue_ids: list[int] | None = None
     organizer_ids: list[int] | None = None
     featured: bool | None = None
+    # Whose venue has a point (True), has none (False; no venue either), or any (None).
+    has_geo: bool | None = None
+    # Whose venue is within the circle; the page then reads each event's distance.
+    near: Near | None = None
     parent_id: int | None = None
     # Only the first occurrence of each series in the window (the add-on's parameter).
     first_of_series: bool = False
@@ -103,6 +110,16 @@ ORDER_COLUMNS = {
 }
 
 
+def event_distance(e: Any = Event) -> Any:
+    """The distance (km) of the event's venue from the list's point (its bound values)."""
+    return select(distance_from_point()).where(Venue.id == e.venue_id).scalar_subquery()
+
+
+def exists_venue(e: Any, *conditions: Any) -> Any:
+    """The event's venue exists and meets `conditions`."""
+    return select(Venue.id).where(Venue.id == e.venue_id, *conditions).exists()
+
+
 class EventListQuery:
     """Builds the event list statements from a filter object: one place for the window.
 
@@ -133,6 +150,8 @@ class EventListQuery:
             f.venue_ids is not None,
             f.organizer_ids is not None,
             f.featured is not None,
+            f.has_geo,
+            f.near is not None,
             f.parent_id is not None,
             f.first_of_series,
             f.others_statuses is not None and f.viewer_id is not None,
@@ -167,6 +186,8 @@ class EventListQuery:
             parent_id=f.parent_id,
         )
         values["search"] = f.search
+        if f.near is not None:
+            values.update(near_values(f.near))
         values.update({f"terms_{i}": ids for i, ids in enumerate(f.term_ids)})
         return {name: value for name, value in values.items() if value is not None}
 
@@ -214,6 +235,13 @@ class EventListQuery:
             where.append(e.venue_id.in_(bindparam("venue_ids", expanding=True)))
         if f.featured is not None:
             where.append(e.featured == bindparam("featured"))
+        if f.has_geo is not None:
+            with_point = exists_venue(e, located())
+            where.append(with_point if f.has_geo else ~with_point)
+        if f.near is not None:
+            # The venues in the circle, found first (their box is an index range), then
+            # their events (through the events' venue index, or checked on the list's walk).
+            where.append(e.venue_id.in_(select(Venue.id).where(near_point())))
         if f.parent_id is not None:
             # Children of an event (the reference), or the dates of a series.
             parent: Any = bindparam("parent_id")
@@ -294,6 +322,10 @@ class EventListQuery:
 
     def order(self, stmt: Select[Any]) -> list[Any]:
         f = self.filters
+        if f.orderby == "distance":
+            # Nearest first, then as the list goes: by start, then by ID.
+            keys = [event_distance(), Occurrence.start_local, Occurrence.id]
+            return [key.desc() if f.descending else key.asc() for key in keys]
         column: Any = (
             func.lower(stmt.selected_columns.title)
             if f.orderby == "title"
@@ -310,6 +342,8 @@ class EventListQuery:
         """The filtered statement (unordered, unpaged): the base of the page and the count;
         with `summaries`, of a calendar grid's columns alone (`EventSummary`)."""
         stmt = self.repo.select_summaries() if summaries else self.repo.select_records()
+        if self.filters.near is not None and not summaries:
+            stmt = stmt.add_columns(event_distance().label("distance"))
         stmt = stmt.where(*self.conditions())
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
