@@ -47,13 +47,19 @@ from sqlalchemy.engine import make_url  # noqa: E402
 from app.changes.repository import Token, token_key  # noqa: E402
 from app.core.settings import get_settings  # noqa: E402
 from app.seed.seeder import libpq_url  # noqa: E402
+from app.seed.vocabulary import CITIES  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402
 from bench.webhooks import WebhookNumbers, measure, receiver  # noqa: E402
 
 API = "/calendar/events/v1"
 WRK_SCRIPT = ROOT / "bench" / "wrk.lua"
+EVENTS_PER_VENUE = 100  # 10,000 venues at a million events
 SAMPLE_EVENTS = 200  # single-event routes cycle through this many published events
+# A list near a place: one of the seed's cities (its venues lie within ~5 km of the centre),
+# within the default radius (GEOFENCE_RADIUS, 25 km).
+NEAR_CITY = next(city for city in CITIES if city.name[0] == "Bratislava")
+NEAR = f"geoloc_lat={NEAR_CITY.lat}&geoloc_lng={NEAR_CITY.lng}&geoloc_radius=25"
 
 
 class BenchError(Exception):
@@ -340,6 +346,10 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
         "GET /events, editor": Spec("GET", [f"{API}/events"], headers=editor),
         f"GET /events?{query}": Spec("GET", [f"{API}/events?{query}"]),
         f"GET /events?{query}, busted": Spec("GET", [f"{API}/events?{query}&{bust}"]),
+        "GET /events near a city, busted": Spec("GET", [f"{API}/events?{NEAR}&{bust}"]),
+        "GET /events near a city by distance, busted": Spec(
+            "GET", [f"{API}/events?{NEAR}&orderby=distance&{bust}"]
+        ),
         "GET /events/{id}": Spec("GET", singles),
         "GET /events/{id}, busted": Spec("GET", [f"{path}?{bust}" for path in singles]),
         "GET /events/{id}, editor": Spec("GET", singles, headers=editor),
@@ -475,6 +485,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Seed a fresh database, serve it and measure the main routes.",
     )
     parser.add_argument("--events", type=int, default=10_000, help="events to seed (10000)")
+    parser.add_argument(
+        "--venues",
+        type=int,
+        default=0,
+        help=f"venues to seed (default: one per {EVENTS_PER_VENUE} events, at least 200)",
+    )
     parser.add_argument("--duration", type=float, default=10.0, help="seconds per route (10)")
     parser.add_argument("--warmup", type=float, default=2.0, help="warm-up seconds per route")
     parser.add_argument("--concurrency", type=int, default=16, help="connections (16)")
@@ -519,8 +535,11 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
     with bench_database(workdir) as url:
         step("migrations")
         almanac(url, "migrate")
-        step(f"seeding {args.events} events")
-        seeded = almanac(url, "seed", "--events", str(args.events), timeout=3600)
+        venues = args.venues or max(200, args.events // EVENTS_PER_VENUE)
+        step(f"seeding {args.events} events and {venues} venues")
+        seeded = almanac(
+            url, "seed", "--events", str(args.events), "--venues", str(venues), timeout=3600
+        )
         step(seeded.strip().splitlines()[-1])
         password = almanac(url, "users", "add", "bench-editor", "--role", "editor")
         password = password.strip().splitlines()[-1]

@@ -24,6 +24,7 @@ from app.events.repository.day_query import DayEvents, DayQuery
 from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListFilters, EventListQuery
 from app.events.search import search_query
+from app.geo.params import check_radius
 from app.http.context import RequestContext
 from app.http.params import check
 from app.models import CATEGORY, TAG
@@ -36,7 +37,6 @@ from app.venues.kind import VENUES
 
 RELATIVE_BOUNDS = BOUNDS[2:]
 MAX_SEARCH_WORDS = 32
-RADIUS = "geoloc_radius"  # the parameter a radius is refused as
 # Where each bound goes in the filter (the window's own two have other names there).
 FILTER_FIELDS = {"start_date": "start_min", "end_date": "end_max"}
 
@@ -213,8 +213,7 @@ async def prepare(
 def _geography(query: EventQuery, max_radius: float, problems: Problems) -> None:
     """A search near a point: a radius over 0 and at most `max_radius` (km); the order by
     distance only with a point (docs/design.md#events-near-a-place)."""
-    if query.near is not None and not 0 < query.near.radius_km <= max_radius:
-        problems.add(RADIUS, note("radius_range", name=RADIUS, max=f"{max_radius:g}"))
+    check_radius(query.near, max_radius, problems)
     if query.orderby == "distance" and query.near is None:
         problems.add("orderby", note("distance_needs_point"))
 

@@ -2,11 +2,17 @@
 
 from typing import Annotated, Any, Literal
 
-from annotated_types import Ge, Le
 from pydantic import BeforeValidator, Field, WithJsonSchema
-from pydantic_core import PydanticCustomError
 
 from app.core.rules.constants import MAX_ID
+from app.geo.params import (
+    Kilometres,
+    Latitude,
+    Longitude,
+    latitude_field,
+    longitude_field,
+    radius_field,
+)
 from app.http.coercion import (
     ID_CSV,
     ID_SCHEMA,
@@ -161,29 +167,7 @@ class EventWriteParams(PostFields):
     )
 
 
-def _float(value: Any) -> Any:
-    try:
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
-            raise ValueError(value)
-        return float(value)
-    except ValueError:
-        raise PydanticCustomError("not_a_number", "not a number") from None
-
-
-Coordinate = Annotated[float, BeforeValidator(_float)]
 OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id", "distance"]
-
-# Coordinates within their degrees (a 400 names a value outside, or NaN).
-Latitude = Annotated[
-    Coordinate, Ge(-90), Le(90), WithJsonSchema({"type": "number", "minimum": -90, "maximum": 90})
-]
-Longitude = Annotated[
-    Coordinate,
-    Ge(-180),
-    Le(180),
-    WithJsonSchema({"type": "number", "minimum": -180, "maximum": 180}),
-]
-Kilometres = Annotated[Coordinate, WithJsonSchema({"type": "number", "exclusiveMinimum": 0})]
 
 
 class EventFilterParams(Params):
@@ -220,17 +204,9 @@ class EventFilterParams(Params):
         None,
         description="true: only events whose venue has coordinates; false: only the others",
     )
-    geoloc_lat: Latitude | None = Field(
-        None, description="Latitude of a point (with geoloc_lng): events whose venue is near it"
-    )
-    geoloc_lng: Longitude | None = Field(
-        None, description="Longitude of a point (with geoloc_lat): events whose venue is near it"
-    )
-    geoloc_radius: Kilometres | None = Field(
-        None,
-        description="Radius around the point in km, over 0 and at most "
-        "GEOFENCE_MAX_RADIUS (default: GEOFENCE_RADIUS)",
-    )
+    geoloc_lat: Latitude | None = latitude_field("events whose venue is")
+    geoloc_lng: Longitude | None = longitude_field("events whose venue is")
+    geoloc_radius: Kilometres | None = radius_field()
     include: PositiveIntList | None = Field(
         None, description="Only these event IDs; date filters are ignored"
     )

@@ -20,8 +20,7 @@ from app.events.listing import EventPage
 from app.events.params import EventFilterParams, EventListParams
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.serializer import render_events
-from app.geo.distance import Near
-from app.geo.places import Point
+from app.geo.params import read_near
 from app.http.context import RequestContext
 from app.http.pagination import list_response
 from app.http.params import parse
@@ -41,8 +40,6 @@ ECHO_ORDER = (
     "hide_subsequent_recurrences",
     *("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"),
 )
-# Each coordinate of a point asks for the other.
-PAIRED = {"geoloc_lat": "geoloc_lng", "geoloc_lng": "geoloc_lat"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,20 +78,6 @@ def _moments(
     return moments
 
 
-def _near(params: EventFilterParams, radius: float, problems: Problems) -> Near | None:
-    """The point of `geoloc_lat` and `geoloc_lng` with the radius asked (else `radius`, the
-    default): both or neither (the one missing is named)."""
-    given = {name: value for name in PAIRED if (value := getattr(params, name)) is not None}
-    for name in PAIRED:
-        if name not in given and PAIRED[name] in given:  # (an unreadable one stays named)
-            problems.add(name, note("coordinate_pair", name=name, other=PAIRED[name]))
-    if len(given) < len(PAIRED):
-        return None
-    asked = params.geoloc_radius
-    centre = Point(given["geoloc_lat"], given["geoloc_lng"])
-    return Near(centre, radius if asked is None else asked)
-
-
 def event_query(
     params: EventFilterParams,
     zone: tzinfo,
@@ -121,7 +104,7 @@ def event_query(
         organizers=ids(params.organizer),
         featured=params.featured,
         has_geo=params.geoloc,
-        near=_near(params, radius, problems),
+        near=read_near(params, radius, problems),
         statuses=ids(statuses),
         post_parent=params.post_parent,
         first_of_series=bool(params.hide_subsequent_recurrences),

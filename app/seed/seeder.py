@@ -89,6 +89,7 @@ EXTRA_ZONE_SHARE = 0.2  # the rest use the site time zone
 
 # Share of records with a translation, per non-default language (events: generation.py).
 VENUE_TRANSLATED = (0.5, 0.4)
+UNPLACED = 10  # one venue in ten has no coordinates
 ORGANIZER_TRANSLATED = (0.3, 0.3)
 TAG_TRANSLATED = (0.5, 0.5)
 IMAGES_PER_RUN = 20
@@ -282,8 +283,7 @@ class Seeder:
                     f"{city.phone} {self.rng.randint(100000, 999999)}", city.state,
                     f"https://venue-{venue_id}.example.org" if self.rng.random() < 0.7 else "",
                     self.rng.random() < 0.5, self.rng.random() < 0.5,
-                    round(city.lat + self.rng.uniform(-0.05, 0.05), 6),
-                    round(city.lng + self.rng.uniform(-0.05, 0.05), 6),
+                    *self.place(venue_id, city),
                 )
             )  # fmt: skip
             for other, share in zip(self.others, self.counts.shares(VENUE_TRANSLATED), strict=True):
@@ -295,6 +295,15 @@ class Seeder:
         await self.copy("venues", VENUE_COLUMNS, rows)
         await self.copy("venue_translations", ("venue_id", *POST_TRANSLATION_COLUMNS), translations)
         return venues
+
+    def place(self, venue_id: int, city: City) -> tuple[float | None, float | None, str | None]:
+        """A venue's coordinates and their precision: within ~5 km of its city's centre, as
+        a geocoded address; one venue in UNPLACED has none (its address was not found)."""
+        lat = round(city.lat + self.rng.uniform(-0.05, 0.05), 6)
+        lng = round(city.lng + self.rng.uniform(-0.05, 0.05), 6)
+        if venue_id % UNPLACED == 0:  # not drawn: the demo's texts stay what they were
+            return None, None, None
+        return lat, lng, "address"
 
     async def organizers(self) -> list[int]:
         ids = await self.post_ids(self.counts.organizers)

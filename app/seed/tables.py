@@ -10,7 +10,7 @@ EVENT_COLUMNS = (
 VENUE_COLUMNS = (
     "id", "status", "slug", "published_at", "modified_at", "name", "description", "excerpt",
     "address", "city", "country", "province", "state", "zip", "phone", "stateprovince",
-    "website", "show_map", "show_map_link", "geo_lat", "geo_lng",
+    "website", "show_map", "show_map_link", "geo_lat", "geo_lng", "geo_precision",
 )  # fmt: skip
 
 ORGANIZER_COLUMNS = (

@@ -35,7 +35,7 @@ async def test_a_list_names_every_invalid_parameter_at_once(client: AsyncClient)
         "page": "page must be greater than or equal to 1.",
         "per_page": "per_page must be between 1 (inclusive) and 100 (inclusive).",
         "start_date": f"start_date is not a date. {DATE_FORMS}",
-        "orderby": "orderby is not one of start_date, end_date, title, date, modified, id.",
+        "orderby": "orderby is not one of start_date, end_date, title, date, modified, id, distance.",
     }
 
 
