@@ -56,6 +56,7 @@ from app.desk.templating import DeskTemplates
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
+from app.geo.geocoder import Geocoder
 from app.http.ignored import IGNORED_HEADER, report_ignored
 from app.i18n import LANGUAGES
 from app.media.files import serve_media_file
@@ -109,6 +110,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     await tasks.dispose()
     await version_reader.close()
     await services.failed_logins.close()
+    if services.geocoder is not None:
+        await services.geocoder.aclose()
     await reads.dispose()
     await engine.dispose()
     metrics.process_exit()
@@ -229,6 +232,11 @@ def make_services(settings: Settings) -> AppServices:
         media_slots=asyncio.Semaphore(MEDIA_PROCESSING_SLOTS),
         page_templates=Environments(settings.templates_dir),
         desk_templates=DeskTemplates(),
+        geocoder=(
+            Geocoder(settings.geocoder_url, settings.geocoder_user_agent)
+            if settings.geocoder_url
+            else None
+        ),
     )
 
 

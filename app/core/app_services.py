@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from app.core.caching.cache import CountCache, PrincipalCache, ResponseCache
     from app.core.security.ratelimit import FailedLogins
 
+    # A type only: app.geo is above core (pyproject.toml's contracts ignore this import).
+    from app.geo.geocoder import Geocoder
+
 STATE_KEY = "services"
 
 
@@ -59,6 +62,9 @@ class AppServices:
     media_slots: asyncio.Semaphore
     page_templates: Templates
     desk_templates: Templates
+    # The geocoding service's client where GEOCODER_URL is set (app/geo/geocoder.py): one per
+    # process, which keeps its one request a second; None: the embedded gazetteer alone.
+    geocoder: Geocoder | None = None
 
 
 def attach_services(app: Starlette, services: AppServices) -> None:

@@ -4,6 +4,7 @@ from datetime import UTC, tzinfo
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, field_validator
@@ -252,6 +253,17 @@ class Settings(BaseSettings):
         if value not in LANGUAGES:
             raise ValueError(f"default_language must be one of {', '.join(LANGUAGES)}")
         return value
+
+    @field_validator("geocoder_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        """An http(s) URL (the operator's choice: no check of where it leads), or unset."""
+        if value is None or not value.strip():
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("geocoder_url must be an http(s)://host[:port][/path] URL")
+        return value.strip()
 
     @field_validator("root_path")
     @classmethod

@@ -1,0 +1,75 @@
+"""The geocoding service's answers (`geocode_cache`): all of their SQL."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.exc import DBAPIError
+
+from app.core.database.engine import Session
+from app.geo.places import Point
+from app.models import GeocodeAnswer
+
+AUTOCOMMIT = "AUTOCOMMIT"
+
+
+@dataclass(frozen=True, slots=True)
+class CachedAnswer:
+    """The service's answer for a query: a point, or None for "no such place"."""
+
+    point: Point | None
+
+
+class GeocodeCache:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    async def answer(self, query: str, not_found_for: timedelta) -> CachedAnswer | None:
+        """The kept answer for a normalised query; a "not found" older than `not_found_for`
+        is as good as none (the place may have been mapped since)."""
+        fresh_miss = GeocodeAnswer.fetched_at > func.clock_timestamp() - not_found_for
+        row = (
+            await self.session.execute(
+                select(GeocodeAnswer.lat, GeocodeAnswer.lng).where(
+                    GeocodeAnswer.query == query,
+                    (GeocodeAnswer.lat.is_not(None)) | fresh_miss,
+                )
+            )
+        ).first()
+        if row is None:
+            return None
+        found = row.lat is not None and row.lng is not None
+        return CachedAnswer(Point(row.lat, row.lng) if found else None)
+
+    async def keep(self, query: str, point: Point | None) -> bool:
+        """Keep the answer (replacing an older one). The caller's session may be a read's: on
+        a read replica, or a transaction that must survive a failed write. So the write is
+        best-effort: in a SAVEPOINT within a transaction, and False when the database
+        refused it (a read-only server); the answer is then asked again next time."""
+        values = {
+            "query": query,
+            "lat": None if point is None else point.lat,
+            "lng": None if point is None else point.lng,
+        }
+        upsert = insert(GeocodeAnswer).values(values)
+        upsert = upsert.on_conflict_do_update(
+            index_elements=[GeocodeAnswer.query],
+            set_={
+                "lat": upsert.excluded.lat,
+                "lng": upsert.excluded.lng,
+                "fetched_at": func.clock_timestamp(),
+            },
+        )
+        connection = (await self.session.connection()).sync_connection
+        options = connection.get_execution_options() if connection is not None else {}
+        autocommit = options.get("isolation_level") == AUTOCOMMIT
+        try:
+            if autocommit:  # a read outside a transaction: the statement commits itself
+                await self.session.execute(upsert)
+            else:
+                async with self.session.begin_nested():
+                    await self.session.execute(upsert)
+        except DBAPIError:
+            return False
+        return True
