@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, Executable, and_, delete, func, or_, select
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 
@@ -12,6 +12,15 @@ from app.geo.places import Point
 from app.models import GeocodeAnswer
 
 AUTOCOMMIT = "AUTOCOMMIT"
+
+
+@dataclass(frozen=True, slots=True)
+class Freshness:
+    """How long an answer is good for: a place found, and a "not found" (the place may be
+    mapped since)."""
+
+    found: timedelta
+    not_found: timedelta
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,15 +34,12 @@ class GeocodeCache:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    async def answer(self, query: str, not_found_for: timedelta) -> CachedAnswer | None:
-        """The kept answer for a normalised query; a "not found" older than `not_found_for`
-        is as good as none (the place may have been mapped since)."""
-        fresh_miss = GeocodeAnswer.fetched_at > func.clock_timestamp() - not_found_for
+    async def answer(self, query: str, freshness: Freshness) -> CachedAnswer | None:
+        """The kept answer for a normalised query, while it is fresh."""
         row = (
             await self.session.execute(
                 select(GeocodeAnswer.lat, GeocodeAnswer.lng).where(
-                    GeocodeAnswer.query == query,
-                    (GeocodeAnswer.lat.is_not(None)) | fresh_miss,
+                    GeocodeAnswer.query == query, _fresh(freshness)
                 )
             )
         ).first()
@@ -61,15 +67,32 @@ class GeocodeCache:
                 "fetched_at": func.clock_timestamp(),
             },
         )
+        return await self._try(upsert)
+
+    async def prune(self, freshness: Freshness) -> bool:
+        """Delete the answers that are no longer fresh (a scan of the table: the caller
+        does it now and then), so that the table keeps what a while of questions asked."""
+        return await self._try(delete(GeocodeAnswer).where(~_fresh(freshness)))
+
+    async def _try(self, statement: Executable) -> bool:
         connection = (await self.session.connection()).sync_connection
         options = connection.get_execution_options() if connection is not None else {}
         autocommit = options.get("isolation_level") == AUTOCOMMIT
         try:
             if autocommit:  # a read outside a transaction: the statement commits itself
-                await self.session.execute(upsert)
+                await self.session.execute(statement)
             else:
                 async with self.session.begin_nested():
-                    await self.session.execute(upsert)
+                    await self.session.execute(statement)
         except DBAPIError:
             return False
         return True
+
+
+def _fresh(freshness: Freshness) -> ColumnElement[bool]:
+    now = func.clock_timestamp()
+    found = GeocodeAnswer.lat.is_not(None)
+    return or_(
+        and_(found, GeocodeAnswer.fetched_at > now - freshness.found),
+        and_(~found, GeocodeAnswer.fetched_at > now - freshness.not_found),
+    )

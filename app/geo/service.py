@@ -3,25 +3,34 @@
 The embedded gazetteer (app/geo/gazetteer.py) knows cities; the geocoding service
 (app/geo/geocoder.py), where one is configured, knows addresses. Its answers are kept in
 `geocode_cache` (app/geo/repository.py) per normalised query: a place is asked once, and a
-"not found" again after NOT_FOUND_KEPT (docs/design.md#places).
+"not found" again after NOT_FOUND_KEPT, a found place after FOUND_KEPT
+(docs/design.md#places).
 """
 
 import asyncio
+import time
 from datetime import timedelta
 
 from app.core.database.engine import Session
 from app.geo import gazetteer
 from app.geo.geocoder import Geocoder, GeocoderUnavailable
 from app.geo.places import Fix, Point, Precision
-from app.geo.repository import GeocodeCache
+from app.geo.repository import Freshness, GeocodeCache
 
 # A place typed by a visitor (`near=`): the door refuses longer text with a 400.
 PLACE_MAX_LENGTH = 200
 # A query longer than this is not sent (an address is far shorter; the cache's key stays
 # within what its index takes).
 QUERY_MAX_LENGTH = 500
-# A "not found" is asked again after this: the place may have been mapped since.
+# A "not found" is asked again after a week: the place may have been mapped since. A found
+# place for a year: a venue keeps its own point, and the table stays the size of a year's
+# questions (at most one a second per process).
 NOT_FOUND_KEPT = timedelta(days=7)
+FOUND_KEPT = timedelta(days=365)
+KEPT = Freshness(found=FOUND_KEPT, not_found=NOT_FOUND_KEPT)
+# How often a process deletes the answers no longer fresh (after a question to the service).
+PRUNE_INTERVAL = 3600.0
+_next_prune = 0.0  # time.monotonic() from which this process prunes again
 
 
 def normalised_query(text: str) -> str:
@@ -36,12 +45,20 @@ async def geocode(session: Session, geocoder: Geocoder, text: str) -> Point | No
     if not query or len(query) > QUERY_MAX_LENGTH:
         return None
     cache = GeocodeCache(session)
-    kept = await cache.answer(query, NOT_FOUND_KEPT)
+    kept = await cache.answer(query, KEPT)
     if kept is not None:
         return kept.point
     point = await geocoder.locate(query)
     await cache.keep(query, point)
+    await _prune_now_and_then(cache)
     return point
+
+
+async def _prune_now_and_then(cache: GeocodeCache) -> None:
+    global _next_prune
+    if time.monotonic() >= _next_prune:
+        _next_prune = time.monotonic() + PRUNE_INTERVAL
+        await cache.prune(KEPT)
 
 
 async def gazetteer_ready() -> None:

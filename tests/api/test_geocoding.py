@@ -9,15 +9,18 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select, text, update
+from sqlalchemy import insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.core.app_services import app_services
 from app.core.settings import get_settings
+from app.geo import service as places_service
 from app.geo.geocoder import Geocoder, GeocoderUnavailable, service_address
 from app.geo.places import Fix, Point
 from app.geo.repository import GeocodeCache
 from app.geo.service import (
+    FOUND_KEPT,
+    KEPT,
     NOT_FOUND_KEPT,
     PLACE_MAX_LENGTH,
     geocode,
@@ -89,6 +92,32 @@ async def test_not_found_is_kept_then_asked_again_after_days(
     service.places["nowhere lane 9"] = (1.5, 2.5)
     assert await geocode(db, geocoder, "Nowhere Lane 9") == Point(1.5, 2.5)
     assert service.queries == ["nowhere lane 9", "nowhere lane 9"]
+
+
+async def test_answers_no_longer_fresh_are_pruned_now_and_then(
+    db: AsyncSession, service: FakeNominatim, geocoder: Geocoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    day = timedelta(days=1)
+    ages = {
+        "stale found": (1.0, FOUND_KEPT + day),
+        "found a month ago": (1.0, 30 * day),
+        "stale not found": (None, NOT_FOUND_KEPT + day),
+        "not found yesterday": (None, day),
+    }
+    for query, (lat, age) in ages.items():
+        fetched = text("clock_timestamp() - :age").bindparams(age=age)
+        await db.execute(
+            insert(GeocodeAnswer).values(query=query, lat=lat, lng=lat, fetched_at=fetched)
+        )
+    assert await geocode(db, geocoder, "stale found") is None  # asked again: not found now
+    assert service.queries == ["stale found"]
+    # A process prunes after a question to the service, once an hour: due now.
+    monkeypatch.setattr(places_service, "_next_prune", 0.0)
+    assert await geocode(db, geocoder, "a new question") is None
+    left = set(await db.scalars(select(GeocodeAnswer.query)))
+    assert {"found a month ago", "not found yesterday", "stale found"} <= left
+    assert "stale not found" not in left
+    assert places_service._next_prune > time.monotonic()
 
 
 async def test_a_city_the_gazetteer_knows_makes_no_request(
@@ -274,12 +303,12 @@ async def test_kept_outside_a_transaction_and_refused_by_a_read_only_server(
         async with AsyncSession(reads) as session:
             assert await GeocodeCache(session).keep(query, Point(1.0, 2.0))
         async with AsyncSession(reads) as session:
-            cached = await GeocodeCache(session).answer(query, NOT_FOUND_KEPT)
+            cached = await GeocodeCache(session).answer(query, KEPT)
             assert cached is not None
             assert cached.point == Point(1.0, 2.0)
             await session.execute(text("SET default_transaction_read_only = on"))
             assert not await GeocodeCache(session).keep("read only street 1", None)
-            assert await GeocodeCache(session).answer("read only street 1", NOT_FOUND_KEPT) is None
+            assert await GeocodeCache(session).answer("read only street 1", KEPT) is None
             await session.execute(text("SET default_transaction_read_only = off"))
     finally:
         async with AsyncSession(reads) as session:
