@@ -64,13 +64,14 @@ class PostFields:
 @dataclass(frozen=True)
 class RecordWrite:
     """A create or update of a venue or an organizer: its name, texts, the fields every
-    kind shares, and its own fields (`details`, by column: texts, and booleans for flags)."""
+    kind shares, and its own fields (`details`, by column: texts, booleans for flags, and a
+    venue's coordinates: degrees, or None to clear them)."""
 
     name: str | None = None
     description: str | None = None
     excerpt: str | None = None
     post: PostFields = field(default_factory=PostFields)
-    details: Mapping[str, str | bool] = field(default_factory=dict)
+    details: Mapping[str, str | bool | float | None] = field(default_factory=dict)
     refused: Refusals = NOTHING_REFUSED
 
     def values(self, name: str) -> dict[str, object]:

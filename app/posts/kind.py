@@ -76,14 +76,16 @@ def post_kind(
     render: Callable[[Sequence[P], View, bool], list[dict[str, Any]]],
     schema: type[BaseModel],
     list_schema: type[BaseModel],
+    writer_type: type[PostWriter[P]] = PostWriter,
 ) -> PostKind[P]:
-    """A venue-like kind: the shared repository and writer, with its own fields."""
+    """A venue-like kind: the shared repository and writer (or the kind's own
+    `writer_type`), with its own fields."""
 
     def store(ctx: RequestContext) -> PostRepository[P]:
         return repository(ctx.session, ctx.language, ctx.settings.default_language)
 
     def writer(ctx: RequestContext, user: Principal) -> PostWriter[P]:
-        return PostWriter(name, params, store(ctx), user)
+        return writer_type(name, params, store(ctx), user)
 
     return PostKind(
         name=name,

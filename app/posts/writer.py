@@ -129,6 +129,14 @@ class PostWriter(Generic[R]):
         own = command.details.items()
         return {k: markup.plain(v) if isinstance(v, str) else v for k, v in own}, texts
 
+    async def _derived(
+        self, own: dict[str, Any], current: R | None, problems: Problems
+    ) -> dict[str, Any]:
+        """The kind's columns of what was sent (`own`) and the record (`current`, None on
+        create): a kind that derives columns (a venue's coordinates) overrides it; its
+        refusals go to `problems`."""
+        return own
+
     async def create(self, command: RecordWrite) -> int:
         problems = self._refusals(command)
         if command.name is None and self.name not in problems:
@@ -138,6 +146,7 @@ class PostWriter(Generic[R]):
             session, self.user, command.post, current=None, problems=problems
         )
         own, texts = self._sent(command, problems)
+        own = await self._derived(own, None, problems)
         problems.raise_any()
         # Duplicate avoidance (docs/design.md#linked-venues-organizers-and-terms): sending what a record already holds gives
         # that record, in a create of its own as in an event's inline venue or organizer.
@@ -158,5 +167,6 @@ class PostWriter(Generic[R]):
             problems=problems,
         )
         own, texts = self._sent(command, problems)
+        own = await self._derived(own, record, problems)
         problems.raise_any()
         await self.repo.update(record.id, {**columns, **own}, texts, slug=command.post.slug)

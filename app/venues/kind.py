@@ -5,6 +5,7 @@ from app.venues.params import VenueWriteParams
 from app.venues.repository import VenueRepository
 from app.venues.schemas import Venue, VenueList
 from app.venues.serializer import render_venues
+from app.venues.writer import VenueWriter
 
 VENUES = post_kind(
     name="venue",
@@ -13,4 +14,5 @@ VENUES = post_kind(
     render=render_venues,
     schema=Venue,
     list_schema=VenueList,
+    writer_type=VenueWriter,
 )

@@ -6,6 +6,7 @@ from typing import Any
 from sqlalchemy import Float, and_, bindparam, exists, func, literal_column, or_, update
 
 from app.geo.distance import EARTH_RADIUS_KM, EDGE_KM, Near
+from app.geo.places import Precision
 from app.models import Event, Venue, VenueTranslation
 from app.posts.records import PostRecord
 from app.posts.repository import PostRepository
@@ -27,13 +28,15 @@ class VenueRecord(PostRecord):
     stateprovince: str
     show_map: bool
     show_map_link: bool
-    # Not in the venue object (the reference has none): the calendar feeds' GEO.
+    # In the venue object only when set (docs/design.md#places); the calendar feeds' GEO.
     geo_lat: float | None
     geo_lng: float | None
+    geo_precision: Precision | None
 
 
 OWN_FIELDS = (
     *ADDRESS_FIELDS, "website", "stateprovince", "show_map", "show_map_link", "geo_lat", "geo_lng",
+    "geo_precision",
 )  # fmt: skip
 
 

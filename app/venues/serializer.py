@@ -1,4 +1,5 @@
-"""The venue object (with every key always present: docs/design.md#shapes)."""
+"""The venue object (with every key always present, docs/design.md#shapes, but its coordinates:
+docs/design.md#places)."""
 
 from collections.abc import Sequence
 from typing import Any
@@ -13,6 +14,10 @@ FIELDS = (
     "stateprovince",
 )  # fmt: skip
 TRAILING = ("show_map", "show_map_link")
+# After `stateprovince`, only for a venue that has coordinates, as the reference writes them;
+# a password hides how they were found (and redaction shows the coordinates as 0).
+COORDINATES = ("geo_lat", "geo_lng")
+PRECISION = ("geo_precision",)
 
 
 def render_venues(
@@ -24,8 +29,12 @@ def render_venues(
 def venue_body(record: VenueRecord, view: View, *, json_ld: bool = False) -> dict[str, Any]:
     """The venue; `json_ld` for single reads; redacted when the view hides it."""
     ld = venue_json_ld if json_ld else None
-    body = post_body(record, view, kind=KIND, fields=FIELDS, json_ld=ld, trailing=TRAILING)
-    if json_ld and not view.hides(record):
+    hidden = view.hides(record)
+    fields: tuple[str, ...] = FIELDS
+    if record.geo_lat is not None:
+        fields += COORDINATES if hidden else COORDINATES + PRECISION
+    body = post_body(record, view, kind=KIND, fields=fields, json_ld=ld, trailing=TRAILING)
+    if json_ld and not hidden:
         geo = _geo(record)
         if geo is not None:
             body["json_ld"]["geo"] = geo

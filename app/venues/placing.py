@@ -1,0 +1,105 @@
+"""Where a venue write puts the venue (docs/design.md#places): coordinates typed by a person
+are `exact` and stay until a person changes or clears them; otherwise a venue that is new,
+moved (a part of its address changed) or cleared is placed at once from its city by the
+gazetteer (`city`), and its full address is left to the geocoding service after the commit
+(`geocoded_at` NULL: app/venues/geocoding.py picks it up)."""
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from app.core.errors import Problems, note
+from app.geo.gazetteer import city_fix, is_loaded, load
+from app.geo.places import Fix
+from app.venues.repository import VenueRecord
+
+COORDINATES = ("geo_lat", "geo_lng")
+# What the geocoding service reads of a venue: a change of any of them moves the venue.
+PLACE_FIELDS = ("address", "city", "zip", "province", "state", "stateprovince", "country")
+# A session's info key: a write of this transaction left a venue to the geocoding service.
+GEOCODING_WANTED = "venues_to_geocode"
+
+
+async def gazetteer_loaded() -> None:
+    """Build the gazetteer's indexes (once per process, about a second) in a thread, so that
+    the first write does not hold the event loop."""
+    if not is_loaded():
+        await asyncio.to_thread(load)
+
+
+def sent_coordinates(own: dict[str, Any], problems: Problems) -> tuple[float, float] | None | bool:
+    """What a write says of the coordinates, taken out of `own`: a (lat, lng) pair; None
+    when both are cleared; False when it says nothing of them (or refused them: a missing
+    half is named in `problems`)."""
+    sent = {name: _degrees(own.pop(name)) for name in COORDINATES if name in own}
+    if not sent or any(name in problems for name in COORDINATES):
+        return False
+    if len(sent) == 1:
+        (given,) = sent
+        (missing,) = set(COORDINATES) - {given}
+        problems.add(missing, note("coordinate_pair", name=missing, other=given))
+        return False
+    lat, lng = sent["geo_lat"], sent["geo_lng"]
+    if lat is None and lng is None:
+        return None
+    if lat is None or lng is None:  # one cleared, the other set
+        missing, given = ("geo_lat", "geo_lng") if lat is None else ("geo_lng", "geo_lat")
+        problems.add(missing, note("coordinate_pair", name=missing, other=given))
+        return False
+    return float(lat), float(lng)
+
+
+def _degrees(value: Any) -> float | None:
+    """A coordinate as the parameter model let it through: degrees (the API's door), a
+    numeric text (the desk's form), or empty or None (cleared)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        return float(value)
+    except ValueError:  # refused by the model already (named in the problems)
+        return None
+
+
+def place_columns(
+    own: dict[str, Any], current: VenueRecord | None, problems: Problems
+) -> dict[str, Any]:
+    """`own` (a write's venue columns) with the coordinates, their precision and
+    `geocoded_at` it calls for; the typed coordinates' refusals go to `problems`."""
+    own = dict(own)
+    sent = sent_coordinates(own, problems)
+    if isinstance(sent, tuple):
+        lat, lng = sent
+        return {
+            **own,
+            "geo_lat": lat,
+            "geo_lng": lng,
+            "geo_precision": "exact",
+            "geocoded_at": None,
+        }
+    cleared = sent is None
+    if (
+        current is not None
+        and not cleared
+        and (current.geo_precision == "exact" or not moved(own, current))
+    ):
+        return own  # a person's coordinates win; an unmoved venue keeps its place
+    place = {name: own.get(name, getattr(current, name, "")) for name in PLACE_FIELDS}
+    state = place["stateprovince"] or place["state"]
+    fix = city_fix(str(place["city"]), str(place["country"]), state=str(state))
+    return {**own, **fix_columns(fix), "geocoded_at": None}
+
+
+def moved(own: Mapping[str, Any], current: VenueRecord) -> bool:
+    """Does the write change a part of the address the venue is located by?"""
+    return any(name in own and own[name] != getattr(current, name) for name in PLACE_FIELDS)
+
+
+def fix_columns(fix: Fix | None) -> dict[str, Any]:
+    if fix is None:
+        return {"geo_lat": None, "geo_lng": None, "geo_precision": None}
+    return {"geo_lat": fix.point.lat, "geo_lng": fix.point.lng, "geo_precision": fix.precision}
+
+
+def wants_geocoding(columns: Mapping[str, Any]) -> bool:
+    """Do the written columns leave the venue to the geocoding service?"""
+    return "geocoded_at" in columns and columns.get("geo_precision") != "exact"
