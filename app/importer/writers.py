@@ -36,6 +36,7 @@ from app.organizers.repository import OrganizerRepository
 from app.posts.images import url_extension
 from app.posts.repository import ImageRepository, PostRepository
 from app.terms.repository import DuplicateName, DuplicateSlug, TermRepository
+from app.venues.placing import gazetteer_loaded, imported_place
 from app.venues.repository import VenueRepository
 
 TAXONOMIES = {"category": CATEGORY, "tag": TAG}
@@ -105,10 +106,11 @@ class RecordWriter:
             website=venue.website.strip(),
             show_map=venue.show_map,
             show_map_link=venue.show_map_link,
-            geo_lat=venue.geo_lat,
-            geo_lng=venue.geo_lng,
         )
         repo = VenueRepository(self.session, self.language, self.language)
+        current = None if local_id is None else await repo.get(local_id)
+        await gazetteer_loaded()
+        own = imported_place(own, venue.geo_lat, venue.geo_lng, current)
         return await self._post("venue", repo, venue, venue.venue, own, local_id)
 
     async def organizer(self, organizer: SourceOrganizer, local_id: int | None) -> int:

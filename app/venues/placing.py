@@ -5,17 +5,18 @@ gazetteer (`city`), and its full address is left to the geocoding service after 
 (`geocoded_at` NULL: app/venues/geocoding.py picks it up)."""
 
 import asyncio
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from app.core.errors import Problems, note
-from app.geo.gazetteer import city_fix, is_loaded, load
+from app.geo.gazetteer import city_fix, is_loaded, load, place_fix
 from app.geo.places import Fix
-from app.venues.repository import VenueRecord
+from app.venues.repository import PLACE_COLUMNS, VenueRecord
 
 COORDINATES = ("geo_lat", "geo_lng")
 # What the geocoding service reads of a venue: a change of any of them moves the venue.
-PLACE_FIELDS = ("address", "city", "zip", "province", "state", "stateprovince", "country")
+PLACE_FIELDS = PLACE_COLUMNS
 # A session's info key: a write of this transaction left a venue to the geocoding service.
 GEOCODING_WANTED = "venues_to_geocode"
 
@@ -67,7 +68,7 @@ def place_columns(
     `geocoded_at` it calls for; the typed coordinates' refusals go to `problems`."""
     own = dict(own)
     sent = sent_coordinates(own, problems)
-    if isinstance(sent, tuple):
+    if isinstance(sent, tuple) and not _unchanged(sent, current):
         lat, lng = sent
         return {
             **own,
@@ -76,6 +77,8 @@ def place_columns(
             "geo_precision": "exact",
             "geocoded_at": None,
         }
+    if isinstance(sent, tuple):  # written back as read: not typed
+        sent = False
     cleared = sent is None
     if (
         current is not None
@@ -87,6 +90,11 @@ def place_columns(
     state = place["stateprovince"] or place["state"]
     fix = city_fix(str(place["city"]), str(place["country"]), state=str(state))
     return {**own, **fix_columns(fix), "geocoded_at": None}
+
+
+def _unchanged(sent: tuple[float, float], current: VenueRecord | None) -> bool:
+    """Are the coordinates sent those the venue has (a body read and written back)?"""
+    return current is not None and sent == (current.geo_lat, current.geo_lng)
 
 
 def moved(own: Mapping[str, Any], current: VenueRecord) -> bool:
@@ -103,3 +111,36 @@ def fix_columns(fix: Fix | None) -> dict[str, Any]:
 def wants_geocoding(columns: Mapping[str, Any]) -> bool:
     """Do the written columns leave the venue to the geocoding service?"""
     return "geocoded_at" in columns and columns.get("geo_precision") != "exact"
+
+
+def imported_place(
+    own: dict[str, Any], lat: float | None, lng: float | None, current: VenueRecord | None
+) -> dict[str, Any]:
+    """`own` (an imported venue's columns) with its place: the source's coordinates, typed
+    there, are `exact` (a pair out of range or not finite is no place); without them the
+    venue is placed as a write of its address would place it (`current`: the venue as it
+    is, None when the import creates it)."""
+    if lat is not None and lng is not None and _on_earth(lat, lng):
+        return {
+            **own,
+            "geo_lat": lat,
+            "geo_lng": lng,
+            "geo_precision": "exact",
+            "geocoded_at": None,
+        }
+    return place_columns(own, current, Problems())
+
+
+def _on_earth(lat: float, lng: float) -> bool:
+    return math.isfinite(lat) and math.isfinite(lng) and abs(lat) <= 90 and abs(lng) <= 180
+
+
+async def suggested_fix(venue: VenueRecord) -> Fix | None:
+    """Where the gazetteer would put a venue that has no coordinates (one placed before
+    venues were, or in a city it knows under another country's name): its city within its
+    country, else the city as typed ("Wien", "Springfield, IL")."""
+    if venue.geo_lat is not None or not venue.city.strip():
+        return None
+    await gazetteer_loaded()
+    state = venue.stateprovince or venue.state
+    return city_fix(venue.city, venue.country, state=state) or place_fix(venue.city)

@@ -1,12 +1,21 @@
-"""Venues: post-like records with an address, linked to events through `events.venue_id`."""
+"""Venues: post-like records with an address, linked to events through `events.venue_id`.
+
+Their places (below the repository): which venues the geocoding service should be asked
+about (claimed and stamped, so that two processes never ask for the same one and a venue the
+service could not answer waits before it is asked again), the venues without coordinates
+(`almanac geocode`), and the writes of what was found, which never replace coordinates a
+person typed nor a place found for an address since changed."""
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Float, and_, bindparam, exists, func, literal_column, or_, update
+from sqlalchemy import Float, and_, bindparam, exists, func, literal_column, or_, select, update
 
+from app.core.database.engine import Session
+from app.core.rules.constants import TRASH
 from app.geo.distance import EARTH_RADIUS_KM, EDGE_KM, Near
-from app.geo.places import Precision
+from app.geo.places import Fix, Precision
 from app.models import Event, Venue, VenueTranslation
 from app.posts.records import PostRecord
 from app.posts.repository import PostRepository
@@ -121,3 +130,119 @@ def near_values(near: Near) -> dict[str, float]:
     for i, (low, high) in enumerate(ranges):
         values[f"near_lng_min_{i}"], values[f"near_lng_max_{i}"] = low, high
     return values
+
+
+# ---- places: the venues the geocoding service is asked about, and what it found ---------
+
+PLACE_COLUMNS = ("address", "city", "zip", "province", "state", "stateprovince", "country")
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    """A venue's address as it was when it was read, to locate it by."""
+
+    venue_id: int
+    address: str
+    city: str
+    zip: str
+    province: str
+    state: str
+    stateprovince: str
+    country: str
+
+    def parts(self) -> dict[str, str]:
+        return {name: getattr(self, name) for name in PLACE_COLUMNS}
+
+
+def _columns() -> list[Any]:
+    return [Venue.id, *(getattr(Venue, name) for name in PLACE_COLUMNS)]
+
+
+def _address(row: Any) -> Address:
+    return Address(*row)
+
+
+# Venues the geocoding service may place better than they are: not placed, or placed from
+# their city only, with a street address (or, not placed at all, a city the gazetteer did
+# not know).
+GEOCODABLE = and_(
+    Venue.status != TRASH,
+    or_(Venue.geo_precision.is_(None), Venue.geo_precision == "city"),
+    or_(Venue.address != "", and_(Venue.geo_precision.is_(None), Venue.city != "")),
+)
+
+
+async def claim_geocodable(session: Session, limit: int, asked_before: datetime) -> list[Address]:
+    """Up to `limit` venues to ask the geocoding service about (never asked, or last asked
+    before `asked_before`), stamped as asked now. Locked with SKIP LOCKED: another process's
+    claim in flight is left to it, and once committed its stamp keeps them out."""
+    found = await session.execute(
+        select(*_columns())
+        .where(GEOCODABLE, or_(Venue.geocoded_at.is_(None), Venue.geocoded_at < asked_before))
+        .order_by(Venue.geocoded_at.asc().nulls_first(), Venue.id)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    claimed = [_address(row) for row in found]
+    if claimed:
+        await session.execute(
+            update(Venue)
+            .where(Venue.id.in_([a.venue_id for a in claimed]))
+            .values(geocoded_at=func.now())
+        )
+    return claimed
+
+
+async def record_found(session: Session, address: Address, fix: Fix) -> bool:
+    """Place the venue at `fix` unless a person typed its coordinates meanwhile or its
+    address changed since it was read (then that write's own placing stands); whether it
+    did. Not replacing a better precision: an address's place is not overwritten by a city's."""
+    worse = ["city"] if fix.precision == "city" else ["city", "address"]
+    same_address = [getattr(Venue, name) == value for name, value in address.parts().items()]
+    written = await session.execute(
+        update(Venue)
+        .where(
+            Venue.id == address.venue_id,
+            or_(Venue.geo_precision.is_(None), Venue.geo_precision.in_(worse)),
+            *same_address,
+        )
+        .values(geo_lat=fix.point.lat, geo_lng=fix.point.lng, geo_precision=fix.precision)
+        .returning(Venue.id)
+    )
+    return written.first() is not None
+
+
+UNPLACED_WITH_CITY = and_(Venue.geo_lat.is_(None), Venue.city != "")
+
+
+async def without_coordinates(session: Session, after_id: int, limit: int) -> list[Address]:
+    """The next `limit` venues (by ID, after `after_id`) that have no coordinates and a city."""
+    found = await session.execute(
+        select(*_columns())
+        .where(Venue.id > after_id, UNPLACED_WITH_CITY)
+        .order_by(Venue.id)
+        .limit(limit)
+    )
+    return [_address(row) for row in found]
+
+
+async def count_without_coordinates(session: Session) -> int:
+    """Venues that have no coordinates and a city (the gazetteer's pass goes through them)."""
+    return int(await session.scalar(select(func.count()).where(UNPLACED_WITH_CITY)) or 0)
+
+
+async def count_unplaced(session: Session) -> int:
+    """Venues (not trashed) without coordinates."""
+    counted = await session.scalar(
+        select(func.count()).where(Venue.geo_lat.is_(None), Venue.status != TRASH)
+    )
+    return int(counted or 0)
+
+
+async def count_geocodable(session: Session, asked_before: datetime | None = None) -> int:
+    """Venues the geocoding service could still place better (never asked, or last asked
+    before `asked_before`; asked or not without it)."""
+    conditions = [GEOCODABLE]
+    if asked_before is not None:
+        conditions.append(or_(Venue.geocoded_at.is_(None), Venue.geocoded_at < asked_before))
+    return int(await session.scalar(select(func.count()).where(*conditions)) or 0)

@@ -6,7 +6,6 @@ from app.geo.places import Precision
 from app.http.schemas import ListLinks
 from app.posts.schemas import Flag, Name, PostHead
 
-
 # Absent rather than null when a venue has no coordinates.
 Degrees = Annotated[float | None, WithJsonSchema({"type": "number", "format": "double"})]
 

@@ -247,6 +247,33 @@ async def test_signed_in_import_answers_like_the_source(
         same_term(term, await get(client, f"tags/{ids['tag'][source_id]}", admin), ids["tag"])
 
 
+async def test_the_sources_coordinates_are_kept_as_typed(
+    site: Site,
+    maker: async_sessionmaker[AsyncSession],
+    db: AsyncSession,
+    client: AsyncClient,
+    admin: AuthFor,
+) -> None:
+    """A venue's coordinates on the source were typed there: `exact`, never replaced by a
+    guess; one without them is placed from its city, as a write would place it."""
+    tec = site.tec
+    stage = tec.add_venue("Stage", city="Wien", country="Austria")
+    await run(maker, tec)
+    ids = await mapping(db, "venue")
+    hall = await get(client, f"venues/{ids[site.hall]}", admin)
+    assert (hall["geo_lat"], hall["geo_lng"], hall["geo_precision"]) == (48.2, 16.37, "exact")
+    placed = await get(client, f"venues/{ids[stage]}", admin)
+    assert placed["geo_precision"] == "city"
+    assert abs(placed["geo_lat"] - 48.21) < 0.1  # Wien
+    tec.touch(tec.venues[stage], city="Graz")
+    tec.touch(tec.venues[site.hall], city="Graz", geo_lat=47.07, geo_lng=15.44)
+    assert (await run(maker, tec)).exit_status == 0
+    placed = await get(client, f"venues/{ids[stage]}", admin)
+    assert (placed["geo_precision"], round(placed["geo_lat"])) == ("city", 47)  # moved to Graz
+    hall = await get(client, f"venues/{ids[site.hall]}", admin)
+    assert (hall["geo_lat"], hall["geo_lng"], hall["geo_precision"]) == (47.07, 15.44, "exact")
+
+
 async def test_entities_in_titles_become_text(
     site: Site, maker: async_sessionmaker[AsyncSession], db: AsyncSession, client: AsyncClient
 ) -> None:

@@ -28,9 +28,7 @@ async def venue(client: AsyncClient, who: AuthFor, **fields: Any) -> dict[str, A
     return await create_post(client, who, "venues", **{"venue": "Hall", **fields})
 
 
-async def patch(
-    client: AsyncClient, who: AuthFor, venue_id: int, **fields: Any
-) -> dict[str, Any]:
+async def patch(client: AsyncClient, who: AuthFor, venue_id: int, **fields: Any) -> dict[str, Any]:
     response = await client.patch(f"{API}/venues/{venue_id}", json=fields, headers=who.basic)
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
@@ -50,7 +48,8 @@ async def test_a_venue_without_coordinates_has_no_geo_keys(
     body = await venue(client, editor, address="1 Long Road", **NOWHERE)
     assert list(body) == VENUE_KEYS
     single = (await client.get(f"{API}/venues/{body['id']}")).json()
-    assert "geo_lat" not in single and "geo_precision" not in single
+    assert "geo_lat" not in single
+    assert "geo_precision" not in single
 
 
 async def test_typed_coordinates_follow_stateprovince_as_numbers(
@@ -66,9 +65,7 @@ async def test_typed_coordinates_follow_stateprovince_as_numbers(
     assert place(listed[0]) == (48.1486, 17.1077, "exact")
 
 
-async def test_an_events_venue_shows_its_coordinates(
-    client: AsyncClient, editor: AuthFor
-) -> None:
+async def test_an_events_venue_shows_its_coordinates(client: AsyncClient, editor: AuthFor) -> None:
     hall = await venue(client, editor, geo_lat=50.5, geo_lng=-3.25, **NOWHERE)
     event = await client.post(
         f"{API}/events",
@@ -112,30 +109,42 @@ async def test_the_document_describes_the_coordinates(client: AsyncClient) -> No
 # ---- writes -------------------------------------------------------------------------
 
 
+# Each refusal's message in English and German, for the parameter it names.
+MESSAGES = {
+    "pair": (
+        "{name} is missing: geo_lat and geo_lng are set together, or cleared together.",
+        "{name} fehlt: geo_lat und geo_lng werden nur zusammen gesetzt oder zusammen geleert.",
+    ),
+    "range": (
+        "{name} must be between -{bound} (inclusive) and {bound} (inclusive).",
+        "{name} muss zwischen -{bound} und {bound} (jeweils einschließlich) liegen.",
+    ),
+    "finite": ("{name} must be a finite number.", "{name} muss eine endliche Zahl sein."),
+    "number": ("{name} is not a number.", "{name} ist keine Zahl."),
+}
+
+
 @pytest.mark.parametrize(
-    ("fields", "param", "english", "german"),
+    ("fields", "param", "why"),
     [
-        ({"geo_lat": 48.1}, "geo_lng", "geo_lng is missing: geo_lat and geo_lng are set together, or cleared together.", "geo_lng fehlt: geo_lat und geo_lng werden nur zusammen gesetzt oder zusammen geleert."),  # fmt: skip
-        ({"geo_lng": "17"}, "geo_lat", "geo_lat is missing: geo_lat and geo_lng are set together, or cleared together.", "geo_lat fehlt: geo_lat und geo_lng werden nur zusammen gesetzt oder zusammen geleert."),  # fmt: skip
-        ({"geo_lat": 48.1, "geo_lng": ""}, "geo_lng", "geo_lng is missing: geo_lat and geo_lng are set together, or cleared together.", "geo_lng fehlt: geo_lat und geo_lng werden nur zusammen gesetzt oder zusammen geleert."),  # fmt: skip
-        ({"geo_lat": 90.5, "geo_lng": 0}, "geo_lat", "geo_lat must be between -90 (inclusive) and 90 (inclusive).", "geo_lat muss zwischen -90 und 90 (jeweils einschließlich) liegen."),  # fmt: skip
-        ({"geo_lat": 0, "geo_lng": "-180.01"}, "geo_lng", "geo_lng must be between -180 (inclusive) and 180 (inclusive).", "geo_lng muss zwischen -180 und 180 (jeweils einschließlich) liegen."),  # fmt: skip
-        ({"geo_lat": "NaN", "geo_lng": 0}, "geo_lat", "geo_lat must be a finite number.", "geo_lat muss eine endliche Zahl sein."),  # fmt: skip
-        ({"geo_lat": 0, "geo_lng": "-inf"}, "geo_lng", "geo_lng must be a finite number.", "geo_lng muss eine endliche Zahl sein."),  # fmt: skip
-        ({"geo_lat": "1e400", "geo_lng": 0}, "geo_lat", "geo_lat must be a finite number.", "geo_lat muss eine endliche Zahl sein."),  # fmt: skip
-        ({"geo_lat": "north", "geo_lng": 0}, "geo_lat", "geo_lat is not a number.", "geo_lat ist keine Zahl."),  # fmt: skip
-        ({"geo_lat": True, "geo_lng": 0}, "geo_lat", "geo_lat is not a number.", "geo_lat ist keine Zahl."),  # fmt: skip
-        ({"geo_lat": "1_0", "geo_lng": 0}, "geo_lat", "geo_lat is not a number.", "geo_lat ist keine Zahl."),  # fmt: skip
+        ({"geo_lat": 48.1}, "geo_lng", "pair"),
+        ({"geo_lng": "17"}, "geo_lat", "pair"),
+        ({"geo_lat": 48.1, "geo_lng": ""}, "geo_lng", "pair"),
+        ({"geo_lat": 90.5, "geo_lng": 0}, "geo_lat", "range"),
+        ({"geo_lat": 0, "geo_lng": "-180.01"}, "geo_lng", "range"),
+        ({"geo_lat": "NaN", "geo_lng": 0}, "geo_lat", "finite"),
+        ({"geo_lat": 0, "geo_lng": "-inf"}, "geo_lng", "finite"),
+        ({"geo_lat": "1e400", "geo_lng": 0}, "geo_lat", "finite"),
+        ({"geo_lat": "north", "geo_lng": 0}, "geo_lat", "number"),
+        ({"geo_lat": True, "geo_lng": 0}, "geo_lat", "number"),
+        ({"geo_lat": "1_0", "geo_lng": 0}, "geo_lat", "number"),
     ],
 )
 async def test_bad_coordinates_are_a_400_naming_the_field(
-    client: AsyncClient,
-    editor: AuthFor,
-    fields: dict[str, Any],
-    param: str,
-    english: str,
-    german: str,
+    client: AsyncClient, editor: AuthFor, fields: dict[str, Any], param: str, why: str
 ) -> None:
+    bound = 90 if param == "geo_lat" else 180
+    english, german = (text.format(name=param, bound=bound) for text in MESSAGES[why])
     existing = await venue(client, editor, **NOWHERE)
     for language, message in (("en", english), ("de", german)):
         headers = {**editor.basic, "Accept-Language": language}
@@ -180,7 +189,8 @@ async def test_clearing_places_the_venue_again_from_its_city(
     cleared = await patch(client, editor, body["id"], geo_lat="", geo_lng="")
     lat, lng, precision = place(cleared)
     assert precision == "city"
-    assert abs(lat - 48.21) < 0.1 and abs(lng - 16.37) < 0.1
+    assert abs(lat - 48.21) < 0.1
+    assert abs(lng - 16.37) < 0.1
     await patch(client, editor, body["id"], geo_lat=3, geo_lng=4, **NOWHERE)
     gone = await patch(client, editor, body["id"], geo_lat=None, geo_lng=None)
     assert list(gone) == VENUE_KEYS  # nowhere the gazetteer knows: no coordinates
@@ -206,12 +216,14 @@ async def test_the_gazetteer_places_a_new_or_moved_venue_by_its_city(
     body = await venue(client, editor, address="Hlavné nám. 1", city="Bratislava", country="Slovakia")  # fmt: skip
     lat, lng, precision = place(body)
     assert precision == "city"
-    assert abs(lat - 48.15) < 0.1 and abs(lng - 17.11) < 0.1
+    assert abs(lat - 48.15) < 0.1
+    assert abs(lng - 17.11) < 0.1
     unmoved = await patch(client, editor, body["id"], phone="+421 2")
     assert place(unmoved) == (lat, lng, "city")
     moved = await patch(client, editor, body["id"], city="Košice")
     assert moved["geo_precision"] == "city"
-    assert abs(moved["geo_lat"] - 48.72) < 0.1 and abs(moved["geo_lng"] - 21.26) < 0.1
+    assert abs(moved["geo_lat"] - 48.72) < 0.1
+    assert abs(moved["geo_lng"] - 21.26) < 0.1
     lost = await patch(client, editor, body["id"], **NOWHERE)
     assert list(lost) == VENUE_KEYS  # a city nobody knows: the old city's point is gone
 
@@ -222,7 +234,11 @@ async def test_an_inline_venue_of_an_event_takes_coordinates(
     dates = {"start_date": "+1 day", "end_date": "+2 days"}
     typed = await client.post(
         f"{API}/events",
-        json={"title": "A", **dates, "venue": {"venue": "Barn", "geo_lat": "47.5", "geo_lng": "19.04"}},  # fmt: skip
+        json={
+            "title": "A",
+            **dates,
+            "venue": {"venue": "Barn", "geo_lat": "47.5", "geo_lng": "19.04"},
+        },  # fmt: skip
         headers=editor.basic,
     )
     assert typed.status_code == 201, typed.text
@@ -240,3 +256,14 @@ async def test_an_inline_venue_of_an_event_takes_coordinates(
     )
     assert half.status_code == 400
     assert "venue" in half.json()["data"]["params"]
+
+
+async def test_coordinates_written_back_as_read_are_not_typed(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    body = await venue(client, editor, city="Vienna", country="Austria")
+    assert body["geo_precision"] == "city"
+    again = await patch(client, editor, body["id"], geo_lat=body["geo_lat"], geo_lng=body["geo_lng"])  # fmt: skip
+    assert place(again) == place(body)
+    typed = await patch(client, editor, body["id"], geo_lat=48.2, geo_lng=16.4)
+    assert place(typed) == (48.2, 16.4, "exact")

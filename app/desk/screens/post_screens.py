@@ -250,7 +250,7 @@ class RecordScreens:
             "editable": may(desk.principal, "edit", author, body["status"]),
         }
 
-    def _editor(
+    async def _editor(
         self,
         desk: DeskContext,
         *,
@@ -282,7 +282,12 @@ class RecordScreens:
             statuses=self.statuses(desk, form.get("status")),
             languages=translation_languages(desk),
             default_language=desk.settings.default_language,
+            **await self.shown(desk, record),
         )
+
+    async def shown(self, desk: DeskContext, record: Any | None) -> dict[str, Any]:
+        """What a kind's editor shows besides its fields (a venue's place)."""
+        return {}
 
     def labels(self) -> dict[str, str]:
         """The label of each field of the form (translated by the templates)."""
@@ -294,7 +299,7 @@ class RecordScreens:
 
     async def new_page(self, desk: DeskContext) -> Response:
         form: Form = {"status": "publish" if can_publish(desk.principal) else "draft"}
-        return self._editor(desk, form=form, record=None, version="")
+        return await self._editor(desk, form=form, record=None, version="")
 
     async def create(self, desk: DeskContext) -> Response:
         form = await form_values(desk)
@@ -306,14 +311,14 @@ class RecordScreens:
                 await self._write_translations(desk, record_id, form)
         except (ApiError, TranslationRefused) as exc:
             problem = refusal(exc, desk.language)
-            return self._editor(desk, form=form, record=None, version="", problem=problem)
+            return await self._editor(desk, form=form, record=None, version="", problem=problem)
         return desk.redirect(f"{self.path}/{record_id}/edit", flash=flash(desk, N_("Saved.")))
 
     async def edit_page(self, desk: DeskContext, record_id: int) -> Response:
         # A record the principal may not read, or none: the service's refusal, which the
         # desk shows as its error page (app/desk/router.py).
         record, form, version = await self._editing(desk, record_id)
-        return self._editor(desk, form=form, record=record, version=version)
+        return await self._editor(desk, form=form, record=record, version=version)
 
     async def update(self, desk: DeskContext, record_id: int) -> Response:
         form = await form_values(desk)
@@ -331,7 +336,7 @@ class RecordScreens:
             # keeps what the person wrote, knowingly.
             saved = current if problem.conflict else version
             shown = theirs if problem.conflict else None
-            return self._editor(
+            return await self._editor(
                 desk, form=form, record=record, version=saved, problem=problem, theirs=shown
             )
         return desk.redirect(f"{self.path}/{record_id}/edit", flash=flash(desk, N_("Saved.")))
