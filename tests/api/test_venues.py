@@ -163,6 +163,12 @@ async def test_single_read_adds_json_ld(client: AsyncClient, editor: AuthFor) ->
         },
         "telephone": "+1 555 011",
         "sameAs": "http://venue1.example.com",
+        # Placed in Paris by the gazetteer (docs/api.md#venues-coordinates).
+        "geo": {
+            "@type": "GeoCoordinates",
+            "latitude": body["geo_lat"],
+            "longitude": body["geo_lng"],
+        },  # fmt: skip
     }
     assert (body["show_map"], body["show_map_link"]) == (True, True)
     by_slug = await client.get(f"{API}/venues/by-slug/venue-1")
