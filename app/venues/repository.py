@@ -163,12 +163,16 @@ def _address(row: Any) -> Address:
 
 
 # Venues the geocoding service may place better than they are: not placed, or placed from
-# their city only, with a street address (or, not placed at all, a city the gazetteer did
-# not know).
+# their city only, with a street or a postcode (or, not placed at all, a city the gazetteer
+# did not know): what app/geo/service.py's locate_venue asks the service about.
 GEOCODABLE = and_(
     Venue.status != TRASH,
     or_(Venue.geo_precision.is_(None), Venue.geo_precision == "city"),
-    or_(Venue.address != "", and_(Venue.geo_precision.is_(None), Venue.city != "")),
+    or_(
+        Venue.address != "",
+        Venue.zip != "",
+        and_(Venue.geo_precision.is_(None), Venue.city != ""),
+    ),
 )
 
 
@@ -199,14 +203,21 @@ async def record_found(session: Session, address: Address, fix: Fix) -> bool:
     did. Not replacing a better precision: an address's place is not overwritten by a city's."""
     worse = ["city"] if fix.precision == "city" else ["city", "address"]
     same_address = [getattr(Venue, name) == value for name, value in address.parts().items()]
+    lat, lng = fix.point.lat, fix.point.lng
+    moves = or_(
+        Venue.geo_lat.is_distinct_from(lat),
+        Venue.geo_lng.is_distinct_from(lng),
+        Venue.geo_precision.is_distinct_from(fix.precision),
+    )
     written = await session.execute(
         update(Venue)
         .where(
             Venue.id == address.venue_id,
             or_(Venue.geo_precision.is_(None), Venue.geo_precision.in_(worse)),
+            moves,  # the same place again is no change (no new data version)
             *same_address,
         )
-        .values(geo_lat=fix.point.lat, geo_lng=fix.point.lng, geo_precision=fix.precision)
+        .values(geo_lat=lat, geo_lng=lng, geo_precision=fix.precision)
         .returning(Venue.id)
     )
     return written.first() is not None

@@ -102,7 +102,7 @@ async def test_event_page_has_everything_and_the_apis_json_ld(
         "<strong>jazz</strong>",
         "Blue Hall",
         "Main St 1",
-        "openstreetmap.org/search?query=",
+        "openstreetmap.org/?mlat=48.14",  # the venue placed in Bratislava by the gazetteer
         "mailto:club@example.org",
         'href="http://testserver/events/category/music/"',
         'href="http://testserver/events/tag/outdoor/"',
