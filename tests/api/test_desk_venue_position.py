@@ -95,7 +95,7 @@ async def test_a_half_or_a_bad_position_is_refused_at_its_field(
     half = await post(client, f"venues/{venue['id']}/edit", token, **saved_form(page, geo_lat="48.1"))  # fmt: skip
     assert half.status_code == 400
     assert 'id="f-geo_lng" name="geo_lng" type="text" value="" aria-describedby="f-geo_lng-help f-geo_lng-error" aria-invalid="true"' in half.text  # fmt: skip
-    assert "geo_lng is missing" in html.unescape(half.text)
+    assert "geo_lng is required with geo_lat" in html.unescape(half.text)
     assert field_value(half.text, "geo_lat") == "48.1"  # what was typed stays
     german_page = await editor_page(client, venue["id"], prefix="/de")
     far = saved_form(german_page, geo_lat="91", geo_lng="0")

@@ -112,8 +112,8 @@ async def test_the_document_describes_the_coordinates(client: AsyncClient) -> No
 # Each refusal's message in English and German, for the parameter it names.
 MESSAGES = {
     "pair": (
-        "{name} is missing: geo_lat and geo_lng are set together, or cleared together.",
-        "{name} fehlt: geo_lat und geo_lng werden nur zusammen gesetzt oder zusammen geleert.",
+        "{name} is required with {other}: a point has both.",
+        "{name} ist zusammen mit {other} erforderlich: Ein Punkt hat beide.",
     ),
     "range": (
         "{name} must be between -{bound} (inclusive) and {bound} (inclusive).",
@@ -144,7 +144,8 @@ async def test_bad_coordinates_are_a_400_naming_the_field(
     client: AsyncClient, editor: AuthFor, fields: dict[str, Any], param: str, why: str
 ) -> None:
     bound = 90 if param == "geo_lat" else 180
-    english, german = (text.format(name=param, bound=bound) for text in MESSAGES[why])
+    other = "geo_lng" if param == "geo_lat" else "geo_lat"
+    english, german = (text.format(name=param, other=other, bound=bound) for text in MESSAGES[why])
     existing = await venue(client, editor, **NOWHERE)
     for language, message in (("en", english), ("de", german)):
         headers = {**editor.basic, "Accept-Language": language}
