@@ -20,6 +20,7 @@ from app.events.listing import EventPage
 from app.events.params import EventFilterParams, EventListParams
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.serializer import render_events
+from app.geo.distance import shown_km
 from app.geo.params import read_near
 from app.http.context import RequestContext
 from app.http.pagination import list_response
@@ -30,7 +31,6 @@ from app.posts.serializer import View
 
 P = TypeVar("P", bound=EventFilterParams)
 
-DISTANCE_DECIMALS = 3  # km to the metre
 FEED_PATH = "/events.ics"  # the calendar feed of the list (app/feeds)
 # The order links have always shown the filters in (clients may compare URLs).
 ECHO_ORDER = (
@@ -185,7 +185,7 @@ def list_answer(
     items = render_events(found.records, view, False)
     for body, record in zip(items, found.records, strict=True):
         if record.distance is not None:  # a list near a point: the venue's, last
-            body["distance"] = round(record.distance, DISTANCE_DECIMALS)
+            body["distance"] = shown_km(record.distance)
     return list_response(
         urls=ctx.urls,
         path="/events",

@@ -13,6 +13,7 @@ EARTH_RADIUS_KM = 6371.0088  # the mean radius (IUGG), as the SQL of the lists u
 # this much (a millimetre).
 EDGE_KM = 1e-6
 ALL_LONGITUDES = (-180.0, 180.0)
+SHOWN_DECIMALS = 3  # a distance in a body: km to the metre
 
 
 def distance_km(a: Point, b: Point) -> float:
@@ -23,6 +24,11 @@ def distance_km(a: Point, b: Point) -> float:
     half_dlng = math.radians(b.lng - a.lng) / 2
     h = math.sin(half_dlat) ** 2 + math.cos(lat_a) * math.cos(lat_b) * math.sin(half_dlng) ** 2
     return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
+
+
+def shown_km(distance: float) -> float:
+    """A distance as bodies show it."""
+    return round(distance, SHOWN_DECIMALS)
 
 
 @dataclass(frozen=True, slots=True)

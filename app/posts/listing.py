@@ -32,6 +32,18 @@ async def list_posts(
     kind: PostKind[R], repo: PostRepository[R], ctx: RequestContext, query: PostQuery, page: Page
 ) -> tuple[list[Body], int]:
     """(bodies of the page, total)."""
+    await check_list(ctx, query)
+    records, total = await repo.find(query, ctx.user, page)
+    return kind.render(records, list_view(ctx, query), False), total
+
+
+def list_view(ctx: RequestContext, query: PostQuery) -> View:
+    """How a list's records are shown to its caller (a password unredacts those it opens)."""
+    return View(ctx.urls, ctx.settings.site_zone, ctx.user, query.password)
+
+
+async def check_list(ctx: RequestContext, query: PostQuery) -> None:
+    """A list's filters: what the caller may ask for, the search's bounds, the event."""
     # A search the desk passes no door read: the list model's limits (its length bounds the
     # fragments searched) hold for it too.
     notes = refused_values(PostListParams, {"search": query.search})
@@ -43,6 +55,3 @@ async def list_posts(
         check("status", allowed, note("status_publish_only"))
     if query.event is not None:
         await check_visible_event(ctx, "event", query.event)
-    records, total = await repo.find(query, ctx.user, page)
-    view = View(ctx.urls, ctx.settings.site_zone, ctx.user, query.password)
-    return kind.render(records, view, False), total

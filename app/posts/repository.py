@@ -9,6 +9,7 @@ its own columns, how it is linked to events and what its search looks at.
 """
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -93,6 +94,19 @@ def search_fragments(term: str) -> list[str]:
         fragments.append("".join(current))
     # Nothing but separators: look for the text as it is rather than match everything.
     return fragments or [term.strip()]
+
+
+EXTRA = "narrowing_value"  # the label of a Narrowing's column among a record's columns
+
+
+@dataclass(frozen=True, slots=True)
+class Narrowing:
+    """What a kind adds to its list: conditions with the values of their bound parameters,
+    and a column read with each record (a venue's distance from a point)."""
+
+    conditions: tuple[Any, ...]
+    values: Mapping[str, Any]
+    column: Any
 
 
 class PostRepository(Generic[R]):
@@ -235,6 +249,14 @@ class PostRepository(Generic[R]):
 
     async def find(self, filters: PostQuery, user: User, page: Page) -> tuple[list[R], int]:
         """A page of the records `user` may see that match `filters`, newest first."""
+        found, total = await self.find_with(filters, user, page)
+        return [record for record, _ in found], total
+
+    async def find_with(
+        self, filters: PostQuery, user: User, page: Page, more: Narrowing | None = None
+    ) -> tuple[list[tuple[R, Any]], int]:
+        """`find`, narrowed by a kind's own conditions (`more`), each record with the value of
+        its column (None without)."""
         conditions = [visible_to(self.model, user, filters.statuses)]
         if filters.search:
             conditions.append(self._search(filters.search))
@@ -248,16 +270,22 @@ class PostRepository(Generic[R]):
                 self.linked_events(Event.start_at >= utcnow(), visible_to(Event, user))
             )
         stmt = self._select().where(*conditions)
-        total = await self.session.scalar(
-            select(func.count()).select_from(
-                stmt.with_only_columns(literal(1), maintain_column_froms=True).subquery()
-            )
-        )
+        values: Mapping[str, Any] = {}
+        if more is not None:
+            stmt, values = stmt.where(*more.conditions), more.values
+        counted = stmt.with_only_columns(literal(1), maintain_column_froms=True).subquery()
+        total = await self.session.scalar(select(func.count()).select_from(counted), values)
         order = (self.model.published_at.desc(), self.model.id.desc())
-        rows = await self.session.execute(
-            stmt.order_by(*order).limit(page.size).offset(page.offset)
-        )
-        return [self._record(row) for row in rows], total or 0
+        if more is not None:
+            stmt = stmt.add_columns(more.column.label(EXTRA))
+        paged = stmt.order_by(*order).limit(page.size).offset(page.offset)
+        rows = await self.session.execute(paged, values)
+        return [self._record_with(row) for row in rows], total or 0
+
+    def _record_with(self, row: Any) -> tuple[R, Any]:
+        values = dict(row._mapping)
+        extra = values.pop(EXTRA, None)
+        return self._record_from(values), extra
 
     # ---- writes ---------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from app.core.caching.etags import etag_headers
+from app.core.rules.paging import Page
 from app.core.rules.permissions import POSTS
 from app.core.web.responses import json_response
 from app.http.context import ContextDep, RequestContext
@@ -28,8 +29,9 @@ from app.posts.service import Key, PostService, Written
 class PostRoutes(Generic[R]):
     """The routes of `kind`; the list only for kinds with `posts` (events have their own)."""
 
-    # Documents a DELETE's query (events add their `scope`).
+    # Documents a DELETE's query (events add their `scope`), and the list's (venues add a point).
     delete_params: type[Params] = DeleteParams
+    list_params: type[Params] = PostListParams
 
     def __init__(self, kind: PostKind[R]) -> None:
         self.kind = kind
@@ -55,6 +57,12 @@ class PostRoutes(Generic[R]):
         assert self.kind.posts is not None  # registered only for kinds with posts
         query, echoed = post_query(ctx.raw, ctx.user)
         items, total = await list_posts(self.kind, self.kind.posts(ctx), ctx, query, page)
+        return self.list_answer(ctx, page, items, total, echoed)
+
+    def list_answer(
+        self, ctx: RequestContext, page: Page, items: list[Any], total: int, echoed: Any
+    ) -> Response:
+        """A page of the list, its total and the links that keep its filters."""
         kind = self.kind
         return list_response(
             urls=ctx.urls,
@@ -120,7 +128,7 @@ class PostRoutes(Generic[R]):
         kind, add = self.kind, self.router.add_api_route
         if kind.posts is not None:
             listing = api_doc(
-                query=PostListParams,
+                query=self.list_params,
                 response=kind.list_schema,
                 errors=(401, 404),
                 paging_headers=True,

@@ -6,7 +6,18 @@ from typing import Annotated, Any
 from pydantic import BeforeValidator, Field, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
-from app.posts.params import Address, Flag, Name, Phone, PostWriteParams, Region, Website, Zip
+from app.geo.params import PointParams
+from app.posts.params import (
+    Address,
+    Flag,
+    Name,
+    Phone,
+    PostListParams,
+    PostWriteParams,
+    Region,
+    Website,
+    Zip,
+)
 
 LATITUDE_BOUND = 90
 LONGITUDE_BOUND = 180
@@ -88,3 +99,7 @@ class VenueWriteParams(PostWriteParams):
     geo_lng: Longitude = Field(
         None, description="Longitude in degrees, -180 to 180 (with geo_lat: both or neither)"
     )
+
+
+class VenueListParams(PostListParams, PointParams):
+    """The venue list: the lists' filters, and a point (docs/design.md#events-near-a-place)."""

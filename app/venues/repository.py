@@ -14,11 +14,14 @@ from sqlalchemy import Float, and_, bindparam, exists, func, literal_column, or_
 
 from app.core.database.engine import Session
 from app.core.rules.constants import TRASH
+from app.core.rules.paging import Page
+from app.core.rules.permissions import User
 from app.geo.distance import EARTH_RADIUS_KM, EDGE_KM, Near
 from app.geo.places import Fix, Precision
 from app.models import Event, Venue, VenueTranslation
+from app.posts.commands import PostQuery
 from app.posts.records import PostRecord
-from app.posts.repository import PostRepository
+from app.posts.repository import Narrowing, PostRepository
 
 ADDRESS_FIELDS = ("address", "city", "country", "province", "state", "zip", "phone")
 SEARCHED_FIELDS = ("address", "city", "province", "state", "stateprovince", "zip", "phone")
@@ -67,6 +70,13 @@ class VenueRepository(PostRepository[VenueRecord]):
 
     def linked_events(self, *conditions: Any) -> Any:
         return exists().where(Event.venue_id == Venue.id, *conditions)
+
+    async def find_near(
+        self, filters: PostQuery, near: Near, user: User, page: Page
+    ) -> tuple[list[tuple[VenueRecord, float]], int]:
+        """`find` among the venues within the circle, each with its distance (km)."""
+        within = Narrowing((near_point(),), near_values(near), distance_from_point())
+        return await self.find_with(filters, user, page, within)
 
     async def unlink(self, record_id: int) -> None:
         await self.session.execute(

@@ -1,6 +1,27 @@
-"""Venues: `/venues`, `/venues/{id}`, `/venues/by-slug/{slug}` (the shared post routes)."""
+"""Venues: `/venues`, `/venues/{id}`, `/venues/by-slug/{slug}` (the shared post routes; the
+list also near a point)."""
 
+from starlette.responses import Response
+
+from app.http.context import ContextDep
+from app.http.pagination import PageDep
 from app.posts.router import PostRoutes
+from app.venues.door import venue_list
 from app.venues.kind import VENUES
+from app.venues.listing import venues_near
+from app.venues.params import VenueListParams
+from app.venues.repository import VenueRecord
 
-router = PostRoutes(VENUES).register()
+
+class VenueRoutes(PostRoutes[VenueRecord]):
+    list_params = VenueListParams
+
+    async def list_records(self, page: PageDep, ctx: ContextDep) -> Response:
+        query, near, echoed = venue_list(ctx)
+        if near is None:
+            return await super().list_records(page, ctx)
+        items, total = await venues_near(ctx, query, near, page)
+        return self.list_answer(ctx, page, items, total, echoed)
+
+
+router = VenueRoutes(VENUES).register()

@@ -284,3 +284,61 @@ async def test_the_refusals_in_the_request_language(
     assert radius in notes(await client.get(f"{API}/events", params=wide))["geoloc_radius"]
     ordered = await client.get(f"{API}/events", params={"orderby": "distance"}, headers=headers)
     assert "orderby=distance" in notes(ordered)["orderby"]
+
+
+# ---- the venue list near a point ---------------------------------------------------------
+
+
+async def venues(client: AsyncClient, **params: Any) -> Response:
+    response = await client.get(f"{API}/venues", params=params)
+    assert response.status_code == 200, response.text
+    return response
+
+
+async def test_the_venue_list_near_a_point(client: AsyncClient, cities: dict[str, int]) -> None:
+    near = await venues(client, **AT_BRATISLAVA, geoloc_radius=100)
+    body = near.json()
+    # Newest first, as every venue list: the ones within 100 km, each with its distance last.
+    assert [v["venue"] for v in body["venues"]] == ["Vienna", "Devin", "Bratislava"]
+    assert body["total"] == 3
+    for item in body["venues"]:
+        assert list(item)[-1] == "distance"
+    found = {v["venue"]: v["distance"] for v in body["venues"]}
+    assert found["Vienna"] == round(distance_km(BRATISLAVA, VIENNA), 3)
+    assert found["Bratislava"] == 0.0
+    assert "geoloc_lat=48.1486" in body["rest_url"]
+    assert "geoloc_radius=100" in body["rest_url"]
+    # The default radius; the other filters with it; the plain list has no distance.
+    default = (await venues(client, **AT_BRATISLAVA)).json()["venues"]
+    assert [v["venue"] for v in default] == ["Devin", "Bratislava"]
+    searched = await venues(client, **AT_BRATISLAVA, geoloc_radius=100, search="Vien")
+    assert [v["venue"] for v in searched.json()["venues"]] == ["Vienna"]
+    paged = (await venues(client, **AT_BRATISLAVA, geoloc_radius=500, per_page=2)).json()
+    assert (paged["total"], paged["total_pages"], len(paged["venues"])) == (4, 2, 2)
+    assert "geoloc_lng=17.1077" in paged["next_rest_url"]
+    plain = (await venues(client)).json()["venues"]
+    assert len(plain) == 5
+    assert all("distance" not in item for item in plain)
+
+
+@pytest.mark.parametrize(
+    ("params", "named"),
+    [
+        ({"geoloc_lat": "48.1"}, "geoloc_lng"),
+        ({"geoloc_lat": "100", "geoloc_lng": "0"}, "geoloc_lat"),
+        ({**AT_BRATISLAVA, "geoloc_radius": "0"}, "geoloc_radius"),
+        ({**AT_BRATISLAVA, "geoloc_radius": "501"}, "geoloc_radius"),
+    ],
+)
+async def test_the_venue_list_refuses_a_bad_point(
+    client: AsyncClient, params: dict[str, Any], named: str
+) -> None:
+    assert named in notes(await client.get(f"{API}/venues", params=params))
+
+
+async def test_the_venue_list_documents_its_point(client: AsyncClient) -> None:
+    doc = (await client.get(f"{API}/doc")).json()
+    listed = {p["name"]: p for p in doc["paths"]["/venues"]["get"]["parameters"]}
+    assert {"geoloc_lat", "geoloc_lng", "geoloc_radius"} <= set(listed)
+    organizers = {p["name"] for p in doc["paths"]["/organizers"]["get"]["parameters"]}
+    assert "geoloc_lat" not in organizers
