@@ -115,6 +115,21 @@ def event_distance(e: Any = Event) -> Any:
     return select(distance_from_point()).where(Venue.id == e.venue_id).scalar_subquery()
 
 
+def _near_venues(descending: bool) -> Any:
+    """The venues within the circle with their distance, in the list's order of distance:
+    joined to a list ordered by distance, the planner walks them in that order (a few
+    venues) and sorts each one's events by start alone (an incremental sort), where the
+    distance of each event's venue would otherwise be sorted over every event in the circle
+    (150 ms at 100,000 events, 0.7 ms so: docs/performance.md)."""
+    distance = distance_from_point().label("distance")
+    nearest = select(Venue.id, distance).where(near_point())
+    ordered = nearest.order_by(distance.desc() if descending else distance.asc())
+    return ordered.subquery("near_venues")
+
+
+NEAR_VENUES = {descending: _near_venues(descending) for descending in (False, True)}
+
+
 def exists_venue(e: Any, *conditions: Any) -> Any:
     """The event's venue exists and meets `conditions`."""
     return select(Venue.id).where(Venue.id == e.venue_id, *conditions).exists()
@@ -194,11 +209,18 @@ class EventListQuery:
     # ---- building ---------------------------------------------------------------------
 
     def conditions(
-        self, o: Any = Occurrence, e: Any = Event, *, linked: bool = True, visible: bool = True
+        self,
+        o: Any = Occurrence,
+        e: Any = Event,
+        *,
+        linked: bool = True,
+        visible: bool = True,
+        near_joined: bool = False,
     ) -> list[Any]:
         """The filters on occurrences `o` showing events `e` (aliases in a subquery); without
         `linked`, not the term and organizer filters (`linked`), which the caller applies;
-        without `visible`, not the visibility."""
+        without `visible`, not the visibility; with `near_joined`, not the circle (the
+        statement joins its venues)."""
         f = self.filters
         where: list[Any] = [self._visibility(o)] if visible else []
         if not f.include_hidden and not self.anonymous():
@@ -238,7 +260,7 @@ class EventListQuery:
         if f.has_geo is not None:
             with_point = exists_venue(e, located())
             where.append(with_point if f.has_geo else ~with_point)
-        if f.near is not None:
+        if f.near is not None and not near_joined:
             # The venues in the circle, found first (their box is an index range), then
             # their events (through the events' venue index, or checked on the list's walk).
             where.append(e.venue_id.in_(select(Venue.id).where(near_point())))
@@ -322,9 +344,10 @@ class EventListQuery:
 
     def order(self, stmt: Select[Any]) -> list[Any]:
         f = self.filters
-        if f.orderby == "distance":
+        if self.by_distance():
             # Nearest first, then as the list goes: by start, then by ID.
-            keys = [event_distance(), Occurrence.start_local, Occurrence.id]
+            nearest = NEAR_VENUES[f.descending].c.distance
+            keys = [nearest, Occurrence.start_local, Occurrence.id]
             return [key.desc() if f.descending else key.asc() for key in keys]
         column: Any = (
             func.lower(stmt.selected_columns.title)
@@ -338,13 +361,22 @@ class EventListQuery:
         keys = [column, Occurrence.published_at, Occurrence.id]
         return [key.desc() if f.descending else key.asc() for key in keys]
 
+    def by_distance(self) -> bool:
+        """Ordered by distance: the venues in the circle are joined, in that order."""
+        return self.filters.near is not None and self.filters.orderby == "distance"
+
     def statement(self, *, summaries: bool = False) -> Select[Any]:
         """The filtered statement (unordered, unpaged): the base of the page and the count;
         with `summaries`, of a calendar grid's columns alone (`EventSummary`)."""
+        f = self.filters
         stmt = self.repo.select_summaries() if summaries else self.repo.select_records()
-        if self.filters.near is not None and not summaries:
-            stmt = stmt.add_columns(event_distance().label("distance"))
-        stmt = stmt.where(*self.conditions())
+        distance = event_distance()
+        if self.by_distance():
+            venues = NEAR_VENUES[f.descending]
+            stmt, distance = stmt.join(venues, venues.c.id == Event.venue_id), venues.c.distance
+        if f.near is not None and not summaries:
+            stmt = stmt.add_columns(distance.label("distance"))
+        stmt = stmt.where(*self.conditions(near_joined=self.by_distance()))
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
         return stmt
