@@ -20,7 +20,9 @@ from app.events.query import EventQuery
 from app.events.records import EventRecord
 from app.events.serializer import render_events, summary_body
 from app.events.service import EventService
-from app.geo.places import Point
+from app.geo.geocoder import Geocoder
+from app.geo.places import Fix, Point
+from app.geo.service import locate_place
 from app.http.context import RequestContext, open_request_context, read_only
 from app.organizers.kind import ORGANIZERS
 from app.pages.markup import PageBody
@@ -98,9 +100,16 @@ def visitor_context(
 class Content:
     """The reads of one page, through the API's services."""
 
-    def __init__(self, ctx: RequestContext, totals: CountCache) -> None:
+    def __init__(
+        self, ctx: RequestContext, totals: CountCache, geocoder: Geocoder | None = None
+    ) -> None:
         self.ctx = ctx
         self.totals = totals
+        self.geocoder = geocoder
+
+    async def locate(self, text: str) -> Fix | None:
+        """Where the place a visitor typed is (app/geo/service.py), None if it is unknown."""
+        return await locate_place(self.ctx.session, self.geocoder, text)
 
     async def events(
         self, query: EventQuery, offset: int = 0, limit: int = MAX_EVENTS_PER_VIEW

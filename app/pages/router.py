@@ -17,6 +17,7 @@ from app.core.database.engine import MakerDep
 from app.core.settings import Settings
 from app.core.web.urls import urls_of
 from app.events.query import EventQuery
+from app.geo.service import PLACE_MAX_LENGTH
 from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import Dates, first_weekday
 from app.pages import views
@@ -110,7 +111,7 @@ def _search(request: Request) -> views.Search:
     query = request.query_params
     words = query.get("tribe-bar-search", "")[:200]
     day = _date(query.get("tribe-bar-date"), "tribe-bar-date")
-    near = query.get("tribe-bar-geoloc", "")[:200]
+    near = query.get("tribe-bar-geoloc", "")[:PLACE_MAX_LENGTH]
     return views.Search(words=words, day=day, display=query.get("eventDisplay"), near=near)
 
 
@@ -155,12 +156,13 @@ async def _respond(request: Request, maker: Any, build: Build) -> Response:
     settings = services_of(request).settings
     language = path_language(request, settings.default_language)
     request.state.language = language  # Content-Language; no Accept-Language in Vary
-    totals = services_of(request).event_totals
+    services = services_of(request)
     async with visitor_context(request, maker, language) as ctx:
         links = PageLinks(ctx.urls, language, settings.default_language)
-        page = PageRequest(request, language, links, settings, Content(ctx, totals))
+        content = Content(ctx, services.event_totals, services.geocoder)
+        page = PageRequest(request, language, links, settings, content)
         try:
-            page.search = _search(request)
+            page.search = await views.locate(content, settings, _search(request))
             return await build(page)
         except NotShown:
             return page.render(ERROR_TEMPLATE, 404, code=404)
@@ -409,6 +411,11 @@ async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
         venue = await page.content.venue(slug)
         events = await views.related_events(page.content, EventQuery(venues=(venue["id"],)))
         point = venue.point
+        nearby = (
+            await views.nearby_events(page.content, page.settings, venue["id"], point)
+            if point
+            else []
+        )
         shown = (
             [venue_marker(venue, point, events, page.links, Dates(page.language))] if point else []
         )
@@ -417,6 +424,7 @@ async def venue_page(request: Request, slug: str, maker: MakerDep) -> Response:
             venue=venue,
             events=events,
             markers=shown,
+            nearby=nearby,
             place_link=openstreetmap_link(point),
         )
 

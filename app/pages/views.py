@@ -9,6 +9,8 @@ from urllib.parse import quote
 from app.core.rules.paging import MAX_LIST_DEPTH
 from app.core.settings import Settings
 from app.events.query import EventQuery
+from app.geo.distance import Near
+from app.geo.places import Fix, Point
 from app.pages.calendar import DAY_READ, add_months, by_day, month_bounds, month_grid
 from app.pages.content import Body, Content, ListedEvent, NotShown
 from app.pages.links import PageLinks
@@ -18,6 +20,7 @@ LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
 SERIES_DATES = 5  # next dates shown on a series' page
 RELATED_EVENTS = 10  # upcoming events on a venue's, organizer's page
 MAP_EVENTS = 100  # upcoming events on the map view (its markers and its list)
+NEARBY_READ = 50  # events read for a venue's "events nearby" (its own left out)
 # The deepest list page, by the API's bound (docs/design.md, Limits): a later day in the
 # search bar shows what lies beyond, from an index, instead of skipping thousands of rows.
 LAST_LIST_PAGE = MAX_LIST_DEPTH // LIST_PAGE_SIZE
@@ -27,21 +30,41 @@ class TooDeep(Exception):
     """A list page past LAST_LIST_PAGE: the 400 page saying how to go further."""
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """The place the search names: the visitor's text, where it is (None: no such place is
+    known) and the radius around it (GEOFENCE_RADIUS)."""
+
+    text: str
+    fix: Fix | None
+    radius: float
+
+    @property
+    def near(self) -> Near | None:
+        return Near(self.fix.point, self.radius) if self.fix else None
+
+
 @dataclass(frozen=True)
 class Search:
-    """The search bar's values: the reference's `tribe-bar-search`, `tribe-bar-date` and
-    `eventDisplay`, so that old links keep working."""
+    """The search bar's values: the reference's `tribe-bar-search`, `tribe-bar-date`,
+    `tribe-bar-geoloc` and `eventDisplay`, so that old links keep working."""
 
     words: str = ""
     day: date | None = None
     display: str | None = None
     near: str = ""  # `tribe-bar-geoloc`: a place's name, as the visitor typed it
+    place: Place | None = None  # where `near` is (`locate`)
+
+    @property
+    def centre(self) -> Near | None:
+        """The circle the views keep to: the place found, else none."""
+        return self.place.near if self.place else None
 
     def of(self, scope: EventQuery, **bounds: Any) -> EventQuery:
         """The list of `scope` (a category's, a tag's or every event) under this search,
-        between `bounds` taken as exact instants."""
+        between `bounds` taken as exact instants, near its place when one was found."""
         words = self.words if self.words.strip() else None
-        return replace(scope, strict=True, search=words, **bounds)
+        return replace(scope, strict=True, search=words, near=self.centre, **bounds)
 
     def query(self) -> dict[str, Any]:
         """The values to keep in the view's links (paging, previous and next)."""
@@ -53,6 +76,16 @@ class Search:
         if self.near.strip():
             query["tribe-bar-geoloc"] = self.near
         return query
+
+
+async def locate(content: Content, settings: Settings, search: Search) -> Search:
+    """The search with the place its `near` text names (the gazetteer, else the geocoding
+    service), or with the text alone when it names none (the views say so)."""
+    text = search.near.strip()
+    if not text:
+        return search
+    place = Place(text, await content.locate(text), settings.geofence_radius)
+    return replace(search, place=place)
 
 
 def _site_moment(day: date, settings: Settings, at: time = time.min) -> datetime:
@@ -86,6 +119,9 @@ async def list_view(
         query = search.of(scope, ends_before=since, descending=True)
     else:
         query = search.of(scope, ends_after=since)
+    nearest = search.centre is not None and not past
+    if nearest:
+        query = replace(query, orderby="distance")
     # One more than a page shows: whether a next page exists (no count of them all).
     offset = (number - 1) * LIST_PAGE_SIZE
     events = await content.events(query, offset, LIST_PAGE_SIZE + 1)
@@ -93,10 +129,21 @@ async def list_view(
     events = events[:LIST_PAGE_SIZE]
     if number > 1 and not events:
         raise NotShown  # past the last page
+    view: dict[str, Any] = {"number": number, "more": more, "past": past}
+    if nearest:  # nearest first: not grouped by day
+        return {**view, "groups": [], "placed": placed(content, events)}
     groups = by_day(events, None if past else since.astimezone(settings.site_zone).date())
     if past:
         groups.reverse()
-    return {"groups": groups, "number": number, "more": more, "past": past}
+    return {**view, "groups": groups, "placed": None}
+
+
+def placed(content: Content, events: list[ListedEvent]) -> list[PlacedEvent]:
+    """Each event with its venue's point and, in a list near a place, its distance."""
+    return [
+        PlacedEvent(event, content.venue_point(event.record.venue), event.record.distance)
+        for event in events
+    ]
 
 
 async def month_view(
@@ -108,7 +155,9 @@ async def month_view(
     scope: EventQuery,
 ) -> dict[str, Any]:
     start, end = month_bounds(month, first_weekday)
-    query = search.of(
+    # The grid's statement (each day's first events and count) takes no circle: the month
+    # shows every event, and says that its list and map keep to the place.
+    query = replace(search, place=None).of(
         scope,
         ends_after=_site_moment(start, settings),
         starts_before=_site_moment(end + timedelta(days=1), settings),
@@ -145,13 +194,27 @@ async def day_view(
 async def map_view(
     content: Content, settings: Settings, search: Search, scope: EventQuery
 ) -> dict[str, Any]:
-    """The next events (not yet ended, from now or from the search's day), by date, each
-    with its venue's point: the map's markers and its list."""
+    """The next events (not yet ended, from now or from the search's day), by date or,
+    near a place, nearest first, each with its venue's point: the map's markers and its
+    list."""
     since = _site_moment(search.day, settings) if search.day else now_bound()
-    events = await content.events(search.of(scope, ends_after=since), 0, MAP_EVENTS)
-    return {
-        "events": [PlacedEvent(event, content.venue_point(event.record.venue)) for event in events]
-    }
+    query = search.of(scope, ends_after=since)
+    if search.centre is not None:
+        query = replace(query, orderby="distance")
+    return {"events": placed(content, await content.events(query, 0, MAP_EVENTS))}
+
+
+async def nearby_events(
+    content: Content, settings: Settings, venue_id: int, point: Point
+) -> list[PlacedEvent]:
+    """The next events at other venues within GEOFENCE_RADIUS of a venue, by date, with
+    their distance. One bounded read: the venue's own events are among those read (they
+    are left out here), so a venue with many of them may show fewer."""
+    near = Near(point, settings.geofence_radius)
+    query = EventQuery(strict=True, ends_after=now_bound(), near=near)
+    events = await content.events(query, 0, NEARBY_READ)
+    others = [event for event in events if event.record.venue_id != venue_id]
+    return placed(content, others[:RELATED_EVENTS])
 
 
 async def related_events(content: Content, scope: EventQuery) -> list[ListedEvent]:

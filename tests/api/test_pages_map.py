@@ -17,6 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.app_services import app_services
 from app.core.database.engine import get_sessionmaker
+from app.geo.distance import distance_km
+from app.geo.gazetteer import place_fix
+from app.geo.places import Point
 from app.main import create_app
 from app.pages.leaflet import leaflet_installed
 from tests.factories import API, AuthFor, asgi_client, create_record
@@ -262,3 +265,89 @@ async def test_the_calendar_feed_has_the_venues_geo(
     assert f"GEO:{MILL[0]};{MILL[1]}" in single.text.replace("\r\n ", "")
     unmapped = await client.get(f"{API}/events/{placed['dance']['id']}.ics")
     assert "GEO:" not in unmapped.text
+
+
+VIENNA = (48.2030, 16.3690)  # about 55 km from Bratislava: outside the default 25 km
+
+
+async def test_near_a_place_the_map_and_the_list_are_nearest_first(
+    client: AsyncClient, editor: AuthFor, db: AsyncSession, placed: dict[str, Any]
+) -> None:
+    opera = await create_record(client, editor, "venues", "Opera House", city="Wien")
+    await place(db, opera, VIENNA)
+    await event(client, editor, "Vienna Opera", venue=opera["id"], offset=1)
+    centre = place_fix("Bratislava")
+    assert centre is not None
+    mill_km = distance_km(centre.point, Point(*MILL))
+    castle_km = distance_km(centre.point, Point(*CASTLE))
+    assert mill_km < castle_km
+    near = {"tribe-bar-geoloc": "Bratislava"}
+    mapped = await client.get("/events/map/", params=near)
+    assert mapped.status_code == 200
+    titles = re.findall(r'<h2><a href="[^"]+">([^<]+)</a>', mapped.text)
+    assert titles == ["Jazz at the Mill", "Mill Talk", "Castle Play"]  # nearest, then by date
+    assert "Events within 25 km of “Bratislava”, nearest first." in mapped.text
+    assert f"{round(mill_km, 1):g} km away" in mapped.text
+    assert "Barn Dance" not in mapped.text  # no coordinates: not near anything
+    assert 'value="Bratislava"' in mapped.text  # the field keeps what was typed
+    listed = await client.get("/events/list/", params=near)
+    assert re.findall(r'<h2><a href="[^"]+">([^<]+)</a>', listed.text) == titles
+    # The other views keep to the place, by date; their links keep the field.
+    # The month's grid shows every event, and says so; its links keep the place.
+    month = await client.get("/events/month/", params=near)
+    assert month.status_code == 200
+    assert "Vienna Opera" in month.text
+    assert (
+        "The month shows events everywhere; its list and map keep to 25 km of “Bratislava”."
+        in month.text
+    )
+    assert 'href="http://testserver/events/map/?tribe-bar-geoloc=Bratislava"' in month.text
+    day_view = await client.get(f"/events/{day(1)}/", params=near)
+    assert "Jazz at the Mill" in day_view.text
+    assert "Vienna Opera" not in day_view.text
+    assert "Events within 25 km of “Bratislava”." in day_view.text
+    german = await client.get("/de/events/map/", params=near)
+    assert (
+        "Veranstaltungen im Umkreis von 25 km um „Bratislava“, die nächsten zuerst." in german.text
+    )
+    everywhere = await client.get("/events/map/")
+    assert "Vienna Opera" in everywhere.text
+
+
+async def test_an_unknown_place_is_said_and_the_view_shown_without_it(
+    client: AsyncClient, placed: dict[str, Any]
+) -> None:
+    messages = {
+        "": "No place called “Xyzzyville” was found; the events are shown wherever they are.",
+        "/de": "Kein Ort namens „Xyzzyville“ gefunden; die Veranstaltungen werden ohne "
+        "Ortsfilter gezeigt.",
+        "/sk": "Miesto s názvom „Xyzzyville“ sa nenašlo; podujatia sa zobrazujú bez ohľadu na "
+        "miesto.",
+    }
+    for prefix, message in messages.items():
+        for view in ("map", "list", "month"):
+            response = await client.get(
+                f"{prefix}/events/{view}/", params={"tribe-bar-geoloc": "Xyzzyville"}
+            )
+            assert response.status_code == 200, (prefix, view)
+            assert message in response.text, (prefix, view)
+            assert "Jazz at the Mill" in response.text
+            assert "Barn Dance" in response.text or view == "month"
+
+
+async def test_a_venues_page_lists_the_events_nearby(
+    client: AsyncClient, editor: AuthFor, db: AsyncSession, placed: dict[str, Any]
+) -> None:
+    opera = await create_record(client, editor, "venues", "Opera House", city="Wien")
+    await place(db, opera, VIENNA)
+    await event(client, editor, "Vienna Opera", venue=opera["id"])
+    page = await client.get(f"/venue/{placed['mill']['slug']}/")
+    nearby = page.text.split("<h2>Events nearby</h2>", 1)
+    assert len(nearby) == 2, "no events nearby"
+    assert "Castle Play" in nearby[1]
+    assert "Jazz at the Mill" not in nearby[1]  # its own events are above
+    assert "Vienna Opera" not in nearby[1]
+    km = distance_km(Point(*MILL), Point(*CASTLE))
+    assert f"{round(km, 1):g} km away" in nearby[1]
+    barn = await client.get(f"/venue/{placed['barn']['slug']}/")
+    assert "Events nearby" not in barn.text  # no coordinates, no neighbours

@@ -96,30 +96,23 @@ def test_map_assets_never_stop_make_run(tmp_path: Path) -> None:
     """Leaflet is an enhancement: without npm, or when its install fails, `make map-assets`
     (which `make run` reaches) says so and succeeds; the pages then show the map view's
     list. The target's folder is a temporary one, npm a stand-in that fails."""
-    target = f"MAP_ASSETS_DIR={tmp_path / 'leaflet'}"
-    make_path = shutil.which("make") or "make"  # found here: the runs below have another PATH
     assert "map-assets" in make("-n", "run").stdout
-    without = subprocess.run(
-        [make_path, "--no-print-directory", "-C", str(ROOT), "map-assets", target],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={"PATH": str(tmp_path / "empty")},
-    )
+    make_path = shutil.which("make") or "make"  # found here: the runs below have another PATH
+
+    def map_assets(path: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [make_path, "--no-print-directory", "-C", str(ROOT), "map-assets",
+             f"MAP_ASSETS_DIR={tmp_path / 'leaflet'}"],
+            capture_output=True, text=True, timeout=60, check=False, env={"PATH": path},
+        )  # fmt: skip
+
+    without = map_assets(str(tmp_path / "empty"))
     assert without.returncode == 0, without.stderr
     assert without.stdout.startswith("npm not found: the map view shows its list")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     _script(bin_dir / "npm", "echo 'npm: no registry here' >&2; exit 1")
-    failing = subprocess.run(
-        [make_path, "--no-print-directory", "-C", str(ROOT), "map-assets", target],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={"PATH": f"{bin_dir}:/usr/bin:/bin"},
-    )
+    failing = map_assets(f"{bin_dir}:/usr/bin:/bin")
     assert failing.returncode == 0, failing.stderr
     assert "Leaflet could not be installed: the map view shows its list" in failing.stdout
     assert not (tmp_path / "leaflet").exists()
