@@ -12,8 +12,6 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.app_services import app_services
 from app.core.database.engine import get_sessionmaker
@@ -41,16 +39,17 @@ async def event(client: AsyncClient, editor: AuthFor, title: str, **fields: Any)
     return await create_record(client, editor, "events", title, **fields)
 
 
-async def place(db: AsyncSession, venue: dict[str, Any], point: tuple[float, float]) -> None:
-    """A venue's coordinates, written as the geocoder writes them (a real row)."""
-    await db.execute(
-        text(
-            "UPDATE venues SET geo_lat = :lat, geo_lng = :lng, geo_precision = 'exact' "
-            "WHERE id = :id"
-        ),
-        {"lat": point[0], "lng": point[1], "id": venue["id"]},
+async def place(
+    client: AsyncClient, editor: AuthFor, venue: dict[str, Any], point: tuple[float, float]
+) -> None:
+    """A venue's coordinates, typed by an editor (exact: no geocoder moves them)."""
+    response = await client.post(
+        f"{API}/venues/{venue['id']}",
+        json={"geo_lat": point[0], "geo_lng": point[1]},
+        headers=editor.basic,
     )
-    await db.commit()
+    assert response.status_code == 200, response.text
+    assert response.json()["geo_precision"] == "exact"
 
 
 def map_data(html: str) -> list[dict[str, Any]]:
@@ -81,13 +80,14 @@ async def with_tiles(app: FastAPI, maker: Any) -> AsyncIterator[AsyncClient]:
 
 
 @pytest.fixture
-async def placed(client: AsyncClient, editor: AuthFor, db: AsyncSession) -> dict[str, Any]:
+async def placed(client: AsyncClient, editor: AuthFor) -> dict[str, Any]:
     """Two venues with coordinates and one without, and their upcoming events."""
     mill = await create_record(client, editor, "venues", "Old Mill", city="Bratislava")
     castle = await create_record(client, editor, "venues", "Castle Hall", city="Bratislava")
+    # A city the gazetteer does not know: the venue has no coordinates.
     barn = await create_record(client, editor, "venues", "Unmapped Barn", city="Somewhere")
-    await place(db, mill, MILL)
-    await place(db, castle, CASTLE)
+    await place(client, editor, mill, MILL)
+    await place(client, editor, castle, CASTLE)
     records = {
         "mill": mill,
         "castle": castle,
@@ -241,13 +241,11 @@ async def test_no_coordinates_no_geo_and_the_address_search_link(
     assert "mlat=" not in page.text
 
 
-async def test_a_protected_venue_shows_no_point(
-    client: AsyncClient, editor: AuthFor, db: AsyncSession
-) -> None:
+async def test_a_protected_venue_shows_no_point(client: AsyncClient, editor: AuthFor) -> None:
     secret = await create_record(
         client, editor, "venues", "Secret Cellar", city="Bratislava", password="cellar"
     )
-    await place(db, secret, MILL)
+    await place(client, editor, secret, MILL)
     await event(client, editor, "Cellar Tasting", venue=secret["id"])
     listed = await client.get("/events/map/")
     assert "Cellar Tasting" in listed.text
@@ -271,10 +269,10 @@ VIENNA = (48.2030, 16.3690)  # about 55 km from Bratislava: outside the default 
 
 
 async def test_near_a_place_the_map_and_the_list_are_nearest_first(
-    client: AsyncClient, editor: AuthFor, db: AsyncSession, placed: dict[str, Any]
+    client: AsyncClient, editor: AuthFor, placed: dict[str, Any]
 ) -> None:
     opera = await create_record(client, editor, "venues", "Opera House", city="Wien")
-    await place(db, opera, VIENNA)
+    await place(client, editor, opera, VIENNA)
     await event(client, editor, "Vienna Opera", venue=opera["id"], offset=1)
     centre = place_fix("Bratislava")
     assert centre is not None
@@ -336,10 +334,10 @@ async def test_an_unknown_place_is_said_and_the_view_shown_without_it(
 
 
 async def test_a_venues_page_lists_the_events_nearby(
-    client: AsyncClient, editor: AuthFor, db: AsyncSession, placed: dict[str, Any]
+    client: AsyncClient, editor: AuthFor, placed: dict[str, Any]
 ) -> None:
     opera = await create_record(client, editor, "venues", "Opera House", city="Wien")
-    await place(db, opera, VIENNA)
+    await place(client, editor, opera, VIENNA)
     await event(client, editor, "Vienna Opera", venue=opera["id"])
     page = await client.get(f"/venue/{placed['mill']['slug']}/")
     nearby = page.text.split("<h2>Events nearby</h2>", 1)

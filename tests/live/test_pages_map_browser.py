@@ -16,9 +16,8 @@ from typing import Any
 import httpx
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from tests.live.desk_harness import (
     assert_accessible,
@@ -73,20 +72,7 @@ def tile_server() -> Iterator[tuple[str, list[str]]]:
         server.server_close()
 
 
-async def _place(url: str, venue_id: int, point: tuple[float, float]) -> None:
-    """A venue's coordinates, as the geocoder writes them (a real row)."""
-    engine = create_async_engine(url)
-    try:
-        async with engine.begin() as connection:
-            await connection.execute(
-                text("UPDATE venues SET geo_lat = :lat, geo_lng = :lng WHERE id = :id"),
-                {"lat": point[0], "lng": point[1], "id": venue_id},
-            )
-    finally:
-        await engine.dispose()
-
-
-async def _seed(base: str, url: str, auth: tuple[str, str]) -> dict[str, Any]:
+async def _seed(base: str, auth: tuple[str, str]) -> dict[str, Any]:
     records: dict[str, Any] = {}
     async with httpx.AsyncClient(base_url=f"{base}{API}", auth=auth, timeout=30) as client:
 
@@ -96,10 +82,11 @@ async def _seed(base: str, url: str, auth: tuple[str, str]) -> dict[str, Any]:
             body: dict[str, Any] = response.json()
             return body
 
-        for name, point in POINTS.items():
-            venue = await create("venues", venue=name, city="Bratislava", country="Slovakia")
-            await _place(url, venue["id"], point)
-            records[name] = venue
+        for name, (lat, lng) in POINTS.items():
+            records[name] = await create(
+                "venues", venue=name, city="Bratislava", country="Slovakia", geo_lat=lat,
+                geo_lng=lng,
+            )  # fmt: skip
         records["Unmapped Barn"] = await create("venues", venue="Unmapped Barn", city="Nowhere")
         for offset, (title, venue) in enumerate(
             (
@@ -130,7 +117,7 @@ async def site(
             "MAP_TILES_ATTRIBUTION": ATTRIBUTION,
         }
         async with almanac_server(url, **env) as base:
-            yield base, await _seed(base, url, ("map-editor", password))
+            yield base, await _seed(base, ("map-editor", password))
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +210,33 @@ async def test_without_javascript_the_map_view_is_its_list_with_openstreetmap_li
     assert seen["links"] == [
         "Old Mill on OpenStreetMap", "Castle Hall on OpenStreetMap", "Old Mill on OpenStreetMap"
     ]  # fmt: skip
+
+
+def _near(driver: WebDriver, base: str) -> dict[str, Any]:
+    """The map view's search bar: a place typed into Near, sent with Enter."""
+    driver.get(f"{base}/events/map/")
+    field = driver.find_element(By.ID, "tribe-bar-geoloc")
+    field.send_keys("Bratislava", Keys.ENTER)
+    wait(driver).until(lambda d: "tribe-bar-geoloc=Bratislava" in d.current_url)
+    wait(driver).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#map .leaflet-marker-icon")) == 2
+    )
+    return {
+        "said": driver.find_element(By.CSS_SELECTOR, "p.near").text,
+        "listed": [a.text for a in driver.find_elements(By.CSS_SELECTOR, "ol.placed h2 a")],
+        "distances": [d.text for d in driver.find_elements(By.CSS_SELECTOR, ".distance")],
+        "errors": browser_errors(driver),
+    }
+
+
+async def test_a_place_typed_near_lists_the_nearest_first(
+    site: tuple[str, dict[str, Any]], browser: WebDriver
+) -> None:
+    base, _ = site
+    seen = await asyncio.to_thread(_near, browser, base)
+    assert seen["said"] == "Events within 25 km of “Bratislava”, nearest first."
+    assert seen["listed"][0] in ("Jazz at the Mill", "Castle Play")
+    assert "Barn Dance" not in seen["listed"]
+    assert len(seen["distances"]) == 3
+    assert all(text.endswith(" km away") for text in seen["distances"])
+    assert seen["errors"] == []
