@@ -9,8 +9,10 @@ from app.geo.params import (
     Kilometres,
     Latitude,
     Longitude,
+    Place,
     latitude_field,
     longitude_field,
+    place_field,
     radius_field,
 )
 from app.http.coercion import (
@@ -207,6 +209,7 @@ class EventFilterParams(Params):
     geoloc_lat: Latitude | None = latitude_field("events whose venue is")
     geoloc_lng: Longitude | None = longitude_field("events whose venue is")
     geoloc_radius: Kilometres | None = radius_field()
+    near: Place | None = place_field("events whose venue is")
     include: PositiveIntList | None = Field(
         None, description="Only these event IDs; date filters are ignored"
     )
@@ -220,7 +223,7 @@ class EventFilterParams(Params):
         None, description="true is refused (no ticketing); false: no filter"
     )
     orderby: Annotated[OrderBy, BeforeValidator(lowercase)] | None = Field(
-        None, description="Sort key (extension); distance: nearest first, with a point"
+        None, description="Sort key (extension); distance: nearest first, with a point or place"
     )
     order: Annotated[Literal["asc", "desc"], BeforeValidator(lowercase)] | None = Field(
         None, description="Sort direction (extension)"

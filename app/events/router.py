@@ -57,7 +57,7 @@ router = routes.router
 async def list_events_route(request: Request, ctx: ContextDep) -> Response:
     """Events in a date window (default: 00:00 yesterday to two years ahead), start ascending."""
     totals = services_of(request).event_totals
-    asked = read_list(ctx, EventListParams)
+    asked = await read_list(ctx, EventListParams, services_of(request).geocoder)
     page = Page(number=asked.params.page, size=asked.params.per_page)
     found = await event_page(ctx, asked.query, page, totals, now=asked.now, problems=asked.problems)
     return list_answer(ctx, asked.params, page, found)

@@ -5,6 +5,7 @@ list's body and headers echo of them (`rest_url`, the paging links, the calendar
 (app/events/listing.py); the JSON list and the calendar feed (app/feeds) read their
 parameters here."""
 
+import dataclasses
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Generic, TypeVar
@@ -21,7 +22,8 @@ from app.events.params import EventFilterParams, EventListParams
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.serializer import render_events
 from app.geo.distance import shown_km
-from app.geo.params import read_near
+from app.geo.geocoder import Geocoder
+from app.geo.params import place_near, read_near
 from app.http.context import RequestContext
 from app.http.pagination import list_response
 from app.http.params import parse
@@ -38,7 +40,7 @@ ECHO_ORDER = (
     *BOUNDS[2:],
     *("venue", "organizer", "featured", "categories", "tags", "strict_dates", "orderby", "order"),
     "hide_subsequent_recurrences",
-    *("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"),
+    *("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius", "near"),
 )
 
 
@@ -115,13 +117,20 @@ def event_query(
     )
 
 
-def read_list(ctx: RequestContext, model: type[P]) -> ListRequest[P]:
-    """The request's list parameters against `model` (the JSON list's, or the feed's)."""
+async def read_list(
+    ctx: RequestContext, model: type[P], geocoder: Geocoder | None
+) -> ListRequest[P]:
+    """The request's list parameters against `model` (the JSON list's, or the feed's); a
+    place (`near`) is located with the gazetteer, and `geocoder` where there is one."""
     problems = Problems()
     params = parse(model, ctx.raw, problems)
     now = datetime.now(UTC)
     settings = ctx.settings
-    query = event_query(params, settings.site_zone, now, problems, settings.geofence_radius)
+    radius = settings.geofence_radius
+    query = event_query(params, settings.site_zone, now, problems, radius)
+    if params.near is not None:
+        near = await place_near(params, radius, problems, ctx.session, geocoder)
+        query = dataclasses.replace(query, near=near)
     return ListRequest(params, query, now, problems)
 
 
@@ -148,7 +157,7 @@ def list_echo(params: EventFilterParams, window: ListWindow, user: User) -> dict
         echo["featured"] = params.featured
     if params.hide_subsequent_recurrences:
         echo["hide_subsequent_recurrences"] = "1"
-    for name in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"):
+    for name in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius", "near"):
         if getattr(params, name) is not None:
             echo[name] = getattr(params, name)
     if params.orderby:

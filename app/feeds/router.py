@@ -21,7 +21,7 @@ router = APIRouter(tags=["feeds"], default_response_class=CalendarResponse)
 @router.get("/events.ics", summary="Calendar feed of an event list", **LIST_DOC)
 async def events_feed(request: Request, ctx: ContextDep) -> Response:
     """The events the list would return for the same filters, as iCalendar."""
-    asked = read_list(ctx, FeedParams)
+    asked = await read_list(ctx, FeedParams, services_of(request).geocoder)
     totals = services_of(request).event_totals
     limit, source = asked.params.limit, feed_source(ctx)
     feed = await list_feed(

@@ -53,7 +53,8 @@ class PostRoutes(Generic[R]):
 
     # ---- handlers -------------------------------------------------------------------
 
-    async def list_records(self, page: PageDep, ctx: ContextDep) -> Response:
+    async def list_records(self, page: PageDep, ctx: ContextDep, request: Request) -> Response:
+        """The list (`request`: a kind's own list may need the app's services)."""
         assert self.kind.posts is not None  # registered only for kinds with posts
         query, echoed = post_query(ctx.raw, ctx.user)
         items, total = await list_posts(self.kind, self.kind.posts(ctx), ctx, query, page)

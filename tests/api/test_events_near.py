@@ -339,6 +339,74 @@ async def test_the_venue_list_refuses_a_bad_point(
 async def test_the_venue_list_documents_its_point(client: AsyncClient) -> None:
     doc = (await client.get(f"{API}/doc")).json()
     listed = {p["name"]: p for p in doc["paths"]["/venues"]["get"]["parameters"]}
-    assert {"geoloc_lat", "geoloc_lng", "geoloc_radius"} <= set(listed)
+    assert {"geoloc_lat", "geoloc_lng", "geoloc_radius", "near"} <= set(listed)
     organizers = {p["name"] for p in doc["paths"]["/organizers"]["get"]["parameters"]}
     assert "geoloc_lat" not in organizers
+
+
+# ---- near a place -------------------------------------------------------------------------
+
+
+async def test_a_list_near_a_place_the_gazetteer_knows(
+    client: AsyncClient, cities: dict[str, int]
+) -> None:
+    near = await listed(client, near="Bratislava", orderby="distance")
+    body = near.json()
+    assert [e["title"] for e in body["events"]] == ["In Bratislava", "In Devin"]
+    # Measured from the gazetteer's point of the city (not the venue's own: a few hundred
+    # metres apart).
+    assert body["events"][0]["distance"] < 3
+    assert "near=Bratislava" in body["rest_url"]
+    assert "near=Bratislava" in near.headers["Link"]
+    # Any case, a name in another language, a wider radius.
+    assert await titles(client, near="bratislava") == ["In Devin", "In Bratislava"]
+    wider = await titles(client, near="Pressburg", geoloc_radius=100, orderby="distance")
+    assert wider == ["In Bratislava", "In Devin", "In Vienna"]
+    assert await titles(client, near="Wien") == ["In Vienna"]
+    found = (await venues(client, near="Budapest")).json()["venues"]
+    assert [v["venue"] for v in found] == ["Budapest"]
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", 'near: the place "Atlantis Nowhere" could not be found.'),
+        ("de", "near: Der Ort „Atlantis Nowhere“ wurde nicht gefunden."),
+        ("sk", "near: miesto „Atlantis Nowhere“ sa nepodarilo nájsť."),
+    ],
+)
+async def test_a_place_nobody_knows_is_a_400_in_the_request_language(
+    client: AsyncClient, language: str, says: str
+) -> None:
+    headers = {"Accept-Language": language}
+    for path in ("/events", "/venues"):
+        response = await client.get(
+            f"{API}{path}", params={"near": "Atlantis Nowhere"}, headers=headers
+        )
+        assert notes(response) == {"near": says}
+
+
+@pytest.mark.parametrize(
+    ("params", "named", "says"),
+    [
+        ({"near": "Bratislava", **AT_BRATISLAVA}, "near", "cannot be combined with geoloc_lat"),
+        ({"near": "Bratislava", "geoloc_lat": "48"}, "near", "cannot be combined"),
+        ({"near": "x" * 201}, "near", "200"),
+        ({"near": ""}, "near", ""),
+        ({"near": "Bratislava", "geoloc_radius": "0"}, "geoloc_radius", "greater than 0"),
+    ],
+)
+async def test_what_a_place_may_not_be(
+    client: AsyncClient, params: dict[str, Any], named: str, says: str
+) -> None:
+    for path in ("/events", "/venues"):
+        found = notes(await client.get(f"{API}{path}", params=params))
+        assert named in found, (path, found)
+        assert says in found[named]
+
+
+async def test_orderby_distance_says_a_place_would_do(client: AsyncClient) -> None:
+    refused = notes(await client.get(f"{API}/events", params={"orderby": "distance"}))
+    assert "or a place (near)" in refused["orderby"]
+    sk = {"orderby": "distance", "i18n_language": "sk"}
+    assert "alebo miesto (near)" in notes(await client.get(f"{API}/events", params=sk))["orderby"]

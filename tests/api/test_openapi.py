@@ -111,14 +111,15 @@ async def test_operations_document_parameters_bodies_and_errors(doc: dict[str, A
         "page", "per_page", "start_date", "end_date", "starts_before", "starts_after",
         "ends_before", "ends_after", "strict_dates", "search", "categories", "tags", "venue",
         "organizer", "featured", "status", "geoloc", "geoloc_lat", "geoloc_lng", "include",
-        "post_parent", "ticketed", "geoloc_radius",
+        "post_parent", "ticketed", "geoloc_radius", "near",
     } <= set(event_list)  # fmt: skip
     # A list near a point (docs/design.md#events-near-a-place): the parameters say what they do.
-    for name in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius"):
+    for name in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius", "near"):
         assert "ignored" not in event_list[name]["description"].lower(), name
     assert event_list["geoloc_lat"]["schema"]["maximum"] == 90
     assert event_list["geoloc_lng"]["schema"]["minimum"] == -180
     assert "distance" in event_list["orderby"]["schema"]["enum"]
+    assert event_list["near"]["schema"]["maxLength"] == 200
     assert event_list["per_page"]["schema"]["default"] == 9
     # Lenient booleans and lists (docs/design.md#requests) are documented in every form they come in.
     # One JSON type per branch (generators type such a union), the boolean first.
