@@ -65,6 +65,7 @@ from app.pages.headers import fresh_nonces
 from app.pages.paths import is_cached_path
 from app.pages.router import add_page_routes
 from app.pages.templating import Environments
+from app.venues.geocoding import VenueGeocoding
 from app.webhooks.worker import LANES, WebhookWorker
 
 # Images one worker decodes and resizes at once (app/media/uploads.py).
@@ -90,6 +91,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     )
     tasks = make_engine(url, settings, pooled=False)
     keeper.start(make_sessionmaker(tasks))
+    for task in services.background:  # the venues' geocoding (with GEOCODER_URL only)
+        task.start(make_sessionmaker(tasks))
     # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
     # own, as it runs all the time.
     webhooks = WebhookWorker(settings, metrics, services.activity)
@@ -105,6 +108,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         with startup_objects_frozen():
             yield state
     await keeper.stop()
+    for task in services.background:
+        await task.stop()
     await webhooks.stop()
     await webhook_engine.dispose()
     await tasks.dispose()
@@ -211,10 +216,18 @@ def edge_steps(app: FastAPI, services: AppServices) -> list[Step]:
 def make_services(settings: Settings) -> AppServices:
     """The app's long-lived services (app/core/app_services.py), one of each."""
     metrics = Metrics(settings.metrics_enabled)
+    activity = RequestActivity()
+    geocoder = (
+        Geocoder(settings.geocoder_url, settings.geocoder_user_agent)
+        if settings.geocoder_url
+        else None
+    )
+    # Venues' full addresses, after the writes that leave them to the service.
+    geocoding = VenueGeocoding(geocoder, settings.geocoder_retry_minutes, activity)
     return AppServices(
         settings=settings,
         metrics=metrics,
-        activity=RequestActivity(),
+        activity=activity,
         event_totals=CountCache(observe=metrics.totals_lookup),
         response_cache=ResponseCache(),
         principals=PrincipalCache(),
@@ -227,16 +240,18 @@ def make_services(settings: Settings) -> AppServices:
         ),
         anonymous_reads=AnonymousReads.of(settings),
         # After a committed write: a new data version first (no cache serves the old state),
-        # then the change log's pruning (at most once a minute per process).
-        after_commit=(after_write, ChangePruner(settings.changes_retention_days).after_write),
+        # then the change log's pruning (at most once a minute per process), then the
+        # venues' geocoding woken when the write left a venue to it.
+        after_commit=(
+            after_write,
+            ChangePruner(settings.changes_retention_days).after_write,
+            geocoding.after_write,
+        ),
         media_slots=asyncio.Semaphore(MEDIA_PROCESSING_SLOTS),
         page_templates=Environments(settings.templates_dir),
         desk_templates=DeskTemplates(),
-        geocoder=(
-            Geocoder(settings.geocoder_url, settings.geocoder_user_agent)
-            if settings.geocoder_url
-            else None
-        ),
+        geocoder=geocoder,
+        background=(geocoding,),
     )
 
 

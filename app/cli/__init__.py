@@ -1,4 +1,4 @@
-"""The `almanac` command: serve, migrate, users, seed, maintain, media, import.
+"""The `almanac` command: serve, migrate, users, seed, maintain, media, import, geocode.
 
 One module per command or group of commands, on Typer; `main` runs it (the console script
 and `python -m app.cli`)."""
@@ -7,6 +7,7 @@ import sys
 
 import typer
 
+from app.cli.geocode import geocode
 from app.cli.importing import import_command
 from app.cli.media import media
 from app.cli.seed import maintain, seed_command
@@ -16,7 +17,8 @@ from app.users.service import UserError
 
 app = typer.Typer(
     name="almanac",
-    help="The almanac events calendar: serve, migrate, users, seed, maintain, media, import.",
+    help="The almanac events calendar: serve, migrate, users, seed, maintain, media, import, "
+    "geocode.",
     no_args_is_help=True,
     add_completion=False,
     # Plain help, as argparse wrote it: no boxes to read around in a terminal or a screen
@@ -39,6 +41,7 @@ app.add_typer(media)
 app.command("import", short_help="Bring a The Events Calendar site over, through its REST API.")(
     import_command
 )
+app.command(short_help="Place the venues that have no coordinates (city, then address).")(geocode)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Protocol
 from fastapi import Depends, Request
 from starlette.applications import Starlette
 
-from app.core.database.engine import AfterCommit
+from app.core.database.engine import AfterCommit, SessionMaker
 from app.core.database.pool_share import AnonymousReads
 from app.core.observability.activity import RequestActivity
 from app.core.observability.metrics import Metrics
@@ -28,6 +28,14 @@ if TYPE_CHECKING:
     from app.geo.geocoder import Geocoder
 
 STATE_KEY = "services"
+
+
+class BackgroundTask(Protocol):
+    """Work of the process the lifespan starts with a session maker of its own and stops at
+    shutdown (the venues' geocoding, app/venues/geocoding.py)."""
+
+    def start(self, maker: SessionMaker) -> None: ...
+    async def stop(self) -> None: ...
 
 
 class Templates(Protocol):
@@ -65,6 +73,8 @@ class AppServices:
     # The geocoding service's client where GEOCODER_URL is set (app/geo/geocoder.py): one per
     # process, which keeps its one request a second; None: the embedded gazetteer alone.
     geocoder: Geocoder | None = None
+    # Started and stopped by the lifespan, beside the horizon keeper and the webhooks.
+    background: tuple[BackgroundTask, ...] = ()
 
 
 def attach_services(app: Starlette, services: AppServices) -> None:

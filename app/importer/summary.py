@@ -158,17 +158,23 @@ class PlainProgress:
         pass
 
 
+def progress_bars(console: Console | None = None, *, disable: bool = False) -> Bars:
+    """Rich's bars as the commands show them: a name, the bar, done of total, time taken."""
+    return Bars(
+        TextColumn("{task.description:<11}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=disable,
+    )
+
+
 class RichProgress:
     """A progress bar per kind, on a terminal."""
 
     def __init__(self, console: Console | None = None) -> None:
-        self.bars = Bars(
-            TextColumn("{task.description:<11}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-        )
+        self.bars = progress_bars(console)
         self.tasks: dict[str, Any] = {}
         self.bars.start()
 

@@ -202,7 +202,8 @@ async def claim_geocodable(session: Session, limit: int, asked_before: datetime)
         await session.execute(
             update(Venue)
             .where(Venue.id.in_([a.venue_id for a in claimed]))
-            .values(geocoded_at=func.now())
+            # Not a change of the venue: `modified` stays (the model would move it).
+            .values(geocoded_at=func.now(), modified_at=Venue.modified_at)
         )
     return claimed
 

@@ -22,6 +22,7 @@ COMMANDS = [
     ("media",),
     ("media", "prune"),
     ("import",),
+    ("geocode",),
 ]
 
 
@@ -36,7 +37,7 @@ def _help(*command: str) -> str:
 
 def test_every_command_has_help_and_every_option_its_default() -> None:
     top = _help()
-    for name in ("serve", "migrate", "users", "seed", "maintain", "media", "import"):
+    for name in ("serve", "migrate", "users", "seed", "maintain", "media", "import", "geocode"):
         assert f"  {name} " in top, top
     for command in COMMANDS:
         text = _help(*command)
