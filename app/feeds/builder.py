@@ -226,8 +226,13 @@ def _location(
     venue = _shown_venue(item)
     if venue is None:
         return
-    parts = [html_to_text(venue["venue"]), *(venue[name] for name in ADDRESS_PARTS)]
-    event.add("location", ", ".join(part for part in parts if part), parameters=texts)
+    # A venue its password hides has its texts emptied and its name as [] (the reference's
+    # redaction of a `venue` key): no LOCATION then.
+    name = venue["venue"] if isinstance(venue["venue"], str) else ""
+    parts = [html_to_text(name), *(venue[part] for part in ADDRESS_PARTS)]
+    location = ", ".join(part for part in parts if part)
+    if location:
+        event.add("location", location, parameters=texts)
     if geo is not None:
         event.add("geo", geo)
 

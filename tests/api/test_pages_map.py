@@ -246,7 +246,13 @@ async def test_a_protected_venue_shows_no_point(client: AsyncClient, editor: Aut
         client, editor, "venues", "Secret Cellar", city="Bratislava", password="cellar"
     )
     await place(client, editor, secret, MILL)
-    await event(client, editor, "Cellar Tasting", venue=secret["id"])
+    tasting = await event(client, editor, "Cellar Tasting", venue=secret["id"])
+    # Its feed: neither the hidden venue's texts nor its point (a 500 before).
+    feed = await client.get(f"{API}/events/{tasting['id']}.ics")
+    assert feed.status_code == 200
+    assert "BEGIN:VEVENT" in feed.text
+    assert "LOCATION" not in feed.text
+    assert "GEO:" not in feed.text
     listed = await client.get("/events/map/")
     assert "Cellar Tasting" in listed.text
     assert "mlat=" not in listed.text
