@@ -13,15 +13,20 @@ NONCE_STATE_KEY = "desk_nonce"
 STATIC_CACHE = b"public, max-age=3600"
 
 
-def desk_policy(nonce: str, media_url: str | None = None) -> str:
+def desk_policy(nonce: str, media_url: str | None = None, tiles: str = "") -> str:
     """The desk's policy (the shared base, app/core/security/csp.py): its own script files and
-    this response's nonce; images may also come from MEDIA_URL's origin (a CDN)."""
+    this response's nonce; images may also come from MEDIA_URL's origin (a CDN) and from
+    the map tiles' servers (MAP_TILES_URL, `{s}` Leaflet's subdomains a, b, c: the venue
+    editor's map)."""
     media = origin_of(media_url)
+    tile_origins = sorted(
+        {origin for letter in "abc" if (origin := origin_of(tiles.replace("{s}", letter)))}
+    )
     return content_security_policy(
         {
             "script-src": ("'self'", f"'nonce-{nonce}'"),
             "style-src": ("'self'",),
-            "img-src": ("'self'", "data:", "blob:", *([media] if media else [])),
+            "img-src": ("'self'", "data:", "blob:", *([media] if media else []), *tile_origins),
         }
     )
 
@@ -29,9 +34,10 @@ def desk_policy(nonce: str, media_url: str | None = None) -> str:
 class DeskHeaders:
     """ASGI middleware (inside the edge pipeline): the desk's headers on the desk's paths."""
 
-    def __init__(self, app: ASGIApp, media_url: str | None = None) -> None:
+    def __init__(self, app: ASGIApp, media_url: str | None = None, tiles: str = "") -> None:
         self.app = app
         self.media_url = media_url
+        self.tiles = tiles
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -44,7 +50,7 @@ class DeskHeaders:
         nonce = new_nonce()
         scope.setdefault("state", {})[NONCE_STATE_KEY] = nonce
         static = is_static(relative)
-        policy = desk_policy(nonce, self.media_url).encode()
+        policy = desk_policy(nonce, self.media_url, self.tiles).encode()
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

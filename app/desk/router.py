@@ -145,4 +145,4 @@ def add_desk_routes(app: FastAPI) -> None:
     app.add_exception_handler(SignInNeeded, sign_in_needed)
     app.add_exception_handler(DeskRefused, refused)
     app.add_exception_handler(StarletteHTTPException, not_found)
-    app.add_middleware(DeskHeaders, media_url=settings.media_url)
+    app.add_middleware(DeskHeaders, media_url=settings.media_url, tiles=settings.map_tiles_url)

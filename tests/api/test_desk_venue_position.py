@@ -6,14 +6,19 @@ and the gazetteer's suggestion for a venue without a position, all without JavaS
 import html
 from typing import Any
 
+from fastapi import FastAPI
 from httpx import AsyncClient
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.app_services import app_services
+from app.core.database.engine import get_sessionmaker
+from app.main import create_app
 from app.models import Venue
+from app.pages.leaflet import leaflet_installed
 from tests.api.test_desk_records import api_get, created_id, field_value, post, version_of
 from tests.desk_support import DeskUser, DeskUserFactory, desk_login
-from tests.factories import create_record
+from tests.factories import asgi_client, create_record
 
 DESK = "/desk"
 
@@ -134,3 +139,38 @@ async def test_a_venue_without_a_position_is_offered_the_gazetteers(
     lat, lng, precision = place(await api_get(client, editor, f"venues/{venue['id']}"))
     assert (f"{lat},{lng}", precision) == (button, "exact")
     assert "Use the suggested position" not in await editor_page(client, venue["id"])
+
+
+async def test_with_tiles_a_map_places_the_marker_and_without_none(
+    app: FastAPI, maker: Any, client: AsyncClient, desk_user: DeskUserFactory
+) -> None:
+    editor = await desk_user("editor")
+    venue = await create_record(client, editor, "venues", "Hall", city="Vienna")
+    await desk_login(client, editor)
+    plain = await editor_page(client, venue["id"])
+    assert 'id="position-map"' not in plain
+    assert "position-map.js" not in plain
+    update = {"map_tiles_url": "https://{s}.tiles.example.org/{z}/{x}/{y}.png"}
+    tiled = create_app(app_services(app).settings.model_copy(update=update))
+    tiled.dependency_overrides[get_sessionmaker] = lambda: maker
+    try:
+        async with asgi_client(tiled) as browser:
+            await desk_login(browser, editor)
+            page = await browser.get(f"{DESK}/venues/{venue['id']}/edit")
+            assert page.status_code == 200
+            policy = page.headers["content-security-policy"]
+            assert "https://a.tiles.example.org" in policy
+            assert "https://c.tiles.example.org" in policy
+            if not leaflet_installed():  # no `make map-assets`: the fields alone
+                assert 'id="position-map"' not in page.text
+                return
+            # Hidden until the script draws it: the fields are the form without script.
+            assert 'id="position-map" class="position-map" data-tiles="https://{s}.tiles.example.org/{z}/{x}/{y}.png"' in page.text  # fmt: skip
+            assert "hidden></div>" in page.text
+            nonce = page.text.split('src="/desk/static/position-map.js" nonce="')[1].split('"')[0]
+            assert f'<script src="/assets/leaflet/leaflet.js" nonce="{nonce}" defer>' in page.text
+            script = await browser.get(f"{DESK}/static/position-map.js")
+            assert script.status_code == 200
+            assert "f-geo_lat" in script.text
+    finally:
+        await app_services(tiled).failed_logins.close()

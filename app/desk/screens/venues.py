@@ -10,6 +10,7 @@ from typing import Any
 from app.desk.context import DeskContext
 from app.desk.screens.api_calls import Form
 from app.desk.screens.post_screens import N_, Field, RecordScreens
+from app.pages.leaflet import maps_of
 from app.posts.commands import RecordWrite
 from app.venues.kind import VENUES
 from app.venues.placing import COORDINATES, suggested_fix
@@ -76,12 +77,15 @@ class VenueScreens(RecordScreens):
 
     async def shown(self, desk: DeskContext, record: Any | None) -> dict[str, Any]:
         suggestion = None if record is None else await suggested_fix(record)
+        precision = None if record is None else record.geo_precision
+        root = str(desk.request.scope.get("root_path", "")).rstrip("/")
         return {
             "position": POSITION,
-            "precision": None
-            if record is None
-            else PRECISION_LABELS.get(record.geo_precision or ""),
+            "precision": PRECISION_LABELS.get(precision or ""),
             "suggestion": suggestion and (suggestion.point.lat, suggestion.point.lng),
+            # A map to place the marker on, with a script and tiles only (the pages' Leaflet).
+            "maps": maps_of(desk.settings),
+            "leaflet": f"{root}/assets/leaflet",
         }
 
 
