@@ -120,6 +120,8 @@ async def test_the_map_view_without_tiles_is_the_list_with_openstreetmap_links(
     assert "<script src=" not in html
     assert "leaflet" not in html
     assert '<a href="http://testserver/events/map/" aria-current="page">Map</a>' in html
+    listing = await client.get("/sk/events/list/")
+    assert '<a href="http://testserver/sk/events/map/">Mapa</a></p>' in listing.text  # the footer
 
 
 async def test_the_map_view_with_tiles_has_the_markers_data_and_its_scripts(
