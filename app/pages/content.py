@@ -108,8 +108,14 @@ class Content:
         self.geocoder = geocoder
 
     async def locate(self, text: str) -> Fix | None:
-        """Where the place a visitor typed is (app/geo/service.py), None if it is unknown."""
-        return await locate_place(self.ctx.session, self.geocoder, text)
+        """Where the place a visitor typed is (app/geo/service.py), None if it is unknown.
+        The geocoding service's answer is kept in its cache by this commit: the pages'
+        session commits nothing else (and draws no data version: no after-commit hook runs
+        on it), so that the next page asks the cache, not the service."""
+        fix = await locate_place(self.ctx.session, self.geocoder, text)
+        if self.geocoder is not None:
+            await self.ctx.session.commit()
+        return fix
 
     async def events(
         self, query: EventQuery, offset: int = 0, limit: int = MAX_EVENTS_PER_VIEW

@@ -21,6 +21,7 @@ from app.geo.places import Point
 from app.main import create_app
 from app.pages.leaflet import leaflet_installed
 from tests.factories import API, AuthFor, asgi_client, create_record
+from tests.fake_nominatim import FakeNominatim
 
 TODAY = datetime.now(UTC).date()
 TILES = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png"
@@ -357,3 +358,33 @@ async def test_a_venues_page_lists_the_events_nearby(
     assert f"{round(km, 1):g} km away" in nearby[1]
     barn = await client.get(f"/venue/{placed['barn']['slug']}/")
     assert "Events nearby" not in barn.text  # no coordinates, no neighbours
+
+
+async def test_a_place_the_geocoding_service_found_is_asked_once(
+    app: FastAPI, maker: Any, client: AsyncClient, editor: AuthFor
+) -> None:
+    """An address the gazetteer does not know goes to GEOCODER_URL (a fake Nominatim); its
+    answer is kept, so another page near the same place does not ask again."""
+    hall = await create_record(client, editor, "venues", "Linz Hall", city="Linz")
+    await place(client, editor, hall, (48.3059, 14.2862))
+    await event(client, editor, "Linz Concert", venue=hall["id"])
+    typed = "Hauptplatz 1, Linz"
+    async with FakeNominatim({"hauptplatz 1, linz": (48.3064, 14.2861)}) as service:
+        update = {"geocoder_url": service.url}
+        located = create_app(app_services(app).settings.model_copy(update=update))
+        located.dependency_overrides[get_sessionmaker] = lambda: maker
+        try:
+            async with asgi_client(located) as visitor:
+                mapped = await visitor.get("/events/map/", params={"tribe-bar-geoloc": typed})
+                listed = await visitor.get("/events/list/", params={"tribe-bar-geoloc": typed})
+        finally:
+            await app_services(located).failed_logins.close()
+            geocoder = app_services(located).geocoder
+            if geocoder is not None:
+                await geocoder.aclose()
+    for page in (mapped, listed):
+        assert page.status_code == 200
+        assert "Events within 25 km of “Hauptplatz 1, Linz”, nearest first." in page.text
+        assert "Linz Concert" in page.text
+        assert "0.1 km away" in page.text
+    assert service.queries == ["hauptplatz 1, linz"]
