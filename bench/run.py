@@ -350,6 +350,10 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
         "GET /events near a city by distance, busted": Spec(
             "GET", [f"{API}/events?{NEAR}&orderby=distance&{bust}"]
         ),
+        # The same circle around the city named (the gazetteer finds it in memory).
+        "GET /events near=Bratislava, busted": Spec(
+            "GET", [f"{API}/events?near=Bratislava&orderby=distance&{bust}"]
+        ),
         "GET /events/{id}": Spec("GET", singles),
         "GET /events/{id}, busted": Spec("GET", [f"{path}?{bust}" for path in singles]),
         "GET /events/{id}, editor": Spec("GET", singles, headers=editor),
@@ -357,6 +361,7 @@ def route_specs(targets: Targets, login: str, password: str) -> dict[str, Spec]:
             "GET", [f"{API}/events/by-slug/{quote(slug)}" for _, slug in targets.events]
         ),
         "GET /venues": Spec("GET", [f"{API}/venues"]),
+        "GET /venues near a city, busted": Spec("GET", [f"{API}/venues?{NEAR}&{bust}"]),
         # The public pages (app/pages): cached, and missing the cache on every request.
         "page /events/month/": Spec("GET", [f"/events/month/{month}/"]),
         "page /events/month/, busted": Spec("GET", [f"/events/month/{month}/?{bust}"]),
