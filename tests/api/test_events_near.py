@@ -6,10 +6,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from httpx import AsyncClient, Response
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.app_services import app_services
+from app.events.repository import list_query
 from app.geo.distance import distance_km
 from app.geo.places import Point
 from app.models import Venue
@@ -410,3 +413,19 @@ async def test_orderby_distance_says_a_place_would_do(client: AsyncClient) -> No
     assert "or a place (near)" in refused["orderby"]
     sk = {"orderby": "distance", "i18n_language": "sk"}
     assert "alebo miesto (near)" in notes(await client.get(f"{API}/events", params=sk))["orderby"]
+
+
+async def test_a_dense_circle_is_walked_in_the_list_order(
+    app: FastAPI, client: AsyncClient, cities: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A circle with more events than SPARSE_MATCHES is read by walking the list's order and
+    probing each event's venue (app/events/repository/list_query.py): the same list."""
+    near = {**AT_BRATISLAVA, "geoloc_radius": 100}
+    found = [await titles(client, **near), await titles(client, **near, search="In")]
+    monkeypatch.setattr(list_query, "SPARSE_MATCHES", 0)
+    app_services(app).event_totals.clear()
+    assert await titles(client, **near) == found[0] == ["In Vienna", "In Devin", "In Bratislava"]
+    assert await titles(client, **near, search="In") == found[1]
+    paged = (await listed(client, **near, per_page=2, page=2)).json()
+    assert [e["title"] for e in paged["events"]] == ["In Bratislava"]
+    assert paged["total"] == 3

@@ -216,11 +216,13 @@ class EventListQuery:
         linked: bool = True,
         visible: bool = True,
         near_joined: bool = False,
+        near_probed: bool = False,
     ) -> list[Any]:
         """The filters on occurrences `o` showing events `e` (aliases in a subquery); without
         `linked`, not the term and organizer filters (`linked`), which the caller applies;
         without `visible`, not the visibility; with `near_joined`, not the circle (the
-        statement joins its venues)."""
+        statement joins its venues); with `near_probed`, the circle checked on each event's
+        venue as the list's walk meets it (see `statement`)."""
         f = self.filters
         where: list[Any] = [self._visibility(o)] if visible else []
         if not f.include_hidden and not self.anonymous():
@@ -261,9 +263,7 @@ class EventListQuery:
             with_point = exists_venue(e, located())
             where.append(with_point if f.has_geo else ~with_point)
         if f.near is not None and not near_joined:
-            # The venues in the circle, found first (their box is an index range), then
-            # their events (through the events' venue index, or checked on the list's walk).
-            where.append(e.venue_id.in_(select(Venue.id).where(near_point())))
+            where.append(self._near(e, near_probed))
         if f.parent_id is not None:
             # Children of an event (the reference), or the dates of a series.
             parent: Any = bindparam("parent_id")
@@ -356,18 +356,36 @@ class EventListQuery:
         )
         if self.sparse and f.orderby != "title":
             # The same order, by a value no index is sorted by: the planner must find the
-            # rows through the other conditions (the search index) first.
+            # rows through the other conditions (the search index, the circle's venues) first.
             column = column + (literal_column("interval '0'") if f.orderby != "id" else 0)
         keys = [column, Occurrence.published_at, Occurrence.id]
         return [key.desc() if f.descending else key.asc() for key in keys]
+
+    @staticmethod
+    def _near(e: Any, probed: bool) -> Any:
+        """The event's venue is in the circle: the venues in the circle found first (their
+        box is an index range), then their events through the events' venue index; or,
+        `probed`, one probe of the venue (its primary key) per event the walk meets, which
+        the planner cannot turn into that join."""
+        if not probed:
+            return e.venue_id.in_(select(Venue.id).where(near_point()))
+        probe = select(true()).where(Venue.id == e.venue_id, near_point()).limit(1)
+        return probe.scalar_subquery().is_(True)
 
     def by_distance(self) -> bool:
         """Ordered by distance: the venues in the circle are joined, in that order."""
         return self.filters.near is not None and self.filters.orderby == "distance"
 
-    def statement(self, *, summaries: bool = False) -> Select[Any]:
-        """The filtered statement (unordered, unpaged): the base of the page and the count;
-        with `summaries`, of a calendar grid's columns alone (`EventSummary`)."""
+    def statement(self, *, summaries: bool = False, counting: bool = False) -> Select[Any]:
+        """The filtered statement (unordered, unpaged): the base of the page and (`counting`)
+        the count; with `summaries`, of a calendar grid's columns alone (`EventSummary`).
+
+        Near a point in the list's order, the page walks the list's index and probes each
+        event's venue, unless the circle is `sparse` (few events: found through their
+        venues, then sorted). The planner could choose itself, but a prepared statement's
+        generic plan cannot see the circle: at a million events it read the venues first
+        and sorted the 100,000 events of a city for every page (docs/performance.md). The
+        count always goes through the venues."""
         f = self.filters
         stmt = self.repo.select_summaries() if summaries else self.repo.select_records()
         distance = event_distance()
@@ -376,7 +394,8 @@ class EventListQuery:
             stmt, distance = stmt.join(venues, venues.c.id == Event.venue_id), venues.c.distance
         if f.near is not None and not summaries:
             stmt = stmt.add_columns(distance.label("distance"))
-        stmt = stmt.where(*self.conditions(near_joined=self.by_distance()))
+        probed = not (counting or self.sparse or self.by_distance())
+        stmt = stmt.where(*self.conditions(near_joined=self.by_distance(), near_probed=probed))
         if self.filters.first_of_series:
             stmt = stmt.where(self._first_of_its_series())
         return stmt
@@ -424,7 +443,8 @@ class EventListQuery:
         # The data version and the replay position: what the result is cached under.
         labels = (version_column(), replay_column())
         page = self.repo.with_relations(self._page().add_columns(*labels))
-        counted = self.statement().with_only_columns(literal(1), maintain_column_froms=True)
+        counted = self.statement(counting=True)
+        counted = counted.with_only_columns(literal(1), maintain_column_froms=True)
         count = select(func.count(), *labels).select_from(counted.subquery())
         return page, cast(Select[Any], count)
 
@@ -466,9 +486,11 @@ class EventListQuery:
         return [EventSummary(*row) for row in result]
 
     async def _choose_plan(self, values: dict[str, Any], totals: CountCache | None) -> None:
-        """The planner cannot tell how many events a search word matches (a word prefix);
-        the count can, and a count of the same search seen before is a good guide."""
-        if self.filters.search is None:
+        """The planner cannot tell how many events a search word matches (a word prefix), nor
+        (in a generic plan) a circle; the count can, and a count of the same list seen
+        before is a good guide."""
+        near = self.filters.near is not None and not self.by_distance()
+        if self.filters.search is None and not near:
             return
         key = self._cache_key()
         matches = totals.hint(key) if totals is not None else None
