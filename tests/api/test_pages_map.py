@@ -1,15 +1,11 @@
 """Where events are, on the pages (docs/pages-and-desk.md, "The map view"): the map view in
-every language and under a category, its markers' data and its list without JavaScript
-(each venue's link to OpenStreetMap), a venue's map, the event's JSON-LD `geo` and its map
-link, the iCalendar GEO; Leaflet served by almanac itself, never from elsewhere."""
+every language and under a category, its list without JavaScript or tiles (each venue's link
+to OpenStreetMap), a venue's page, the event's JSON-LD `geo` and its map link, the iCalendar
+GEO, the pages near a place. With Leaflet installed: tests/live/test_pages_map_assets.py."""
 
-import json
 import re
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient
 
@@ -19,88 +15,9 @@ from app.geo.distance import distance_km
 from app.geo.gazetteer import place_fix
 from app.geo.places import Point
 from app.main import create_app
-from app.pages.leaflet import leaflet_installed
 from tests.factories import API, AuthFor, asgi_client, create_record
 from tests.fake_nominatim import FakeNominatim
-
-TODAY = datetime.now(UTC).date()
-TILES = "http://127.0.0.1:9/tiles/{z}/{x}/{y}.png"
-MILL = (48.1439, 17.1097)  # Bratislava's old town
-CASTLE = (48.1423, 17.1000)
-
-
-def day(offset: int) -> str:
-    return (TODAY + timedelta(days=offset)).isoformat()
-
-
-async def event(client: AsyncClient, editor: AuthFor, title: str, **fields: Any) -> dict[str, Any]:
-    offset = fields.pop("offset", 1)
-    fields.setdefault("start_date", f"{day(offset)} 18:00:00")
-    fields.setdefault("end_date", f"{day(offset)} 20:00:00")
-    return await create_record(client, editor, "events", title, **fields)
-
-
-async def place(
-    client: AsyncClient, editor: AuthFor, venue: dict[str, Any], point: tuple[float, float]
-) -> None:
-    """A venue's coordinates, typed by an editor (exact: no geocoder moves them)."""
-    response = await client.post(
-        f"{API}/venues/{venue['id']}",
-        json={"geo_lat": point[0], "geo_lng": point[1]},
-        headers=editor.basic,
-    )
-    assert response.status_code == 200, response.text
-    assert response.json()["geo_precision"] == "exact"
-
-
-def map_data(html: str) -> list[dict[str, Any]]:
-    found = re.search(r'<script type="application/json" id="map-data">(.*?)</script>', html, re.S)
-    assert found is not None, "no map data"
-    data: list[dict[str, Any]] = json.loads(found.group(1))
-    return data
-
-
-def json_ld(html: str) -> dict[str, Any]:
-    found = re.search(r'<script type="application/ld\+json"[^>]*>(.*?)</script>', html, re.S)
-    assert found is not None
-    data: dict[str, Any] = json.loads(found.group(1))
-    return data
-
-
-@pytest.fixture
-async def with_tiles(app: FastAPI, maker: Any) -> AsyncIterator[AsyncClient]:
-    """The app with MAP_TILES_URL set (a local address: no tile is fetched here)."""
-    update = {"map_tiles_url": TILES, "map_tiles_attribution": "© Test tiles"}
-    tiled = create_app(app_services(app).settings.model_copy(update=update))
-    tiled.dependency_overrides[get_sessionmaker] = lambda: maker
-    try:
-        async with asgi_client(tiled) as client:
-            yield client
-    finally:
-        await app_services(tiled).failed_logins.close()
-
-
-@pytest.fixture
-async def placed(client: AsyncClient, editor: AuthFor) -> dict[str, Any]:
-    """Two venues with coordinates and one without, and their upcoming events."""
-    mill = await create_record(client, editor, "venues", "Old Mill", city="Bratislava")
-    castle = await create_record(client, editor, "venues", "Castle Hall", city="Bratislava")
-    # A city the gazetteer does not know: the venue has no coordinates.
-    barn = await create_record(client, editor, "venues", "Unmapped Barn", city="Somewhere")
-    await place(client, editor, mill, MILL)
-    await place(client, editor, castle, CASTLE)
-    records = {
-        "mill": mill,
-        "castle": castle,
-        "barn": barn,
-        "jazz": await event(
-            client, editor, "Jazz at the Mill", venue=mill["id"], categories=["Music"]
-        ),
-        "talk": await event(client, editor, "Mill Talk", venue=mill["id"], offset=3),
-        "play": await event(client, editor, "Castle Play", venue=castle["id"], offset=2),
-        "dance": await event(client, editor, "Barn Dance", venue=barn["id"], offset=4),
-    }
-    return records
+from tests.maps import CASTLE, MILL, day, event, json_ld, place
 
 
 async def test_the_map_view_without_tiles_is_the_list_with_openstreetmap_links(
@@ -123,57 +40,6 @@ async def test_the_map_view_without_tiles_is_the_list_with_openstreetmap_links(
     assert '<a href="http://testserver/events/map/" aria-current="page">Map</a>' in html
     listing = await client.get("/sk/events/list/")
     assert '<a href="http://testserver/sk/events/map/">Mapa</a></p>' in listing.text  # the footer
-
-
-async def test_the_map_view_with_tiles_has_the_markers_data_and_its_scripts(
-    with_tiles: AsyncClient, placed: dict[str, Any]
-) -> None:
-    if not leaflet_installed():
-        pytest.fail("Leaflet is not installed: `make map-assets` (npm) installs it")
-    response = await with_tiles.get("/events/map/")
-    assert response.status_code == 200
-    html = response.text
-    markers = map_data(html)
-    assert [marker["name"] for marker in markers] == ["Old Mill", "Castle Hall"]
-    mill = markers[0]
-    assert (mill["lat"], mill["lng"]) == MILL
-    assert mill["url"] == placed["mill"]["url"]
-    assert [entry["title"] for entry in mill["events"]] == ["Jazz at the Mill", "Mill Talk"]
-    assert mill["events"][0]["url"] == placed["jazz"]["url"]
-    assert mill["events"][0]["when"]
-    box = re.search(r'<div id="map"[^>]*>', html)
-    assert box is not None
-    assert f'data-tiles="{TILES}"' in box.group(0)
-    assert 'data-attribution="© Test tiles"' in box.group(0)
-    assert " hidden" in box.group(0)  # shown by the script once drawn
-    nonce = re.search(r"'nonce-([^']+)'", response.headers["content-security-policy"])
-    assert nonce is not None
-    for script in ("leaflet/leaflet.js", "map.js"):
-        tag = f'<script src="http://testserver/assets/{script}" nonce="{nonce.group(1)}" defer>'
-        assert tag in html
-    assert '<link rel="stylesheet" href="http://testserver/assets/leaflet/leaflet.css">' in html
-    # The tiles' origin may be loaded as images; scripts stay the nonce's.
-    policy = response.headers["content-security-policy"]
-    assert "http://127.0.0.1:9" in re.search(r"img-src [^;]+", policy).group(0)  # type: ignore[union-attr]
-    assert re.search(r"script-src [^;]+", policy).group(0) == f"script-src 'nonce-{nonce.group(1)}'"  # type: ignore[union-attr]
-    # The list stays beside the map.
-    assert "Barn Dance" in html
-
-
-async def test_leaflet_and_the_map_script_are_served_by_almanac(with_tiles: AsyncClient) -> None:
-    if not leaflet_installed():
-        pytest.fail("Leaflet is not installed: `make map-assets` (npm) installs it")
-    for path, kind in (
-        ("/assets/leaflet/leaflet.js", "text/javascript"),
-        ("/assets/leaflet/leaflet.css", "text/css"),
-        ("/assets/leaflet/images/marker-icon.png", "image/png"),
-        ("/assets/map.js", "text/javascript"),
-    ):
-        response = await with_tiles.get(path)
-        assert response.status_code == 200, path
-        assert response.headers["content-type"].startswith(kind)
-    assert (await with_tiles.get("/assets/leaflet/package.json")).status_code == 404
-    assert (await with_tiles.get("/assets/leaflet/../leaflet.py")).status_code == 404
 
 
 async def test_the_map_view_in_every_language_and_under_a_category(
@@ -206,7 +72,7 @@ async def test_the_map_view_in_every_language_and_under_a_category(
 
 
 async def test_a_venues_map_and_link_and_the_json_ld_geo(
-    client: AsyncClient, with_tiles: AsyncClient, placed: dict[str, Any]
+    client: AsyncClient, placed: dict[str, Any]
 ) -> None:
     mill = placed["mill"]
     page = await client.get(f"/venue/{mill['slug']}/")
@@ -217,10 +83,6 @@ async def test_a_venues_map_and_link_and_the_json_ld_geo(
     assert 'id="map"' not in page.text  # no tiles
     geo = {"@type": "GeoCoordinates", "latitude": MILL[0], "longitude": MILL[1]}
     assert json_ld(page.text)["geo"] == geo
-    tiled = await with_tiles.get(f"/venue/{mill['slug']}/")
-    [marker] = map_data(tiled.text)
-    assert marker["name"] == "Old Mill"
-    assert [entry["title"] for entry in marker["events"]] == ["Jazz at the Mill", "Mill Talk"]
     # The event's page: its location's geo, and its map link at the point.
     jazz = await client.get(f"/event/{placed['jazz']['slug']}/")
     assert json_ld(jazz.text)["location"]["geo"] == geo
