@@ -155,9 +155,7 @@ async def month_view(
     scope: EventQuery,
 ) -> dict[str, Any]:
     start, end = month_bounds(month, first_weekday)
-    # The grid's statement (each day's first events and count) takes no circle: the month
-    # shows every event, and says that its list and map keep to the place.
-    query = replace(search, place=None).of(
+    query = search.of(
         scope,
         ends_after=_site_moment(start, settings),
         starts_before=_site_moment(end + timedelta(days=1), settings),

@@ -51,6 +51,8 @@ def stored_counts(query: EventListQuery, first: date, last: date) -> bool:
         and f.venue_ids is None
         and f.organizer_ids is None
         and f.featured is None
+        and f.has_geo is None
+        and f.near is None
         and f.parent_id is None
         and not f.first_of_series
         and f.start_min is None
