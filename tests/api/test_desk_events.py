@@ -166,6 +166,10 @@ async def test_a_bad_filter_is_a_400_naming_the_field_and_keeping_the_value(
     assert unknown.status_code == 400
     sort = await client.get(DESK, params={"orderby": "colour"})
     assert sort.status_code == 400
+    # Distance is an order of lists near a place, which the desk's filter does not take.
+    distance = await client.get(DESK, params={"orderby": "distance"})
+    assert distance.status_code == 400
+    assert "start_date, end_date, title" in distance.text  # the choices, without distance
 
 
 async def test_sorting_by_title_date_and_modified(
