@@ -33,6 +33,7 @@ from app.core.database.engine import (
 from app.core.database.pool_share import AnonymousReads
 from app.core.database.positions import POSITION_HEADER, read_position, written_position
 from app.core.database.replica import ReadRouter, ReplicaMonitor
+from app.core.geocoding.geocoder import Geocoder
 from app.core.observability.activity import RequestActivity
 from app.core.observability.in_flight import count_requests
 from app.core.observability.logs import configure_logging
@@ -56,7 +57,6 @@ from app.desk.templating import DeskTemplates
 from app.discovery.router import api_index, describe_index, docs_redirect, namespace_router
 from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
-from app.geo.geocoder import Geocoder
 from app.http.ignored import IGNORED_HEADER, report_ignored
 from app.i18n import LANGUAGES
 from app.media.files import serve_media_file

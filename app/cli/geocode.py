@@ -57,7 +57,7 @@ def geocode(
 
 
 async def _run(url: str, settings: Settings, retry: bool, progress: Progress) -> list[str]:
-    from app.geo.geocoder import Geocoder
+    from app.core.geocoding.geocoder import Geocoder
     from app.venues.geocoding import place_by_address, place_by_city, remaining
 
     engine = make_engine(url, settings)

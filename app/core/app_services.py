@@ -22,10 +22,8 @@ from app.core.settings import Settings
 
 if TYPE_CHECKING:
     from app.core.caching.cache import CountCache, PrincipalCache, ResponseCache
+    from app.core.geocoding.geocoder import Geocoder
     from app.core.security.ratelimit import FailedLogins
-
-    # A type only: app.geo is above core (pyproject.toml's contracts ignore this import).
-    from app.geo.geocoder import Geocoder
 
 STATE_KEY = "services"
 
@@ -70,7 +68,7 @@ class AppServices:
     media_slots: asyncio.Semaphore
     page_templates: Templates
     desk_templates: Templates
-    # The geocoding service's client where GEOCODER_URL is set (app/geo/geocoder.py): one per
+    # The geocoding service's client where GEOCODER_URL is set (app/core/geocoding/geocoder.py): one per
     # process, which keeps its one request a second; None: the embedded gazetteer alone.
     geocoder: Geocoder | None = None
     # Started and stopped by the lifespan, beside the horizon keeper and the webhooks.

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 from starlette.responses import Response
 
 from app.core.errors import Problems, note
+from app.core.geocoding.geocoder import Geocoder
 from app.core.rules.constants import TRUE_WORDS
 from app.core.rules.dates import DATETIME_FORMAT, parse_when
 from app.core.rules.paging import Page
@@ -22,7 +23,6 @@ from app.events.params import EventFilterParams, EventListParams
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.serializer import render_events
 from app.geo.distance import shown_km
-from app.geo.geocoder import Geocoder
 from app.geo.params import place_near, read_near
 from app.http.context import RequestContext
 from app.http.pagination import list_response

@@ -5,7 +5,7 @@ mean radius: within 0.5 % of the ellipsoid's, which is more than a list near a p
 import math
 from dataclasses import dataclass
 
-from app.geo.places import Point
+from app.core.rules.geography import Point
 
 EARTH_RADIUS_KM = 6371.0088  # the mean radius (IUGG), as the SQL of the lists uses it
 # A point exactly on the radius is inside: the database and Python may round the same

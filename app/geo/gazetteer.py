@@ -25,7 +25,7 @@ from typing import Any
 
 from babel import Locale
 
-from app.geo.places import Fix, Point
+from app.core.rules.geography import Fix, Point
 
 CITIES_FILE = "cities15000.json"
 COUNTRIES_FILE = "countries.json"

@@ -10,9 +10,9 @@ from pydantic_core import PydanticCustomError
 
 from app.core.database.engine import Session
 from app.core.errors import Problems, note
+from app.core.geocoding.geocoder import Geocoder
+from app.core.rules.geography import Point
 from app.geo.distance import Near
-from app.geo.geocoder import Geocoder
-from app.geo.places import Point
 from app.geo.service import PLACE_MAX_LENGTH, locate_place
 from app.http.coercion import NonEmptyStr
 from app.http.params import Params

@@ -8,7 +8,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.exc import DBAPIError
 
 from app.core.database.engine import Session
-from app.geo.places import Point
+from app.core.rules.geography import Point
 from app.models import GeocodeAnswer
 
 AUTOCOMMIT = "AUTOCOMMIT"

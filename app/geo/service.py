@@ -1,7 +1,7 @@
 """Where a place is: what the venues' writes and the searches near a place call.
 
 The embedded gazetteer (app/geo/gazetteer.py) knows cities; the geocoding service
-(app/geo/geocoder.py), where one is configured, knows addresses. Its answers are kept in
+(app/core/geocoding/geocoder.py), where one is configured, knows addresses. Its answers are kept in
 `geocode_cache` (app/geo/repository.py) per normalised query: a place is asked once, and a
 "not found" again after NOT_FOUND_KEPT, a found place after FOUND_KEPT
 (docs/design.md#places).
@@ -12,9 +12,9 @@ import time
 from datetime import timedelta
 
 from app.core.database.engine import Session
+from app.core.geocoding.geocoder import Geocoder, GeocoderUnavailable
+from app.core.rules.geography import Fix, Point, Precision
 from app.geo import gazetteer
-from app.geo.geocoder import Geocoder, GeocoderUnavailable
-from app.geo.places import Fix, Point, Precision
 from app.geo.repository import Freshness, GeocodeCache
 
 # A place typed by a visitor (`near=`): the door refuses longer text with a 400.

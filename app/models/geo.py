@@ -1,4 +1,4 @@
-"""The geocoding service's answers (app/geo/geocoder.py), kept so that a place is asked once."""
+"""The geocoding service's answers (app/core/geocoding/geocoder.py), kept so that a place is asked once."""
 
 from datetime import datetime
 

@@ -13,6 +13,8 @@ from fastapi import Request
 from app.core.caching.cache import CountCache
 from app.core.database.engine import SessionMaker
 from app.core.errors import ApiError
+from app.core.geocoding.geocoder import Geocoder
+from app.core.rules.geography import Fix, Point
 from app.core.rules.paging import Page
 from app.core.rules.permissions import may
 from app.events.listing import event_days, event_records, event_summaries
@@ -20,8 +22,6 @@ from app.events.query import EventQuery
 from app.events.records import EventRecord
 from app.events.serializer import render_events, summary_body
 from app.events.service import EventService
-from app.geo.geocoder import Geocoder
-from app.geo.places import Fix, Point
 from app.geo.service import locate_place
 from app.http.context import RequestContext, open_request_context, read_only
 from app.organizers.kind import ORGANIZERS

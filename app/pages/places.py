@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.geo.places import Point
+from app.core.rules.geography import Point
 from app.i18n.dates import Dates
 from app.pages.content import ListedEvent
 from app.pages.links import PageLinks

@@ -6,11 +6,11 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from urllib.parse import quote
 
+from app.core.rules.geography import Fix, Point
 from app.core.rules.paging import MAX_LIST_DEPTH
 from app.core.settings import Settings
 from app.events.query import EventQuery
 from app.geo.distance import Near
-from app.geo.places import Fix, Point
 from app.pages.calendar import DAY_READ, add_months, by_day, month_bounds, month_grid
 from app.pages.content import Body, Content, ListedEvent, NotShown
 from app.pages.links import PageLinks

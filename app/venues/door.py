@@ -4,8 +4,8 @@ with its radius (app/geo/params.py), and what the list's links echo of them."""
 from typing import Any
 
 from app.core.errors import Problems
+from app.core.geocoding.geocoder import Geocoder
 from app.geo.distance import Near
-from app.geo.geocoder import Geocoder
 from app.geo.params import PAIRED, RADIUS, PointParams, place_near, read_near
 from app.http.context import RequestContext
 from app.http.params import parse

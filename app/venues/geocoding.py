@@ -28,9 +28,9 @@ from typing import Protocol
 
 from app.core.caching.cache import after_write as draw_version
 from app.core.database.engine import Session, SessionMaker
+from app.core.geocoding.geocoder import Geocoder, GeocoderUnavailable
 from app.core.observability.activity import RequestActivity
 from app.geo.gazetteer import city_fix
-from app.geo.geocoder import Geocoder, GeocoderUnavailable
 from app.geo.service import locate_venue
 from app.venues.placing import GEOCODING_WANTED, gazetteer_loaded
 from app.venues.repository import (

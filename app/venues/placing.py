@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.core.errors import Problems, note
+from app.core.rules.geography import Fix
 from app.geo.gazetteer import city_fix, is_loaded, load, place_fix
-from app.geo.places import Fix
 from app.venues.repository import PLACE_COLUMNS, VenueRecord
 
 COORDINATES = ("geo_lat", "geo_lng")

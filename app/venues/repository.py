@@ -14,10 +14,10 @@ from sqlalchemy import Float, and_, bindparam, exists, func, literal_column, or_
 
 from app.core.database.engine import Session
 from app.core.rules.constants import TRASH
+from app.core.rules.geography import Fix, Precision
 from app.core.rules.paging import Page
 from app.core.rules.permissions import User
 from app.geo.distance import EARTH_RADIUS_KM, EDGE_KM, Near
-from app.geo.places import Fix, Precision
 from app.models import Event, Venue, VenueTranslation
 from app.posts.commands import PostQuery
 from app.posts.records import PostRecord

@@ -2,7 +2,7 @@ from typing import Annotated
 
 from pydantic import Field, WithJsonSchema
 
-from app.geo.places import Precision
+from app.core.rules.geography import Precision
 from app.http.schemas import ListLinks
 from app.posts.schemas import Flag, Name, PostHead
 

@@ -12,9 +12,9 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.app_services import app_services
+from app.core.rules.geography import Point
 from app.events.repository import list_query
 from app.geo.distance import distance_km
-from app.geo.places import Point
 from app.models import Venue
 from tests.factories import API, AuthFor, create_post
 

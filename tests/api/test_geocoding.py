@@ -1,4 +1,4 @@
-"""The geocoding service and the places' service (app/geo/geocoder.py, app/geo/service.py)
+"""The geocoding service and the places' service (app/core/geocoding/geocoder.py, app/geo/service.py)
 against a real HTTP server that answers as Nominatim does (tests/fake_nominatim.py), with
 the answers kept in the real PostgreSQL.
 """
@@ -13,10 +13,10 @@ from sqlalchemy import insert, select, text, update
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.core.app_services import app_services
+from app.core.geocoding.geocoder import Geocoder, GeocoderUnavailable, service_address
+from app.core.rules.geography import Fix, Point
 from app.core.settings import get_settings
 from app.geo import service as places_service
-from app.geo.geocoder import Geocoder, GeocoderUnavailable, service_address
-from app.geo.places import Fix, Point
 from app.geo.repository import GeocodeCache
 from app.geo.service import (
     FOUND_KEPT,

@@ -11,9 +11,9 @@ from httpx import AsyncClient
 
 from app.core.app_services import app_services
 from app.core.database.engine import get_sessionmaker
+from app.core.rules.geography import Point
 from app.geo.distance import distance_km
 from app.geo.gazetteer import place_fix
-from app.geo.places import Point
 from app.main import create_app
 from tests.factories import API, AuthFor, asgi_client, create_record
 from tests.fake_nominatim import FakeNominatim

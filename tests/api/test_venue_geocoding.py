@@ -18,8 +18,8 @@ from httpx import AsyncClient
 from sqlalchemy import delete, insert, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
-from app.geo.geocoder import Geocoder
-from app.geo.places import Fix, Point
+from app.core.geocoding.geocoder import Geocoder
+from app.core.rules.geography import Fix, Point
 from app.models import Venue
 from app.venues.geocoding import VenueGeocoding, place_by_address, place_by_city
 from app.venues.repository import claim_geocodable, record_found

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from app.core.rules.geography import Fix
 from app.geo import gazetteer
 from app.geo.gazetteer import city_fix, country_code, name_key, place_fix
-from app.geo.places import Fix
 
 BRATISLAVA = (48.15, 17.11)
 VIENNA = (48.21, 16.37)

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
+from app.core.rules.geography import Point
 from app.geo.distance import EARTH_RADIUS_KM, bounding_box, distance_km
-from app.geo.places import Point
 
 BRATISLAVA = Point(48.1486, 17.1077)
 VIENNA = Point(48.2082, 16.3738)

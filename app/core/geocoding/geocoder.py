@@ -30,7 +30,7 @@ from geopy.adapters import AioHTTPAdapter
 from geopy.exc import GeopyError
 from geopy.geocoders import Nominatim
 
-from app.geo.places import Point
+from app.core.rules.geography import Point
 
 logger = logging.getLogger(__name__)
 
