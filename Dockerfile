@@ -28,6 +28,7 @@ COPY app ./app
 COPY --from=map-assets /leaflet ./app/pages/static/leaflet
 # Installed in place (editable): app/migrate.py finds alembic.ini and migrations/ beside app/.
 RUN /opt/venv/bin/pip install --no-deps -e . \
+ && /opt/venv/bin/python -m app.geo.gazetteer \
  && /opt/venv/bin/python -m compileall -q /app/app /app/migrations
 
 FROM python:3.11-slim

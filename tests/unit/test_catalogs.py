@@ -175,3 +175,13 @@ def test_every_shown_text_is_translated(catalog: Catalog, language: str) -> None
         text: where for text, where in texts.items() if untranslated(text) and text not in unchanged
     }
     assert missing == {}
+
+
+def test_every_catalog_reads_without_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    """Babel prints what it cannot read (an entry without its `msgstr`) on standard output,
+    where it ends up in the command line's answers (a JSON one stopped being JSON)."""
+    for path in sorted((APP / "i18n" / "locale").rglob("*.po*")):
+        with path.open("rb") as source:
+            read_po(source)
+        printed = capsys.readouterr()
+        assert printed.out + printed.err == "", path

@@ -4,6 +4,7 @@ Points are compared to a tenth of a degree: the data's own coordinates of the ci
 """
 
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -129,3 +130,19 @@ def test_loaded_once_by_concurrent_callers(monkeypatch: pytest.MonkeyPatch) -> N
     assert len(found) == 4
     assert all(cities is found[0] for cities in found)
     assert gazetteer.is_loaded()
+
+
+def test_the_prebuilt_index_answers_as_the_built_one(tmp_path: Path) -> None:
+    """`make install` writes the indexes once; a process reads them instead of building."""
+    path = tmp_path / "index.json"
+    assert gazetteer.write_index(path) > 100_000
+    read = gazetteer.read_index(path)
+    built = gazetteer._build()
+    assert read is not None
+    assert read.by_name == built.by_name
+    assert (read.lat, read.lng, read.population) == (built.lat, built.lng, built.population)
+    assert (read.country, read.region) == (built.country, built.region)
+    # Another data version, or no file: built again.
+    path.write_bytes(path.read_bytes().replace(b'"version":"', b'"version":"0', 1))
+    assert gazetteer.read_index(path) is None
+    assert gazetteer.read_index(tmp_path / "missing.json") is None

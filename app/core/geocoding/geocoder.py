@@ -25,11 +25,6 @@ from contextlib import AsyncExitStack
 from typing import Any
 from urllib.parse import urlsplit
 
-import aiohttp
-from geopy.adapters import AioHTTPAdapter
-from geopy.exc import GeopyError
-from geopy.geocoders import Nominatim
-
 from app.core.rules.geography import Point
 
 logger = logging.getLogger(__name__)
@@ -96,6 +91,11 @@ class Geocoder:
             self._turn.release()
 
     async def _ask(self, query: str) -> Point | None:
+        # Imported where a request is made: aiohttp and geopy are a tenth of a start's imports,
+        # and most processes (every command, a server without GEOCODER_URL) never ask.
+        import aiohttp
+        from geopy.exc import GeopyError
+
         try:
             async with asyncio.timeout(self.timeout):
                 client = await self._nominatim()
@@ -113,6 +113,9 @@ class Geocoder:
 
     async def _nominatim(self) -> Any:
         if self._client is None:
+            from geopy.adapters import AioHTTPAdapter
+            from geopy.geocoders import Nominatim
+
             client = Nominatim(
                 scheme=self.scheme,
                 domain=self.domain,
