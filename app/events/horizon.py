@@ -10,12 +10,12 @@ workers or a command running beside them skip instead of racing for the same dat
 """
 
 import asyncio
-import contextlib
 import logging
 from datetime import datetime
 
 from app.core.caching.cache import after_write
 from app.core.database.engine import SessionMaker
+from app.core.tasks import cancel
 from app.events.occurrences import Horizon, SeriesStore
 from app.events.repository.series import OccurrenceRepository
 
@@ -56,10 +56,7 @@ class HorizonKeeper:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(task)
 
     async def _run(self, maker: SessionMaker) -> None:
         while True:

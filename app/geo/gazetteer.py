@@ -15,6 +15,7 @@ service, where one is configured, knows the rest.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sys
@@ -108,6 +109,13 @@ def load() -> Cities:
 
 def is_loaded() -> bool:
     return _cities is not None
+
+
+async def ready() -> None:
+    """The indexes read (or built) in a thread the first time: the event loop does not wait
+    on that file, nor on a build where it is missing."""
+    if not is_loaded():
+        await asyncio.to_thread(load)
 
 
 def _data(name: str) -> Any:
@@ -228,6 +236,15 @@ def city_fix(city: str, country: str = "", *, state: str = "") -> Fix | None:
             in_state = tuple(p for p in positions if cities.region[p] == us_state)
             positions = in_state or positions
     return cities.most_populous(positions)
+
+
+def address_fix(city: str, country: str, state: str, stateprovince: str) -> Fix | None:
+    """The city of an address (a venue's fields, as The Events Calendar names them): within
+    its country, and its US state, which `state` holds for a US venue and `stateprovince`
+    where a client wrote it there. None: no city, or none of that name."""
+    if not city.strip():
+        return None
+    return city_fix(city, country, state=state or stateprovince)
 
 
 def place_fix(text: str) -> Fix | None:

@@ -7,7 +7,6 @@ The embedded gazetteer (app/geo/gazetteer.py) knows cities; the geocoding servic
 (docs/design.md#places).
 """
 
-import asyncio
 import time
 from datetime import timedelta
 
@@ -61,13 +60,6 @@ async def _prune_now_and_then(cache: GeocodeCache) -> None:
         await cache.prune(KEPT)
 
 
-async def gazetteer_ready() -> None:
-    """Build the gazetteer's indexes in a thread the first time (about a second of work the
-    event loop should not wait on)."""
-    if not gazetteer.is_loaded():
-        await asyncio.to_thread(gazetteer.load)
-
-
 async def locate_place(session: Session, geocoder: Geocoder | None, text: str) -> Fix | None:
     """A place typed by a visitor ("Bratislava", "Wien, Austria", "Hauptplatz 1, Linz").
     A city the gazetteer knows is answered at once, at city precision; anything else is the
@@ -76,7 +68,7 @@ async def locate_place(session: Session, geocoder: Geocoder | None, text: str) -
     comma-separated parts ("..., Linz"), else None."""
     if len(text) > PLACE_MAX_LENGTH or not text.strip():
         return None
-    await gazetteer_ready()
+    await gazetteer.ready()
     fix = gazetteer.place_fix(text)
     if fix is not None:
         return fix
@@ -117,8 +109,8 @@ async def locate_venue(
     is raised to the caller, who keeps the venue to ask again (GEOCODER_RETRY_MINUTES).
     Without one: the gazetteer's city (in its country, and US state)."""
     regions = _distinct(province, state, stateprovince)
-    await gazetteer_ready()
-    in_city = gazetteer.city_fix(city, country, state=state or stateprovince) if city else None
+    await gazetteer.ready()
+    in_city = gazetteer.address_fix(city, country, state, stateprovince)
     street_level = bool(address.strip() or zip.strip())
     if geocoder is not None and (street_level or in_city is None):
         locality = " ".join(part for part in (zip.strip(), city.strip()) if part)

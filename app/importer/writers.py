@@ -21,6 +21,7 @@ from app.events.door import event_write
 from app.events.repository.events import EventRepository
 from app.events.repository.links import LinkRows
 from app.events.schedule import schedule
+from app.geo import gazetteer
 from app.http.params import check
 from app.importer.repository import ImportRepository
 from app.importer.source import (
@@ -36,7 +37,7 @@ from app.organizers.repository import OrganizerRepository
 from app.posts.images import url_extension
 from app.posts.repository import ImageRepository, PostRepository
 from app.terms.repository import DuplicateName, DuplicateSlug, TermRepository
-from app.venues.placing import gazetteer_loaded, imported_place
+from app.venues.placing import imported_place
 from app.venues.repository import VenueRepository
 
 TAXONOMIES = {"category": CATEGORY, "tag": TAG}
@@ -109,7 +110,7 @@ class RecordWriter:
         )
         repo = VenueRepository(self.session, self.language, self.language)
         current = None if local_id is None else await repo.get(local_id)
-        await gazetteer_loaded()
+        await gazetteer.ready()
         own = imported_place(own, venue.geo_lat, venue.geo_lng, current)
         return await self._post("venue", repo, venue, venue.venue, own, local_id)
 

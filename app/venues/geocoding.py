@@ -30,9 +30,10 @@ from app.core.caching.cache import after_write as draw_version
 from app.core.database.engine import Session, SessionMaker
 from app.core.geocoding.geocoder import Geocoder, GeocoderUnavailable
 from app.core.observability.activity import RequestActivity
-from app.geo.gazetteer import city_fix
+from app.core.tasks import cancel
+from app.geo import gazetteer
 from app.geo.service import locate_venue
-from app.venues.placing import GEOCODING_WANTED, gazetteer_loaded
+from app.venues.placing import GEOCODING_WANTED
 from app.venues.repository import (
     Address,
     claim_geocodable,
@@ -150,10 +151,7 @@ class VenueGeocoding:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(task)
 
     async def sweep(self, maker: SessionMaker) -> Located:
         """One pass: the venues waiting, and those whose retry is due."""
@@ -197,7 +195,7 @@ class Advance(Protocol):
 async def place_by_city(maker: SessionMaker, progress: Advance) -> int:
     """Place every venue without coordinates that has a city the gazetteer knows (`city`);
     how many it placed. Venues a write placed meanwhile are left to that write."""
-    await gazetteer_loaded()
+    await gazetteer.ready()
     async with maker() as session:
         progress.start("city", await count_without_coordinates(session))
     placed, after = 0, 0
@@ -206,7 +204,9 @@ async def place_by_city(maker: SessionMaker, progress: Advance) -> int:
             async with session.begin():
                 batch = await without_coordinates(session, after, CITY_BATCH)
                 for address in batch:
-                    fix = city_fix(address.city, address.country, state=_state(address))
+                    fix = gazetteer.address_fix(
+                        address.city, address.country, address.state, address.stateprovince
+                    )
                     if fix is not None and await record_found(session, address, fix):
                         placed += 1
                     progress.advance("city")
@@ -215,10 +215,6 @@ async def place_by_city(maker: SessionMaker, progress: Advance) -> int:
             after = batch[-1].venue_id
             await draw_version(session)
     return placed
-
-
-def _state(address: Address) -> str:
-    return address.stateprovince or address.state
 
 
 async def place_by_address(

@@ -4,14 +4,14 @@ moved (a part of its address changed) or cleared is placed at once from its city
 gazetteer (`city`), and its full address is left to the geocoding service after the commit
 (`geocoded_at` NULL: app/venues/geocoding.py picks it up)."""
 
-import asyncio
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from app.core.errors import Problems, note
 from app.core.rules.geography import Fix
-from app.geo.gazetteer import city_fix, is_loaded, load, place_fix
+from app.geo import gazetteer
+from app.geo.gazetteer import address_fix, place_fix
 from app.venues.repository import PLACE_COLUMNS, VenueRecord
 
 COORDINATES = ("geo_lat", "geo_lng")
@@ -19,13 +19,6 @@ COORDINATES = ("geo_lat", "geo_lng")
 PLACE_FIELDS = PLACE_COLUMNS
 # A session's info key: a write of this transaction left a venue to the geocoding service.
 GEOCODING_WANTED = "venues_to_geocode"
-
-
-async def gazetteer_loaded() -> None:
-    """Build the gazetteer's indexes (once per process, about a second) in a thread, so that
-    the first write does not hold the event loop."""
-    if not is_loaded():
-        await asyncio.to_thread(load)
 
 
 def sent_coordinates(own: dict[str, Any], problems: Problems) -> tuple[float, float] | None | bool:
@@ -86,9 +79,8 @@ def place_columns(
         and (current.geo_precision == "exact" or not moved(own, current))
     ):
         return own  # a person's coordinates win; an unmoved venue keeps its place
-    place = {name: own.get(name, getattr(current, name, "")) for name in PLACE_FIELDS}
-    state = place["stateprovince"] or place["state"]
-    fix = city_fix(str(place["city"]), str(place["country"]), state=str(state))
+    place = {name: str(own.get(name, getattr(current, name, ""))) for name in PLACE_FIELDS}
+    fix = address_fix(place["city"], place["country"], place["state"], place["stateprovince"])
     return {**own, **fix_columns(fix), "geocoded_at": None}
 
 
@@ -141,6 +133,6 @@ async def suggested_fix(venue: VenueRecord) -> Fix | None:
     country, else the city as typed ("Wien", "Springfield, IL")."""
     if venue.geo_lat is not None or not venue.city.strip():
         return None
-    await gazetteer_loaded()
-    state = venue.stateprovince or venue.state
-    return city_fix(venue.city, venue.country, state=state) or place_fix(venue.city)
+    await gazetteer.ready()
+    city = address_fix(venue.city, venue.country, venue.state, venue.stateprovince)
+    return city or place_fix(venue.city)

@@ -29,6 +29,7 @@ from app.core.database.engine import SessionMaker
 from app.core.observability.activity import RequestActivity
 from app.core.observability.metrics import Metrics
 from app.core.settings import Settings
+from app.core.tasks import cancel
 from app.webhooks.fanout import fan_out
 from app.webhooks.repository import Claimed, Recorded, WebhookRepository, looking
 from app.webhooks.sender import Attempt, Outgoing, Sender, message_id
@@ -104,11 +105,7 @@ class WebhookWorker:
 
     async def stop(self) -> None:
         tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel(*tasks)
         if self._sender is not None:
             await self._sender.close()
             self._sender = None

@@ -10,7 +10,7 @@ import pytest
 
 from app.core.rules.geography import Fix
 from app.geo import gazetteer
-from app.geo.gazetteer import city_fix, country_code, name_key, place_fix
+from app.geo.gazetteer import address_fix, city_fix, country_code, name_key, place_fix
 
 BRATISLAVA = (48.15, 17.11)
 VIENNA = (48.21, 16.37)
@@ -99,6 +99,16 @@ def test_place_fix_not_found(text: str) -> None:
 def test_city_fix(city: str, country: str, state: str, expected: tuple[float, float]) -> None:
     fix = city_fix(city, country, state=state)
     assert near(fix, expected), (city, country, state, at(fix))
+
+
+def test_an_address_city_in_its_us_state_from_either_field() -> None:
+    """A venue's state is in `state` (the reference's US field) or, written by some clients,
+    in `stateprovince`: each write, the geocoding's city pass and the desk's suggestion read
+    them in the same order."""
+    assert near(address_fix("Springfield", "US", "IL", ""), SPRINGFIELD_ILLINOIS)
+    assert near(address_fix("Springfield", "US", "", "Illinois"), SPRINGFIELD_ILLINOIS)
+    assert near(address_fix("Springfield", "US", "IL", "Missouri"), SPRINGFIELD_ILLINOIS)
+    assert address_fix("  ", "US", "IL", "") is None
 
 
 def test_city_fix_within_a_known_country_only() -> None:

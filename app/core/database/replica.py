@@ -32,6 +32,7 @@ from typing import Any, Protocol
 
 from app.core.rules.constants import VERSION_SEQUENCE
 from app.core.settings import Settings
+from app.core.tasks import cancel
 
 
 class ReplicaGauges(Protocol):
@@ -255,11 +256,8 @@ class ReplicaMonitor:
         self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        await cancel(task)
 
 
 # A request's (client position, primary point) from its ASGI scope (app/core/database/positions.py).
