@@ -217,14 +217,50 @@ class Settings(BaseSettings):
         default="", max_length=500, description="Attribution shown on maps (the tiles' licence)"
     )
 
+    # Tickets and RSVP (docs/configuration.md, "Tickets and mail"): every message waits in the
+    # outbox (PostgreSQL) until a worker sends it; without SMTP_URL they stay there, shown
+    # on the desk, and are sent once mail is set up.
+    smtp_url: str | None = Field(
+        default=None,
+        description="Where mail is sent: smtp://[user:password@]host[:port] (STARTTLS when "
+        "offered), smtps:// for TLS from the start; unset: messages wait in the outbox",
+    )
+    mail_from: str = Field(
+        default="almanac <calendar@localhost>",
+        max_length=300,
+        description="The From of every message (a name and an address)",
+    )
+    mail_retry_schedule: Annotated[list[float], NoDecode] = Field(
+        default_factory=lambda: [30.0, 120.0, 600.0, 1800.0, 3600.0, 7200.0, 14400.0, 28800.0],
+        min_length=1,
+        max_length=50,
+        description="Seconds to wait before each retry of a message the mail server refused "
+        "or could not take (comma-separated); then the message is left failed, on the desk",
+    )
+    mail_poll_interval: float = Field(
+        default=2.0, gt=0, le=60, description="Seconds between two looks into the outbox"
+    )
+    mail_timeout: float = Field(
+        default=20.0, gt=0, le=120, description="Seconds the mail server has for one message"
+    )
+    ticket_currency: str = Field(
+        default="EUR",
+        pattern=r"^[A-Z]{3}$",
+        description="ISO 4217 code of tickets' prices (every ticket is free today: price 0)",
+    )
+
     @field_validator(
-        "cors_origins", "forwarded_allow_ips", "webhooks_retry_schedule", mode="before"
+        "cors_origins",
+        "forwarded_allow_ips",
+        "webhooks_retry_schedule",
+        "mail_retry_schedule",
+        mode="before",
     )
     @classmethod
     def _csv(cls, value: object) -> object:
         return _split_csv(value)
 
-    @field_validator("webhooks_retry_schedule")
+    @field_validator("webhooks_retry_schedule", "mail_retry_schedule")
     @classmethod
     def _positive_waits(cls, value: list[float]) -> list[float]:
         if any(wait <= 0 for wait in value):

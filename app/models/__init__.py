@@ -17,6 +17,7 @@ from app.models.imports import ImportMapping, ImportRun
 from app.models.organizers import Organizer, OrganizerTranslation
 from app.models.terms import CATEGORY, TAG, Term, TermTranslation
 from app.models.throttle import LoginFailure
+from app.models.tickets import Attendee, OutboxMessage, Ticket
 from app.models.users import AppPassword, DeskSession, User
 from app.models.venues import Venue, VenueTranslation
 from app.models.webhooks import (
@@ -32,6 +33,7 @@ __all__ = [
     "CATEGORY",
     "TAG",
     "AppPassword",
+    "Attendee",
     "Base",
     "Change",
     "ChangeHorizon",
@@ -47,8 +49,10 @@ __all__ = [
     "Occurrence",
     "Organizer",
     "OrganizerTranslation",
+    "OutboxMessage",
     "Term",
     "TermTranslation",
+    "Ticket",
     "User",
     "Venue",
     "VenueTranslation",

@@ -56,6 +56,16 @@ class Urls:
         """The public URL of a file of the media library."""
         return f"{self.media_base}/{name}"
 
+    def attendee_page(self, language_prefix: str, attendee_id: int, token: str) -> str:
+        """The page where an attendee changes or cancels their RSVP, in their language
+        (`language_prefix`: "" for the default language, else "/de", "/sk"); its DELETE
+        cancels through the API (app/tickets/links.py signs `token`)."""
+        return f"{self.site}{language_prefix}/rsvp/{attendee_id}/{token}/"
+
+    def check_in(self, attendee_id: int, code: str) -> str:
+        """What a ticket's QR code opens: the check-in on the desk (signed in)."""
+        return f"{self.site}/desk/check-in/{attendee_id}/{code}/"
+
     def global_id(self, record_id: int) -> str:
         return f"{_global_id_base(self.site)}?id={record_id}"
 
