@@ -68,6 +68,8 @@ OTHERS_MEDIA = Need(Role.EDITOR, "need_others_media")
 CATEGORIES = Need(Role.AUTHOR, "need_categories")
 TAGS = Need(Role.EDITOR, "need_tags")
 WEBHOOKS = Need(Role.ADMINISTRATOR, "need_webhooks")
+# An event's attendees (names, addresses, figures): its author, and editors and up.
+ATTENDEES = Need(Role.EDITOR, "need_attendees")
 
 
 def can_create_posts(user: User) -> bool:
@@ -88,6 +90,17 @@ def can_post_unfiltered_html(user: User) -> bool:
     """WordPress's `unfiltered_html`: editors and up keep any markup they write; the markup of
     everybody else is sanitised (app.core.rules.html)."""
     return user is not None and user.at_least(Role.EDITOR)
+
+
+def can_see_attendees(user: User, event_author_id: int | None) -> bool:
+    """Who sees an event's attendees and its attendance figures: editors and administrators,
+    and the event's author (any role that may write); nobody else sees an address anywhere."""
+    if user is None:
+        return False
+    if user.at_least(ATTENDEES.role):
+        return True
+    own = event_author_id is not None and event_author_id == user.id
+    return own and can_create_posts(user)
 
 
 def term_need(action: TermAction) -> Need:
