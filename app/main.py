@@ -59,6 +59,7 @@ from app.events.horizon import HorizonKeeper
 from app.events.occurrences import Horizon
 from app.http.ignored import IGNORED_HEADER, report_ignored
 from app.i18n import LANGUAGES
+from app.mail.worker import MailWorker
 from app.media.files import serve_media_file
 from app.ops.health import add_operations_routes
 from app.pages.headers import fresh_nonces
@@ -91,7 +92,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
     )
     tasks = make_engine(url, settings, pooled=False)
     keeper.start(make_sessionmaker(tasks))
-    for task in services.background:  # the venues' geocoding (with GEOCODER_URL only)
+    for task in services.background:  # the venues' geocoding, the mail outbox's sender
         task.start(make_sessionmaker(tasks))
     # Webhooks are delivered by every worker (app/webhooks/worker.py); a small pool of its
     # own, as it runs all the time.
@@ -224,6 +225,8 @@ def make_services(settings: Settings) -> AppServices:
     )
     # Venues' full addresses, after the writes that leave them to the service.
     geocoding = VenueGeocoding(geocoder, settings.geocoder_retry_minutes, activity)
+    # The mail outbox's sender (with SMTP_URL only), woken by a write that queued mail.
+    mail = MailWorker(settings)
     return AppServices(
         settings=settings,
         metrics=metrics,
@@ -241,17 +244,19 @@ def make_services(settings: Settings) -> AppServices:
         anonymous_reads=AnonymousReads.of(settings),
         # After a committed write: a new data version first (no cache serves the old state),
         # then the change log's pruning (at most once a minute per process), then the
-        # venues' geocoding woken when the write left a venue to it.
+        # venues' geocoding woken when the write left a venue to it, and the mail outbox's
+        # sender when it queued a message.
         after_commit=(
             after_write,
             ChangePruner(settings.changes_retention_days).after_write,
             geocoding.after_write,
+            mail.after_write,
         ),
         media_slots=asyncio.Semaphore(MEDIA_PROCESSING_SLOTS),
         page_templates=Environments(settings.templates_dir),
         desk_templates=DeskTemplates(),
         geocoder=geocoder,
-        background=(geocoding,),
+        background=(geocoding, mail),
     )
 
 

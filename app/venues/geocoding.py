@@ -19,7 +19,6 @@ request in flight, up to GEOCODING_MAX_DEFERRAL seconds.
 """
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
 from dataclasses import dataclass, field
@@ -30,7 +29,7 @@ from app.core.caching.cache import after_write as draw_version
 from app.core.database.engine import Session, SessionMaker
 from app.core.geocoding.geocoder import Geocoder, GeocoderUnavailable
 from app.core.observability.activity import RequestActivity
-from app.core.tasks import cancel
+from app.core.tasks import cancel, repeat
 from app.geo import gazetteer
 from app.geo.service import locate_venue
 from app.venues.placing import GEOCODING_WANTED
@@ -162,22 +161,17 @@ class VenueGeocoding:
         )
 
     async def _run(self, maker: SessionMaker) -> None:
-        failures = 0
-        while True:
-            self._wake.clear()
-            located = Located()
-            try:
-                located = await self.sweep(maker)
-                failures = 0
-            except Exception:  # the next pass tries again; the app serves on regardless
-                if failures == 0:
-                    log.exception("geocoding: a pass failed; retrying with backoff")
-                failures += 1
-            if failures:
-                await asyncio.sleep(min(SWEEP_SECONDS * failures, MAX_BACKOFF_SECONDS))
-            elif located.asked == 0 or located.unavailable:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), SWEEP_SECONDS)
+        async def step() -> bool:
+            located = await self.sweep(maker)
+            return located.asked > 0 and not located.unavailable
+
+        await repeat(
+            step,
+            self._wake,
+            SWEEP_SECONDS,
+            lambda failures: min(SWEEP_SECONDS * failures, MAX_BACKOFF_SECONDS),
+            lambda: log.exception("geocoding: a pass failed; retrying with backoff"),
+        )
 
 
 # ---- `almanac geocode` ----------------------------------------------------------------
