@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter, Depends
 
+from app.attendees.router import router as attendees_router
 from app.changes.router import router as changes_router
 from app.discovery.router import add_route_descriptions
 from app.discovery.router import router as discovery_router
@@ -27,5 +28,6 @@ api_router.include_router(organizers_router)
 api_router.include_router(changes_router)
 api_router.include_router(media_router)
 api_router.include_router(webhooks_router)
+api_router.include_router(attendees_router)
 # OPTIONS on each of them answers its description, as WordPress does.
 add_route_descriptions(api_router)

@@ -97,9 +97,11 @@ def list_response(
     filters: dict[str, Any],
     layout: Layout = "posts",
     alternates: Sequence[str] = (),
+    extra: dict[str, Any] | None = None,
 ) -> Response:
     """The list body with `rest_url`, next/previous links and totals, plus paging headers.
-    `alternates` are more `Link` values (other representations of the list).
+    `alternates` are more `Link` values (other representations of the list); `extra`, more
+    fields of the body, after the list's own (the attendees' totals).
 
     `filters` are the request's effective filters; every one of them is kept in the links.
     A page past the end (page > 1 without rows) is a 404 `<kind>-archive-page-not-found`.
@@ -130,6 +132,7 @@ def list_response(
     else:
         body = {"rest_url": rest_url, "total": total, "total_pages": total_pages, key: items}
         body.update(links)
+    body.update(extra or {})
 
     rels = []
     if total_pages:

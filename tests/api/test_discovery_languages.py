@@ -47,6 +47,8 @@ async def test_the_index_lists_every_route_of_the_namespace(
         if "(?P<" in path:
             assert "_links" not in entry, path
             continue
+        if "GET" not in entry["methods"]:  # an action (POST /attendees/message)
+            continue
         url = entry["_links"]["self"][0]["href"]
         answered = await client.get(url, headers={"Accept": "application/json"})
         if answered.status_code == 401:

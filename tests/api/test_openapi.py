@@ -49,6 +49,11 @@ INTERFACE = {
     "/webhooks/{id}/deliveries/{delivery}/retry": {"post"},
     "/media": {"get", "post"},
     "/media/{id}": {"get", "delete", "post", "put", "patch"},
+    "/attendees": {"get"},
+    "/attendees.csv": {"get"},
+    "/attendees/message": {"post"},
+    "/attendees/{id}": {"get"},
+    "/attendees/{id}/check-in": {"post"},
 }
 # Uploads take a file: a multipart form or the raw image, not JSON or a urlencoded form.
 UPLOADS = {("post", "/media")}
