@@ -63,6 +63,7 @@ NAV = (
     ("media/", N_("Media")),
     ("trash/", N_("Trash")),
     ("users/", N_("Users")),
+    ("outbox/", N_("Outbox")),
     ("sessions/", N_("My sessions")),
 )
 ROLE_NAMES = {
@@ -125,11 +126,16 @@ class Can:
     def users(self) -> bool:
         return self.principal is not None and self.principal.role == Role.ADMINISTRATOR
 
+    @property
+    def outbox(self) -> bool:
+        """The messages to attendees, waiting, sent or failed: editors and up."""
+        return self.principal is not None and self.principal.at_least(Role.EDITOR)
+
     def screen(self, path: str) -> bool:
         section = path.split("/", 1)[0]
         if section in ("events", "venues", "organizers", "media", "trash"):
             return self.posts
-        if section in ("categories", "tags", "users"):
+        if section in ("categories", "tags", "users", "outbox"):
             return bool(getattr(self, section))
         return self.principal is not None
 

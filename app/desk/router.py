@@ -43,6 +43,7 @@ SCREENS = [
     "screens.events",
     "events.duplicate",
     "screens.trash",
+    "tickets.outbox",
 ]
 
 STATIC = Path(__file__).parent / "static"

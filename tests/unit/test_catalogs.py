@@ -33,7 +33,7 @@ SOURCES = {PAGE_TEXTS.domain: APP / "pages", DESK_TEXTS.domain: APP / "desk"}
 # Texts whose translation is the same word.
 UNCHANGED = {
     ("pages", "de"): {"Website"},
-    ("desk", "de"): {"Administrator", "Browser", "Status"},
+    ("desk", "de"): {"Administrator", "Browser", "Status", "Check-in", "Ticket", "Tickets"},
     ("desk", "sk"): {"Editor"},
 }
 PLACEHOLDER = re.compile(r"%\((\w+)\)")
