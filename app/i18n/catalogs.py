@@ -4,9 +4,10 @@ committed and no build step is needed: a fresh clone and the image read the `.po
 
 - `pages` and `desk`: the texts are written in English where they are shown (templates,
   `N_()`), the msgid is that text; a domain each, since the two word some texts apart.
-- `api` and `feeds`: the code names a message by key (`ApiError`'s `rest-event-not-found`),
-  so the key is the msgctxt and the English text, the msgid, comes from the domain's template
-  (`locale/<domain>.pot`), the one place the English texts are written.
+- `api`, `feeds` and `mail` (the messages to attendees): the code names a message by key
+  (`ApiError`'s `rest-event-not-found`), so the key is the msgctxt and the English text,
+  the msgid, comes from the domain's template (`locale/<domain>.pot`), the one place the
+  English texts are written.
 
 Placeholders are named (`%(name)s`), filled in the same way in every language.
 """
@@ -123,6 +124,7 @@ API_MESSAGES: Final = Catalog("api")
 FEED_TEXTS: Final = Catalog("feeds")
 PAGE_TEXTS: Final = Catalog("pages")
 DESK_TEXTS: Final = Catalog("desk")
+MAIL_TEXTS: Final = Catalog("mail")
 
 
-CATALOGS: Final = (API_MESSAGES, FEED_TEXTS, PAGE_TEXTS, DESK_TEXTS)
+CATALOGS: Final = (API_MESSAGES, FEED_TEXTS, PAGE_TEXTS, DESK_TEXTS, MAIL_TEXTS)

@@ -16,7 +16,15 @@ from babel.messages.extract import extract
 from babel.messages.pofile import read_po
 from jinja2.ext import babel_extract
 
-from app.i18n import API_MESSAGES, CATALOGS, DESK_TEXTS, FEED_TEXTS, PAGE_TEXTS, Catalog
+from app.i18n import (
+    API_MESSAGES,
+    CATALOGS,
+    DESK_TEXTS,
+    FEED_TEXTS,
+    MAIL_TEXTS,
+    PAGE_TEXTS,
+    Catalog,
+)
 
 APP = Path(__file__).parents[2] / "app"
 TRANSLATED = ["de", "sk"]
@@ -80,7 +88,9 @@ def formats(text: str, names: set[str]) -> bool:
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
-@pytest.mark.parametrize("catalog", [API_MESSAGES, FEED_TEXTS], ids=lambda catalog: catalog.domain)
+@pytest.mark.parametrize(
+    "catalog", [API_MESSAGES, FEED_TEXTS, MAIL_TEXTS], ids=lambda catalog: catalog.domain
+)
 def test_every_keyed_message_is_translated(catalog: Catalog, language: str) -> None:
     """Each key of the template, with the same English text, translated (not fuzzy), and no
     translation of a key the template no longer has."""
