@@ -12,6 +12,7 @@ from app.http.context import get_language
 from app.media.router import router as media_router
 from app.organizers.router import router as organizers_router
 from app.terms.router import categories_router, tags_router
+from app.tickets.router import router as tickets_router
 from app.venues.router import router as venues_router
 from app.webhooks.router import router as webhooks_router
 
@@ -29,5 +30,6 @@ api_router.include_router(changes_router)
 api_router.include_router(media_router)
 api_router.include_router(webhooks_router)
 api_router.include_router(attendees_router)
+api_router.include_router(tickets_router)
 # OPTIONS on each of them answers its description, as WordPress does.
 add_route_descriptions(api_router)

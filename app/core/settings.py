@@ -248,6 +248,11 @@ class Settings(BaseSettings):
         pattern=r"^[A-Z]{3}$",
         description="ISO 4217 code of tickets' prices (every ticket is free today: price 0)",
     )
+    # RSVPs a client address may send per LOGIN_FAILURES_WINDOW, counted in the sign-in
+    # throttle's store under a key of their own (app/tickets/rsvp.py).
+    rsvp_limit: int = Field(
+        default=10, ge=1, description="RSVPs one client address may send per window"
+    )
 
     @field_validator(
         "cors_origins",

@@ -2,7 +2,7 @@
 render them (app/tickets/serializer.py for the API; the pages and the desk read them)."""
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal
 
@@ -31,6 +31,8 @@ class TicketRecord:
     event_start: datetime  # when the event (or the ticket's date) starts, aware
     created_at: datetime
     modified_at: datetime
+    # The local day of the ticket's date, for a ticket of one date of a series (else None).
+    day: date | None = None
 
     @property
     def available(self) -> int | None:

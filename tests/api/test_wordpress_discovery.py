@@ -42,8 +42,13 @@ async def urls(client: AsyncClient, editor: AuthFor, admin: AuthFor) -> dict[str
         await client.post(f"{API}/webhooks", json={"url": PUBLIC_HOOK}, headers=admin.basic)
     ).json()
     ping = await client.post(f"{API}/webhooks/{webhook['id']}/test", headers=admin.basic)
+    ticket = (
+        await client.post(
+            f"{API}/tickets", json={"event": event["id"], "name": "Entry"}, headers=editor.basic
+        )
+    ).json()
     values = {"events": event, "venues": venue, "organizers": organizer, "categories": category,
-              "tags": tag, "media": media, "webhooks": webhook}  # fmt: skip
+              "tags": tag, "media": media, "webhooks": webhook, "tickets": ticket}  # fmt: skip
     filled = {}
     for path in INTERFACE:
         record = values.get(path.split("/")[1].removesuffix(".ics"), event)

@@ -72,14 +72,18 @@ class FailedLogins:
             )
         return self._own
 
-    async def check(self, client: str, reader: Any = None) -> tuple[int, int | None]:
+    async def check(
+        self, client: str, reader: Any = None, limit: int | None = None
+    ) -> tuple[int, int | None]:
         """(seconds this client must wait, 0 if it may try now; the data version, read in the
-        same statement when `reader` (the server's pool) is given, else None)."""
+        same statement when `reader` (the server's pool) is given, else None). `limit`: of
+        another count kept in the same store under a key of its own (the RSVPs')."""
+        limit = self.limit if limit is None else limit
         sql = CHECK_WITH_VERSION_SQL if reader is not None else CHECK_SQL
         pool = await self._pool(reader)
-        row = await pool.fetchrow(sql, _client(client), self.window, self.limit)
+        row = await pool.fetchrow(sql, _client(client), self.window, limit)
         version = row["version"]
-        if row["failures"] < self.limit:
+        if row["failures"] < limit:
             return 0, version
         return max(1, int(row["wait"] or 1)), version
 

@@ -1,0 +1,1 @@
+"""Every query of tickets (tickets.py) and the attendee writes an RSVP makes (attendees.py)."""
