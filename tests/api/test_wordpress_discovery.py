@@ -47,14 +47,21 @@ async def urls(client: AsyncClient, editor: AuthFor, admin: AuthFor) -> dict[str
             f"{API}/tickets", json={"event": event["id"], "name": "Entry"}, headers=editor.basic
         )
     ).json()
+    attendee = (
+        await client.post(
+            f"{API}/tickets/{ticket['id']}/rsvp", json={"name": "Ada", "email": "ada@example.org"}
+        )
+    ).json()
     values = {"events": event, "venues": venue, "organizers": organizer, "categories": category,
-              "tags": tag, "media": media, "webhooks": webhook, "tickets": ticket}  # fmt: skip
+              "tags": tag, "media": media, "webhooks": webhook, "tickets": ticket,
+              "attendees": attendee}  # fmt: skip
     filled = {}
     for path in INTERFACE:
         record = values.get(path.split("/")[1].removesuffix(".ics"), event)
         url = path.replace("{id}", str(record["id"])).replace("{slug}", str(record.get("slug")))
         url = url.replace("{day}", event["start_date"][:10])
         url = url.replace("{delivery}", str(ping.json()["id"]))
+        url += f"?event={event['id']}" if path == "/attendees.csv" else ""
         filled[path] = f"{API}{'' if path == '/' else url}"
     return filled
 
@@ -92,8 +99,9 @@ async def test_head_wherever_get_works(
 ) -> None:
     readable = [url for path, url in urls.items() if "get" in INTERFACE[path]]
     for url in ["/", "/de/", *readable]:
-        # The media library answers writers only, webhooks administrators only.
-        caller = admin.basic if "/webhooks" in url else editor.basic if "/media" in url else {}
+        # The media library and attendees answer writers only, webhooks administrators only.
+        writers = "/media" in url or "/attendees" in url
+        caller = admin.basic if "/webhooks" in url else editor.basic if writers else {}
         headers = {"Accept": "application/json", **caller}
         got = await client.get(url, headers=headers)
         head = await client.head(url, headers=headers)
