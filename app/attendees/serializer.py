@@ -1,11 +1,13 @@
 """Bodies of the attendee routes, for the callers who may see an event's attendees (the
 router renders them; nobody else ever sees a name or an address)."""
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from app.attendees.repository import AttendeeTotals
+from app.attendees.repository import AttendeeTotals, ExportRow
 from app.core.rules.dates import format_datetime
+from app.mail.records import OutboxEntry
 from app.tickets.records import AttendeeRecord
 
 Body = dict[str, Any]
@@ -42,4 +44,36 @@ def totals_body(totals: AttendeeTotals) -> Body:
         "waitlisted": totals.waitlisted,
         "cancelled": totals.cancelled,
         "checked_in": totals.checked_in,
+    }
+
+
+def _utc(moment: datetime | None) -> str | None:
+    return _when(moment, UTC)
+
+
+def export_body(
+    email: str, rows: Sequence[ExportRow], messages: Sequence[OutboxEntry], zone: tzinfo
+) -> Body:
+    """Everything kept about `email` (`almanac attendees export`): its attendees as the API
+    shows them, with their tickets' names, and the messages to it, without their bodies."""
+    return {
+        "email": email,
+        "attendees": [
+            {**attendee_body(row.attendee, zone), "ticket_name": row.ticket_name} for row in rows
+        ],
+        "messages": [
+            {
+                "id": message.id,
+                "kind": message.kind,
+                "subject": message.subject,
+                "language": message.language,
+                "status": message.status,
+                "event": message.event_id,
+                "attendee": message.attendee_id,
+                "created_utc": _utc(message.created_at),
+                "sent_utc": _utc(message.sent_at),
+                "failed_utc": _utc(message.failed_at),
+            }
+            for message in messages
+        ],
     }

@@ -1,4 +1,5 @@
-"""The `almanac` command: serve, migrate, users, seed, maintain, media, import, geocode.
+"""The `almanac` command: serve, migrate, users, seed, maintain, media, import, geocode,
+attendees.
 
 One module per command or group of commands, on Typer; `main` runs it (the console script
 and `python -m app.cli`)."""
@@ -7,6 +8,7 @@ import sys
 
 import typer
 
+from app.cli.attendees import attendees
 from app.cli.geocode import geocode
 from app.cli.importing import import_command
 from app.cli.media import media
@@ -18,7 +20,7 @@ from app.users.service import UserError
 app = typer.Typer(
     name="almanac",
     help="The almanac events calendar: serve, migrate, users, seed, maintain, media, import, "
-    "geocode.",
+    "geocode, attendees.",
     no_args_is_help=True,
     add_completion=False,
     # Plain help, as argparse wrote it: no boxes to read around in a terminal or a screen
@@ -42,6 +44,7 @@ app.command("import", short_help="Bring a The Events Calendar site over, through
     import_command
 )
 app.command(short_help="Place the venues that have no coordinates (city, then address).")(geocode)
+app.add_typer(attendees)
 
 
 def main(argv: list[str] | None = None) -> int:

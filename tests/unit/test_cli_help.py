@@ -23,6 +23,8 @@ COMMANDS = [
     ("media", "prune"),
     ("import",),
     ("geocode",),
+    ("attendees",),
+    ("attendees", "export"),
 ]
 
 

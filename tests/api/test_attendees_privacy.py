@@ -1,0 +1,100 @@
+"""A person's data by their email address: `almanac attendees export` prints everything kept
+about it (attendees with their tickets, messages without bodies), in process over the
+test's transaction and as the real command on a database of its own."""
+
+import json
+from datetime import UTC, datetime
+
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
+
+from app.attendees.privacy import export
+from app.core.settings import get_settings
+from app.core.web.urls import Urls
+from app.http.context import RequestContext
+from app.models import OutboxMessage
+from tests.attendees import add_attendee, add_ticket
+from tests.factories import make_event
+from tests.live.harness import almanac, fresh_database
+
+
+def command_context(db: AsyncSession) -> RequestContext:
+    site = "http://testserver"
+    return RequestContext({}, "en", None, db, Urls(site, "", "", site), get_settings())
+
+
+async def add_message(db: AsyncSession, recipient: str, subject: str, **values: object) -> int:
+    message = OutboxMessage(
+        kind=values.pop("kind", "message"),
+        recipient=recipient,
+        language="en",
+        subject=subject,
+        message=b"Subject: x\r\n\r\nbody",
+        **values,
+    )
+    db.add(message)
+    await db.flush()
+    await db.commit()
+    return message.id
+
+
+async def people(db: AsyncSession) -> dict[str, int]:
+    """Ada answered twice (two events, her address in two cases), Bob once; messages to
+    each of them."""
+    first, second = await make_event(db), await make_event(db)
+    hall = await add_ticket(db, first, name="Hall")
+    stage = await add_ticket(db, second, name="Stage")
+    ids = {"first": first, "second": second, "hall": hall, "stage": stage}
+    ids["ada"] = await add_attendee(
+        db, hall, "Ada", "ada@example.org", quantity=2, checked_in_at=datetime.now(UTC)
+    )
+    ids["ada2"] = await add_attendee(
+        db, stage, "Ada L.", "Ada@Example.org", status="waitlisted", language="de"
+    )
+    ids["bob"] = await add_attendee(db, hall, "Bob", "bob@example.org")
+    ids["ada_mail"] = await add_message(
+        db, "ada@example.org", "You are going", kind="going", attendee_id=ids["ada"]
+    )
+    ids["ada_news"] = await add_message(db, "ADA@example.org", "Doors at 7", event_id=first)
+    ids["bob_mail"] = await add_message(db, "bob@example.org", "You are going")
+    return ids
+
+
+async def test_an_export_holds_everything_about_the_address_and_nothing_else(
+    db: AsyncSession,
+) -> None:
+    ids = await people(db)
+    body = await export(command_context(db), "ADA@EXAMPLE.ORG")
+    assert body["email"] == "ADA@EXAMPLE.ORG"
+    attendees = body["attendees"]
+    assert [a["id"] for a in attendees] == [ids["ada"], ids["ada2"]]
+    assert [a["ticket_name"] for a in attendees] == ["Hall", "Stage"]
+    assert attendees[0]["email"] == "ada@example.org"
+    assert attendees[0]["quantity"] == 2
+    assert attendees[0]["checked_in_at_utc"] is not None
+    assert attendees[1]["status"] == "waitlisted"
+    assert attendees[1]["language"] == "de"
+    messages = body["messages"]
+    assert [m["id"] for m in messages] == [ids["ada_mail"], ids["ada_news"]]
+    assert [m["subject"] for m in messages] == ["You are going", "Doors at 7"]
+    assert messages[0]["attendee"] == ids["ada"]
+    assert messages[1]["event"] == ids["first"]
+    assert messages[0]["status"] == "waiting"
+    assert messages[0]["sent_utc"] is None
+    assert "Bob" not in json.dumps(body)
+    assert "body" not in json.dumps(messages)  # subjects and dates, never the messages
+    nobody = await export(command_context(db), "nobody@example.org")
+    assert nobody == {"email": "nobody@example.org", "attendees": [], "messages": []}
+
+
+async def test_the_export_command(database_url: str) -> None:
+    async with fresh_database(database_url, "almanac_attendees_cli", migrated=True) as url:
+        engine = create_async_engine(url)
+        try:
+            async with AsyncSession(engine, expire_on_commit=False) as db:
+                ids = await people(db)
+            printed = await almanac(url, "attendees", "export", "ada@example.org")
+        finally:
+            await engine.dispose()
+    body = json.loads(printed)
+    assert [a["id"] for a in body["attendees"]] == [ids["ada"], ids["ada2"]]
+    assert [m["id"] for m in body["messages"]] == [ids["ada_mail"], ids["ada_news"]]
