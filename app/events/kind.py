@@ -1,6 +1,7 @@
 """The event as a post kind: its repository, writer and bodies for the shared behaviour, and
 the reference's event-only rules (trashed: no longer available; protected: refused)."""
 
+from app.core.rules.permissions import may_see_some_attendees
 from app.events.params import REQUIRED_ON_CREATE, EventWriteParams
 from app.events.records import EventRecord
 from app.events.repository.events import EventRepository
@@ -12,7 +13,14 @@ from app.posts.kind import PostKind
 
 
 def event_repository(ctx: RequestContext) -> EventRepository:
-    return EventRepository(ctx.session, ctx.language, ctx.settings.default_language)
+    """The reads of one request: with the attendance figures for a caller who may see some
+    event's attendees (the body shows them where `can_see_attendees`)."""
+    return EventRepository(
+        ctx.session,
+        ctx.language,
+        ctx.settings.default_language,
+        attendance=may_see_some_attendees(ctx.user),
+    )
 
 
 EVENTS = PostKind[EventRecord](

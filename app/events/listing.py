@@ -18,10 +18,10 @@ from app.core.errors import Problems, note, unknown_ids
 from app.core.rules.constants import END_OF_DAY, STATUSES, TRASH
 from app.core.rules.paging import MAX_LIST_DEPTH, Page
 from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
+from app.events.kind import event_repository
 from app.events.query import BOUNDS, EventQuery, ListWindow
 from app.events.records import EventRecord, EventSummary
 from app.events.repository.day_query import DayEvents, DayQuery
-from app.events.repository.events import EventRepository
 from app.events.repository.list_query import EventListFilters, EventListQuery
 from app.events.search import search_query
 from app.geo.params import check_radius
@@ -185,7 +185,7 @@ async def prepare(
     applied = apply_window(
         filters, query, settings.site_zone, settings.list_dates_in_utc, moment, window
     )
-    repo = EventRepository(ctx.session, ctx.language, settings.default_language)
+    repo = event_repository(ctx)
     if query.search:
         words = query.search.split()[:MAX_SEARCH_WORDS]
         lexemes = await repo.search_lexemes(words)
@@ -196,8 +196,6 @@ async def prepare(
         with problems.gather():
             await check_visible_event(ctx, "post_parent", query.post_parent)
         filters.parent_id = query.post_parent
-    if query.ticketed:
-        problems.add("ticketed", ("ticketed_unavailable", {}))
     _geography(query, settings.geofence_max_radius, problems)
     await _relations(filters, query, ctx, problems)
     problems.raise_any()
@@ -205,6 +203,7 @@ async def prepare(
     filters.has_geo = query.has_geo
     filters.near = query.near
     filters.first_of_series = query.first_of_series
+    filters.ticketed = query.ticketed
     filters.orderby = query.orderby
     filters.descending = query.descending
     return PreparedList(EventListQuery(repo, filters), applied)

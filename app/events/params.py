@@ -220,7 +220,8 @@ class EventFilterParams(Params):
         None, description="true: only the first date of each series in the window"
     )
     ticketed: WPBool | None = Field(
-        None, description="true is refused (no ticketing); false: no filter"
+        None,
+        description="true: only events with a ticket (on sale or not); false: only the others",
     )
     orderby: Annotated[OrderBy, BeforeValidator(lowercase)] | None = Field(
         None, description="Sort key (extension); distance: nearest first, with a point or place"

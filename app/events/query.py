@@ -44,7 +44,7 @@ class EventQuery:
     statuses: tuple[str, ...] | None = None  # None: what the caller sees by default
     post_parent: int | None = None  # children of an event, or the dates of a series
     first_of_series: bool = False  # only each series' first date in the window
-    ticketed: bool = False  # refused: there is no ticketing
+    ticketed: bool | None = None  # with a ticket (True), without (False); None: either
     orderby: OrderBy = "start_date"
     descending: bool = False
     password: str | None = None  # of protected events, to read them unredacted

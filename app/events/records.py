@@ -32,6 +32,19 @@ class Schedule:
         return {item.name: getattr(self, item.name) for item in fields(Schedule)}
 
 
+@dataclass(frozen=True, slots=True)
+class Attendance:
+    """An event's figures, in places (the sum of the attendees' quantities), for the callers
+    who may see its attendees. `capacity`: the sum of its tickets' capacities, None when
+    one of them is unlimited. (Read with the event: app/events/repository/tickets.py.)"""
+
+    going: int
+    not_going: int
+    waitlisted: int
+    checked_in: int
+    capacity: int | None
+
+
 @dataclass(slots=True)
 class EventRecord(PostCore, Schedule):
     """An event (or one date of a series): the post columns of `PostCore`, the dates of
@@ -65,6 +78,10 @@ class EventRecord(PostCore, Schedule):
     tags: list[TermRecord] = field(default_factory=list)
     # In a list near a point: its venue's distance from the point, in km.
     distance: float | None = None
+    # Whether it has a ticket (its own, or its series' for every date), on sale or not;
+    # its attendance only where the caller's reads asked for it (app/events/kind.py).
+    ticketed: bool = False
+    attendance: Attendance | None = None
 
 
 @dataclass(slots=True)

@@ -16,6 +16,18 @@ class CostDetails(Schema):
     values: list[str]
 
 
+class Attendance(Schema):
+    """An event's attendance, in places (the sums of the answers' quantities)."""
+
+    going: int | None
+    not_going: int | None
+    waitlisted: int | None
+    checked_in: int | None = Field(description="Places of going attendees checked in")
+    capacity: int | None = Field(
+        description="The sum of its tickets' capacities; null when one is unlimited"
+    )
+
+
 class Event(Schema):
     """An event (docs/design.md#shapes). Flags are null and lists empty when password-redacted."""
 
@@ -59,6 +71,12 @@ class Event(Schema):
     venue: Venue | list[Any] = Field(description="The venue, or [] when there is none")
     organizer: list[Organizer]
     custom_fields: list[Any] | dict[str, Any]
+    ticketed: Flag = Field(description="Whether the event has a ticket (on sale or not)")
+    attendance: Attendance | None = Field(
+        None,
+        description="Its attendees' figures, in places (for editors, administrators and the "
+        "event's author alone)",
+    )
     json_ld: dict[str, Any] | None = Field(None, description="schema.org Event (single reads)")
     series_id: int | None = Field(
         None, description="A date of a series: the series' ID (absent on a single event)"

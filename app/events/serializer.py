@@ -1,11 +1,12 @@
 """The event object (docs/design.md#shapes) and its schema.org JSON-LD."""
 
+import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from app.core.rules.dates import details_of, format_datetime, parse_zone
-from app.core.rules.permissions import may
+from app.core.rules.permissions import can_see_attendees, may
 from app.core.web.urls import Urls
 from app.events.records import EventRecord, EventSummary
 from app.organizers.serializer import organizer_body
@@ -103,7 +104,11 @@ def event_body(event: EventRecord, view: View, *, json_ld: bool = False) -> dict
         "venue": venue_body(venue, view, json_ld=json_ld) if venue and _shown(view, venue) else [],
         "organizer": [organizer_body(o, view, json_ld=json_ld) for o in organizers],
         "custom_fields": [],
+        # Event Tickets' fields, where the reference's add-on appends them.
+        "ticketed": event.ticketed,
     }
+    if event.attendance is not None and can_see_attendees(view.user, event.author_id):
+        body["attendance"] = dataclasses.asdict(event.attendance)
     if recurring:
         body["series_id"] = event.series_id
         body["recurrence"] = event.recurrence

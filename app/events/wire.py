@@ -38,6 +38,7 @@ FEED_PATH = "/events.ics"  # the calendar feed of the list (app/feeds)
 ECHO_ORDER = (
     *("start_date", "end_date", "search", "status", "post_parent", "include"),
     *BOUNDS[2:],
+    "ticketed",
     *("venue", "organizer", "featured", "categories", "tags", "strict_dates", "orderby", "order"),
     "hide_subsequent_recurrences",
     *("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius", "near"),
@@ -110,7 +111,7 @@ def event_query(
         statuses=ids(statuses),
         post_parent=params.post_parent,
         first_of_series=bool(params.hide_subsequent_recurrences),
-        ticketed=bool(params.ticketed),
+        ticketed=params.ticketed,
         orderby=params.orderby or "start_date",
         descending=params.order == "desc",
         password=params.password,
@@ -153,8 +154,9 @@ def list_echo(params: EventFilterParams, window: ListWindow, user: User) -> dict
     for name in ("venue", "organizer", "categories", "tags"):
         if getattr(params, name) is not None:
             echo[name] = getattr(params, name)
-    if params.featured is not None:
-        echo["featured"] = params.featured
+    for name in ("featured", "ticketed"):
+        if getattr(params, name) is not None:
+            echo[name] = getattr(params, name)
     if params.hide_subsequent_recurrences:
         echo["hide_subsequent_recurrences"] = "1"
     for name in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius", "near"):

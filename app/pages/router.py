@@ -14,6 +14,7 @@ from starlette.responses import HTMLResponse, Response
 
 from app.core.app_services import app_services, services_of
 from app.core.database.engine import MakerDep
+from app.core.rules.constants import FALSE_WORDS, TRUE_WORDS
 from app.core.settings import Settings
 from app.core.web.urls import urls_of
 from app.events.query import EventQuery
@@ -112,7 +113,20 @@ def _search(request: Request) -> views.Search:
     words = query.get("tribe-bar-search", "")[:200]
     day = _date(query.get("tribe-bar-date"), "tribe-bar-date")
     near = query.get("tribe-bar-geoloc", "")[:PLACE_MAX_LENGTH]
-    return views.Search(words=words, day=day, display=query.get("eventDisplay"), near=near)
+    ticketed = _flag(query.get("ticketed"), "ticketed")
+    display = query.get("eventDisplay")
+    return views.Search(words=words, day=day, display=display, near=near, ticketed=ticketed)
+
+
+def _flag(value: str | None, name: str) -> bool | None:
+    """A query's true or false (the API's words); absent or empty means either, anything
+    else is a 400."""
+    if value is None or not value.strip():
+        return None
+    word = value.strip().lower()
+    if word not in TRUE_WORDS | FALSE_WORDS:
+        raise BadInput(name)
+    return word in TRUE_WORDS
 
 
 # Calendar dates the pages show: a year of four digits, far enough from date's own limits

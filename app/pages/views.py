@@ -54,6 +54,8 @@ class Search:
     display: str | None = None
     near: str = ""  # `tribe-bar-geoloc`: a place's name, as the visitor typed it
     place: Place | None = None  # where `near` is (`locate`)
+    # `ticketed`: events with a ticket (True), without (False); None: either (the API's).
+    ticketed: bool | None = None
 
     @property
     def centre(self) -> Near | None:
@@ -64,7 +66,9 @@ class Search:
         """The list of `scope` (a category's, a tag's or every event) under this search,
         between `bounds` taken as exact instants, near its place when one was found."""
         words = self.words if self.words.strip() else None
-        return replace(scope, strict=True, search=words, near=self.centre, **bounds)
+        return replace(
+            scope, strict=True, search=words, near=self.centre, ticketed=self.ticketed, **bounds
+        )
 
     def query(self) -> dict[str, Any]:
         """The values to keep in the view's links (paging, previous and next)."""
@@ -75,6 +79,8 @@ class Search:
             query["tribe-bar-date"] = self.day.isoformat()
         if self.near.strip():
             query["tribe-bar-geoloc"] = self.near
+        if self.ticketed is not None:
+            query["ticketed"] = "1" if self.ticketed else "0"
         return query
 
 

@@ -149,6 +149,8 @@ def redact_body(body: dict[str, Any]) -> dict[str, Any]:
             value = {**EMPTY_COST_DETAILS, "values": []}
         elif key in ("geo_lat", "geo_lng"):
             value = 0
+        elif key == "attendance":  # the reference's add-on nulls its figures
+            value = dict.fromkeys(value, None)
         elif isinstance(value, dict) and key != "json_ld":
             value = redact_body(value)
         redacted[key] = value

@@ -6,7 +6,14 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Literal
 
+# An event's figures are read with the event (app/events/repository), which is below this
+# package: the type lives there, and is this package's too.
+from app.events.records import Attendance
+
+__all__ = ["STATUSES", "Attendance", "AttendeeRecord", "AttendeeStatus", "TicketRecord"]
+
 AttendeeStatus = Literal["going", "not_going", "waitlisted", "cancelled"]
+
 STATUSES: tuple[AttendeeStatus, ...] = ("going", "not_going", "waitlisted", "cancelled")
 
 
@@ -66,16 +73,3 @@ class AttendeeRecord:
     checked_in_by: int | None
     created_at: datetime
     modified_at: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class Attendance:
-    """An event's figures, in places (the sum of the attendees' quantities), for the callers
-    who may see its attendees. `capacity`: the sum of its tickets' capacities, None when
-    one of them is unlimited."""
-
-    going: int
-    not_going: int
-    waitlisted: int
-    checked_in: int
-    capacity: int | None

@@ -132,7 +132,7 @@ async def test_pagination_keeps_every_filter(client: AsyncClient, editor: AuthFo
         {"categories": "no-such-category"}, {"tags": "999999"}, {"venue": "foo"},
         {"venue": "999999"}, {"organizer": "999999"}, {"featured": "maybe"},
         {"status": "foo"}, {"status": "foo, bar, publish"}, {"include": "foo-bar,23"},
-        {"post_parent": "foo-bar"}, {"post_parent": "999999"}, {"ticketed": "true"},
+        {"post_parent": "foo-bar"}, {"post_parent": "999999"}, {"ticketed": "maybe"},
         {"orderby": "colour"}, {"order": "up"}, {"order": ""}, {"geoloc_lat": "north"},
     ],
 )  # fmt: skip
@@ -259,8 +259,10 @@ async def test_term_venue_organizer_filters(client: AsyncClient, editor: AuthFor
     assert await ids(client, organizer=o1["id"], tags="blue") == [c["id"]]  # filters AND
     assert await ids(client, featured="true") == [c["id"]]
     assert await ids(client, featured="false") == [a["id"], b["id"]]
-    # ticketed=false is no filter (geoloc and the point: tests/api/test_events_near.py).
+    # None has a ticket (tests/api/test_events_ticketed.py; geoloc and the point:
+    # tests/api/test_events_near.py).
     assert await ids(client, ticketed="false") == [a["id"], b["id"], c["id"]]
+    assert await ids(client, ticketed="true") == []
 
 
 async def test_status_visibility_per_role(client: AsyncClient, editor: AuthFor, auth: Auth) -> None:

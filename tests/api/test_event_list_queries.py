@@ -111,7 +111,8 @@ async def test_default_list_query_uses_an_index_on_100k_events(db: AsyncSession)
     # The dates, walked in list order (by the partial index of listed dates, or by all
     # dates with `listed` as a filter: the planner's costs are close).
     assert "occurrences_listing_idx" in plan or "occurrences_start_idx" in plan
-    assert "Seq Scan" not in plan
+    # (The tickets of a page's events are probed; this test's table is empty.)
+    assert not re.search(r"Seq Scan on (occurrences|events)", plan)
     # Events not yet ended by a moment (the public pages' upcoming list and month grid): the
     # walk starts at the moment minus the longest duration, not at the first event ever.
     upcoming = await prepare(

@@ -15,8 +15,10 @@ EVENT_KEYS = [
     "utc_start_date", "utc_start_date_details", "utc_end_date", "utc_end_date_details",
     "timezone", "timezone_abbr", "cost", "cost_details", "website", "show_map", "show_map_link",
     "hide_from_listings", "sticky", "featured", "categories", "tags", "venue", "organizer",
-    "custom_fields",
+    "custom_fields", "ticketed",
 ]  # fmt: skip
+# What editors, administrators and the event's author read besides (tests/api/test_events_ticketed.py).
+WRITER_KEYS = [*EVENT_KEYS, "attendance"]
 
 
 def soon(days: int = 10, hour: int = 18) -> str:
@@ -46,7 +48,7 @@ async def test_create_returns_the_reference_shape(client: AsyncClient, editor: A
     )
     assert response.status_code == 201
     body = response.json()
-    assert list(body) == EVENT_KEYS
+    assert list(body) == WRITER_KEYS
     event_id = body["id"]
     assert response.headers["Location"] == f"http://testserver{API}/events/{event_id}"
     assert body["rest_url"] == f"http://testserver{API}/events/{event_id}"

@@ -103,6 +103,12 @@ def can_see_attendees(user: User, event_author_id: int | None) -> bool:
     return own and can_create_posts(user)
 
 
+def may_see_some_attendees(user: User) -> bool:
+    """Whether `can_see_attendees` may hold for some event (a writer's own, every one for
+    editors and up): the event reads fetch the attendance figures for these callers alone."""
+    return can_create_posts(user)
+
+
 def term_need(action: TermAction) -> Need:
     """Categories: author and up (`publish_tribe_events`); tags: editor and up."""
     return CATEGORIES if action == "manage_categories" else TAGS

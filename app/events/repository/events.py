@@ -39,6 +39,7 @@ from app.events.repository.links import (
     insert_values,
     link_statement,
 )
+from app.events.repository.tickets import attendance, attendance_of, ticketed
 from app.events.search import cached_lexemes, remember_lexemes
 from app.models import (
     CATEGORY,
@@ -130,11 +131,26 @@ _RELATION_COLUMNS: dict[tuple[str, str], tuple[Any, ...]] = {}
 
 
 class EventRepository:
-    def __init__(self, session: AsyncSession, language: str, default_language: str) -> None:
+    def __init__(
+        self,
+        session: AsyncSession,
+        language: str,
+        default_language: str,
+        *,
+        attendance: bool = False,
+    ) -> None:
+        """`attendance`: read each event's attendance figures too (for callers who may see
+        attendees: app/events/kind.py); every read has `ticketed`."""
         self.session = session
         self.language = language
         self.default_language = default_language
         self.translated = language != default_language
+        self.attendance = attendance
+
+    @property
+    def shape(self) -> tuple[str, str, bool]:
+        """What decides the text of its statements (with the filters, for a list)."""
+        return self.language, self.default_language, self.attendance
 
     def select_records(self, *, rows: bool = False) -> Select[Any]:
         """Occurrences (or with `rows`, event rows themselves) with the texts of the request
@@ -142,7 +158,12 @@ class EventRepository:
         planner drops from a count that does not look at it (an index-only count)."""
         columns = _ROW_COLUMNS if rows else _OCCURRENCE_COLUMNS
         texts = (self._text("title"), self._text("description"), self._text("excerpt"))
-        return self._joined(select(*columns, *texts), rows=rows)
+        # A date's own ID and its series' (an event row read as itself is its first date).
+        ids = (Event.id, Event.id) if rows else (Occurrence.id, Occurrence.series_id)
+        tickets = [ticketed(*ids).label("ticketed")]
+        if self.attendance:
+            tickets.append(attendance(*ids).label("attendance_json"))
+        return self._joined(select(*columns, *texts, *tickets), rows=rows)
 
     def select_summaries(self) -> Select[Any]:
         """Occurrences as `EventSummary` columns: what a calendar grid shows, read under
@@ -225,7 +246,7 @@ class EventRepository:
         """Occurrences by `id` or several by `ids` (bound parameters), or with `row_id`,
         `row_ids`, `slug`: event rows themselves (not overrides); with their relations,
         built once per language."""
-        key = (by, self.language, self.default_language)
+        key = (by, *self.shape)
         stmt = _ONE_STATEMENTS.get(key)
         if stmt is None:
             rows = by in ("row_id", "row_ids", "slug")
@@ -329,9 +350,11 @@ class EventRepository:
             linked = values.pop("organizers_json") or []
             terms = [TermRecord(**term) for term in values.pop("terms_json") or []]
             image = values.pop("image_json")
+            figures = attendance_of(values.pop("attendance_json", None))
             records.append(
                 EventRecord(
                     **values,
+                    attendance=figures,
                     venue=venues.record_from_json(venue) if venue else None,
                     organizers=[organizers.record_from_json(item) for item in linked],
                     image=ImageRecord(**image) if image else None,
@@ -426,4 +449,4 @@ class EventRepository:
 
 
 # Single reads, per language.
-_ONE_STATEMENTS: dict[tuple[str, str, str], Select[Any]] = {}
+_ONE_STATEMENTS: dict[tuple[str, str, str, bool], Select[Any]] = {}

@@ -32,6 +32,7 @@ from app.core.database.compiled import fetch_rows
 from app.core.database.engine import read_version, replay_column, version_column
 from app.events.records import EventRecord, EventSummary
 from app.events.repository.events import DAY, EventRepository
+from app.events.repository.tickets import ticketed_dates
 from app.geo.distance import Near
 from app.models import (
     Event,
@@ -70,6 +71,8 @@ class EventListFilters:
     parent_id: int | None = None
     # Only the first occurrence of each series in the window (the add-on's parameter).
     first_of_series: bool = False
+    # Only events with a ticket (True), only those without (False), or any (None).
+    ticketed: bool | None = None
     statuses: tuple[str, ...] = ("publish",)
     # Only these statuses of other people's events; own events in any of `statuses`.
     others_statuses: tuple[str, ...] | None = None
@@ -155,8 +158,7 @@ class EventListQuery:
     def shape(self) -> tuple[Any, ...]:
         f = self.filters
         return (
-            self.repo.language,
-            self.repo.default_language,
+            *self.repo.shape,
             f.utc,
             tuple(getattr(f, name) is not None for name in BOUNDS),
             f.include is not None,
@@ -169,6 +171,7 @@ class EventListQuery:
             f.near is not None,
             f.parent_id is not None,
             f.first_of_series,
+            f.ticketed,
             f.others_statuses is not None and f.viewer_id is not None,
             f.include_hidden,
             f.viewer_id is not None,
@@ -264,6 +267,9 @@ class EventListQuery:
             where.append(with_point if f.has_geo else ~with_point)
         if f.near is not None and not near_joined:
             where.append(self._near(e, near_probed))
+        if f.ticketed is not None:
+            with_ticket = ticketed_dates(o)
+            where.append(with_ticket if f.ticketed else ~with_ticket)
         if f.parent_id is not None:
             # Children of an event (the reference), or the dates of a series.
             parent: Any = bindparam("parent_id")
