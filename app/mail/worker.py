@@ -113,7 +113,9 @@ class MailWorker:
             if retry_at is None:
                 await repo.failed(message.id, error)
                 done.failed += 1
-                log.warning("mail: message %d failed: %s", message.id, error)
+                # By its ID alone: the server's answer may name the address (the desk shows
+                # it, the log keeps no personal data).
+                log.warning("mail: message %d failed (its error is on the desk)", message.id)
             else:
                 await repo.retry(message.id, retry_at, error)
                 done.retried += 1
