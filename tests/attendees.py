@@ -6,7 +6,18 @@ from datetime import datetime
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.core.rules.permissions import Principal
+from app.core.settings import get_settings
+from app.core.web.urls import Urls
+from app.http.context import RequestContext
 from app.models import Attendee, Ticket
+
+
+def command_context(db: AsyncSession, user: Principal | None = None) -> RequestContext:
+    """The context of a service called outside a request (a command's, the desk's QR
+    check-in's) on the test's session, as `user` (None: nobody)."""
+    site = "http://testserver"
+    return RequestContext({}, "en", user, db, Urls(site, "", "", site), get_settings())
 
 
 async def add_ticket(
@@ -59,6 +70,8 @@ async def add_attendee(
         checked_in_at=checked_in_at,
     )
     db.add(attendee)
+    if status == "going":  # its places are taken, as an RSVP takes them
+        ticket.taken += quantity
     await db.flush()
     await db.commit()
     return attendee.id

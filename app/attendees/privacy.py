@@ -10,6 +10,7 @@ from app.attendees.repository import AttendeeRepository
 from app.attendees.serializer import export_body
 from app.http.context import RequestContext
 from app.mail.service import Outbox
+from app.tickets.rsvp import RsvpService
 
 
 @dataclass(frozen=True)
@@ -28,3 +29,23 @@ async def export(ctx: RequestContext, email: str) -> dict[str, Any]:
     rows = await AttendeeRepository(ctx.session).by_email(email)
     messages = await Outbox(ctx.session).export(email)
     return export_body(email, rows, messages, ctx.settings.site_zone)
+
+
+async def forget(ctx: RequestContext, email: str) -> Forgotten:
+    """Erase the address everywhere, in the caller's transaction: each of its answers not
+    cancelled yet is cancelled as the desk cancels it (a going one's places given back,
+    the waitlist moved up and those moved up emailed) but without the cancellation's
+    message, then every message to the address and its attendees are deleted (their
+    signed links die with their secrets). The change log keeps that attendee IDs were
+    deleted: it never held a name or an address."""
+    repo = AttendeeRepository(ctx.session)
+    rsvp = RsvpService(ctx)
+    cancelled = 0
+    for row in await repo.by_email(email):
+        if row.attendee.status != "cancelled":
+            await rsvp.cancel(row.attendee.id, mail=False, trusted=True)
+            cancelled += 1
+    # The messages first: deleting the attendees would take theirs along uncounted.
+    messages = await Outbox(ctx.session).forget(email)
+    attendees = await repo.delete_by_email(email)
+    return Forgotten(cancelled, attendees, messages)

@@ -76,3 +76,18 @@ def export(email: Email) -> None:
 
     body = in_transaction(lambda ctx: exported(ctx, email))
     print(json.dumps(body, ensure_ascii=False, indent=2))
+
+
+@attendees.command(
+    short_help="Erase everything about an email address (the right to be forgotten)."
+)
+def forget(email: Email) -> None:
+    """Erase the address everywhere: its answers are cancelled (places given back, the
+    waitlist moved up; no message to the address), then its attendees and every message to
+    it are deleted. Prints the counts. `almanac attendees export` first keeps a copy."""
+    from app.attendees.privacy import forget as forgotten
+
+    done = in_transaction(lambda ctx: forgotten(ctx, email))
+    print(f"answers cancelled: {done.cancelled}")
+    print(f"attendees deleted: {done.attendees}")
+    print(f"messages deleted: {done.messages}")

@@ -2,11 +2,11 @@
 administrators; an event the caller may not read answers as reading it does), the list's
 filters, search and totals, one attendee, check-in (a second time: 409 with the time), by
 the QR code's signed link, the CSV export (RFC 4180, formulas defused) and a message to all.
-Attendees are made here as rows (tests/attendees.py), as an RSVP leaves them."""
+Attendees come from RSVPs through the API; those the API cannot make (on a draft, with
+names a spreadsheet would run) are rows (tests/attendees.py)."""
 
 import csv
 import io
-from datetime import UTC, datetime
 
 import pytest
 from httpx import AsyncClient
@@ -17,28 +17,36 @@ from app.attendees.service import AttendeeService
 from app.core.errors import ApiError
 from app.core.rules.permissions import Principal, Role
 from app.core.settings import get_settings
-from app.core.web.urls import Urls
-from app.http.context import RequestContext
 from app.tickets.links import link_key, sign
-from tests.attendees import add_attendee, add_ticket
+from app.tickets.rsvp import RsvpService
+from tests.attendees import add_attendee, add_ticket, command_context
 from tests.factories import API, Auth, AuthFor, make_event
+from tests.tickets import make_ticket, rsvp, ticketed_event
 
 
-async def event_with_attendees(db: AsyncSession, author: AuthFor | None = None) -> dict[str, int]:
-    """A published event with two tickets and five answers; their IDs by name."""
-    event = await make_event(db, author_id=author.id if author else None)
-    hall = await add_ticket(db, event, name="Hall")
-    balcony = await add_ticket(db, event, name="Balcony")
-    ids = {"event": event, "hall": hall, "balcony": balcony}
-    ids["ada"] = await add_attendee(db, hall, "Ada Lovelace", "ada@example.org", quantity=2)
-    ids["bob"] = await add_attendee(db, hall, "Bob 100%", "BOB@example.org", status="not_going")
-    ids["cy"] = await add_attendee(
-        db, hall, "Cy", "cy@example.org", status="waitlisted", quantity=3
+async def event_with_attendees(
+    client: AsyncClient, db: AsyncSession, owner: AuthFor
+) -> dict[str, int]:
+    """A published event of `owner` with two tickets and five answers through the API (one
+    cancelled as the desk cancels, one checked in); their IDs by name."""
+    event, hall = await ticketed_event(client, owner, name="Hall", capacity=3, waitlist=True)
+    balcony = await make_ticket(client, owner, event=event, name="Balcony")
+    ids = {"event": event, "hall": hall["id"], "balcony": balcony["id"]}
+    answers = (
+        ("ada", hall, "Ada Lovelace", "ada@example.org", {"quantity": 2}),
+        ("bob", hall, "Bob 100%", "BOB@example.org", {"going": False}),
+        ("cy", hall, "Cy", "cy@example.org", {"quantity": 3}),  # 1 place left: waits
+        ("dee", balcony, "Dee", "dee@example.org", {}),
+        ("eve", balcony, "Eve", "eve@example.org", {}),
     )
-    ids["dee"] = await add_attendee(db, balcony, "Dee", "dee@example.org", status="cancelled")
-    ids["eve"] = await add_attendee(
-        db, balcony, "Eve", "eve@example.org", checked_in_at=datetime.now(UTC)
-    )
+    for key, ticket, name, email, fields in answers:
+        answer = await rsvp(client, ticket["id"], email, name=name, **fields)
+        assert answer.status_code == 201, answer.text
+        ids[key] = answer.json()["id"]
+    await RsvpService(command_context(db)).cancel(ids["dee"], trusted=True)
+    await db.commit()
+    checked = await client.post(f"{API}/attendees/{ids['eve']}/check-in", headers=owner.basic)
+    assert checked.status_code == 200, checked.text
     return ids
 
 
@@ -59,7 +67,7 @@ async def test_only_the_author_editors_and_administrators_see_attendees(
     client: AsyncClient, db: AsyncSession, auth: Auth
 ) -> None:
     author = await auth("author")
-    ids = await event_with_attendees(db, author)
+    ids = await event_with_attendees(client, db, author)
     one = f"{API}/attendees/{ids['ada']}"
     routes = (
         ("GET", f"{API}/attendees?event={ids['event']}"),
@@ -109,8 +117,8 @@ async def test_an_event_the_caller_may_not_read_answers_as_reading_it(
 async def test_the_list_filters_searches_and_totals_in_places(
     client: AsyncClient, db: AsyncSession, editor: AuthFor
 ) -> None:
-    ids = await event_with_attendees(db)
-    await event_with_attendees(db)  # another event's attendees are not listed
+    ids = await event_with_attendees(client, db, editor)
+    await event_with_attendees(client, db, editor)  # another event's: not listed
     body = await listed(client, editor, event=ids["event"])
     assert names(body) == ["Ada Lovelace", "Bob 100%", "Cy", "Dee", "Eve"]
     assert body["total"] == 5
@@ -165,8 +173,8 @@ async def test_without_an_event_an_author_lists_their_own_events_attendees(
     client: AsyncClient, db: AsyncSession, auth: Auth
 ) -> None:
     author = await auth("author")
-    await event_with_attendees(db, author)
-    others = await event_with_attendees(db)
+    await event_with_attendees(client, db, author)
+    others = await event_with_attendees(client, db, await auth("editor"))
     mine = await listed(client, author)
     assert names(mine) == ["Ada Lovelace", "Bob 100%", "Cy", "Dee", "Eve"]
     editor = await auth("editor")
@@ -212,7 +220,7 @@ async def test_check_in_once_then_409_with_the_time(
     client: AsyncClient, db: AsyncSession, auth: Auth
 ) -> None:
     author = await auth("author")
-    ids = await event_with_attendees(db, author)
+    ids = await event_with_attendees(client, db, author)
     url = f"{API}/attendees/{ids['ada']}/check-in"
     assert (await client.post(url)).status_code == 401
     assert (await client.post(url, headers=(await auth("author")).basic)).status_code == 403
@@ -242,12 +250,11 @@ async def test_check_in_once_then_409_with_the_time(
 async def test_check_in_by_the_qr_codes_signed_link(
     db: AsyncSession, auth: Auth, client: AsyncClient
 ) -> None:
-    ids = await event_with_attendees(db)
     editor = await auth("editor")
+    ids = await event_with_attendees(client, db, editor)
     settings = get_settings()
-    urls = Urls("http://testserver", "", "", "http://testserver")
     user = Principal(editor.id, editor.login, Role.EDITOR)
-    service = AttendeeService(RequestContext({}, "en", user, db, urls, settings))
+    service = AttendeeService(command_context(db, user))
     secret = await db.scalar(
         text("SELECT secret FROM attendees WHERE id = :id"), {"id": ids["ada"]}
     )
@@ -308,7 +315,7 @@ async def test_a_message_to_all_is_checked(
     client: AsyncClient, db: AsyncSession, auth: Auth
 ) -> None:
     author = await auth("author")
-    ids = await event_with_attendees(db, author)
+    ids = await event_with_attendees(client, db, author)
     url = f"{API}/attendees/message"
     payload = {"event": ids["event"], "subject": "Doors at 7", "body": "See you."}
     assert (await client.post(url, json=payload)).status_code == 401
@@ -317,9 +324,28 @@ async def test_a_message_to_all_is_checked(
     empty = await client.post(url, json={**payload, "subject": " "}, headers=author.basic)
     assert empty.status_code == 400
     assert list(empty.json()["data"]["params"]) == ["subject"]
+    before = await messages_about(db, ids["event"])
     sent = await client.post(url, json=payload, headers=author.basic)
     assert sent.status_code == 200, sent.text
-    assert sent.json()["event"] == ids["event"]
+    # The going and the waitlisted: not Bob (not going), nor Dee (cancelled).
+    assert sent.json() == {"event": ids["event"], "queued": 3}
+    queued = [row for row in await messages_about(db, ids["event"]) if row not in before]
+    assert sorted(recipient for recipient, _ in queued) == [
+        "ada@example.org",
+        "cy@example.org",
+        "eve@example.org",
+    ]
+    assert {subject for _, subject in queued} == {"Doors at 7"}
+
+
+async def messages_about(db: AsyncSession, event_id: int) -> list[tuple[str, str]]:
+    rows = await db.execute(
+        text(
+            "SELECT recipient, subject FROM mail_outbox WHERE event_id = :id AND kind = 'message'"
+        ),
+        {"id": event_id},
+    )
+    return [(row.recipient, row.subject) for row in rows]
 
 
 async def test_the_list_is_in_the_openapi_document(client: AsyncClient) -> None:

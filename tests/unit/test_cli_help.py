@@ -25,6 +25,7 @@ COMMANDS = [
     ("geocode",),
     ("attendees",),
     ("attendees", "export"),
+    ("attendees", "forget"),
 ]
 
 
