@@ -43,6 +43,9 @@ SCREENS = [
     "screens.events",
     "events.duplicate",
     "screens.trash",
+    "tickets.tickets",
+    "tickets.attendees",
+    "tickets.check_in",
     "tickets.outbox",
 ]
 

@@ -23,6 +23,7 @@ from app.core.rules.permissions import (
     can_manage_terms,
     can_post_unfiltered_html,
     can_publish,
+    can_see_attendees,
     poster,
 )
 from app.core.web.urls import urls_of
@@ -164,6 +165,7 @@ async def _page(
         max_upload_bytes=desk.settings.max_upload_bytes,
         max_upload=megabytes(desk.settings.max_upload_bytes),
         public_url=_public_url(desk, record),
+        attendees=record is not None and can_see_attendees(user, record.author_id),
     )
 
 
