@@ -99,6 +99,15 @@ SEEN_SQL = text(
     """
 )
 
+# Of logged attendee IDs: what the feed tells of each that still exists (never a name or
+# an address: the feed and webhooks carry no personal data).
+ATTENDEES_SQL = text(
+    """
+    SELECT id, event_id, ticket_id, status, quantity, checked_in_at, created_at, modified_at
+    FROM attendees WHERE id = ANY(CAST(:ids AS bigint[]))
+    """
+)
+
 MAC_BYTES = 12
 
 
@@ -160,6 +169,21 @@ class Logged:
 
 
 @dataclass(frozen=True, slots=True)
+class AttendeeState:
+    """An attendee as the changes feed tells of it: IDs, status, places, check-in, and the
+    times that tell what its latest change was (app/changes/service.py)."""
+
+    id: int
+    event_id: int
+    ticket_id: int
+    status: str
+    quantity: int
+    checked_in_at: datetime | None
+    created_at: datetime
+    modified_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Scan:
     changes: list[Logged]  # one per record, in the order of their latest change
     next: Token
@@ -203,6 +227,13 @@ class ChangeRepository:
             return set(), set()
         rows = (await self.session.execute(EVENT_IDS_SQL, {"ids": event_ids})).all()
         return {r.id for r in rows if r.occurrence}, {r.id for r in rows if r.override}
+
+    async def attendees(self, attendee_ids: list[int]) -> dict[int, AttendeeState]:
+        """The attendees of `attendee_ids` that exist, by ID."""
+        if not attendee_ids:
+            return {}
+        rows = await self.session.execute(ATTENDEES_SQL, {"ids": attendee_ids})
+        return {row.id: AttendeeState(**row._mapping) for row in rows}
 
     async def seen(self, post_ids: list[int], user_id: int | None) -> set[int]:
         """Those of `post_ids` (posts the caller may not read now) that the caller may have

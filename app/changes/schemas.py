@@ -8,15 +8,19 @@ from app.http.schemas import Schema
 
 
 class Change(Schema):
-    kind: Literal["event", "venue", "organizer", "category", "tag"]
+    kind: Literal["event", "venue", "organizer", "category", "tag", "attendee"]
     id: int
-    action: Literal["upsert", "delete"] = Field(
+    action: Literal["upsert", "delete", "created", "cancelled", "checked_in", "updated"] = Field(
         description="upsert: the record is visible to the caller as `record`; delete: it is "
-        "gone or no longer visible to the caller (trashed, deleted, unpublished, private)"
+        "gone or no longer visible to the caller (trashed, deleted, unpublished, private). "
+        "An attendee's: created, cancelled, checked_in, updated (another change of its status "
+        "or places) or delete (gone)"
     )
     modified_utc: str = Field(description="When it last changed (UTC, Y-m-d H:i:s)")
     record: dict[str, Any] | None = Field(
-        description="What a GET of the record returns to the caller; null for a delete"
+        description="What a GET of the record returns to the caller; an attendee's `id`, "
+        "`event`, `ticket`, `status`, `quantity` and `checked_in_at` (no name, no address); "
+        "null for a delete"
     )
 
 

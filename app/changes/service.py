@@ -11,12 +11,18 @@ is `ever_published` (migration 5e1a2b3c4d6f), not the log: the log keeps no stat
 older rows are pruned while a token is still valid. A signed-in writer below editor could
 read their own drafts, so those stay `delete`s; a post that is gone altogether is one for
 them too, as nothing tells whose a deleted draft was (the ID of another's deleted draft
-is what a writer may so learn; anonymous callers never)."""
+is what a writer may so learn; anonymous callers never).
+
+An attendee (kind `attendee`) is told with IDs, status, places and check-in alone, never a
+name or an address, to the callers who may read its event (webhooks: a public event); its
+action says what its latest change was, read from its row (`attendee_action`). One that is
+gone (forgotten, or its ticket deleted) is a `delete` for everybody: its event is gone with
+it, and its ID tells nothing else."""
 
 from datetime import UTC
 from typing import Any
 
-from app.changes.repository import ChangeRepository, Logged, Token, token_key
+from app.changes.repository import AttendeeState, ChangeRepository, Logged, Token, token_key
 from app.core.errors import invalid, note, sync_token_expired
 from app.core.rules.dates import format_datetime
 from app.core.rules.permissions import can_create_posts, may
@@ -29,6 +35,7 @@ from app.terms.service import CATEGORIES, TAGS, TermKind, TermService
 from app.venues.kind import VENUES
 
 Body = dict[str, Any]
+ATTENDEE = "attendee"
 POST_KINDS: dict[str, PostKind[Any]] = {"event": EVENTS, "venue": VENUES, "organizer": ORGANIZERS}
 TERM_KINDS: dict[str, TermKind] = {"category": CATEGORIES, "tag": TAGS}
 
@@ -59,13 +66,56 @@ class ChangeFeed:
         """The feed's entries of logged changes, for this caller (also what webhooks send,
         as an anonymous caller: app/webhooks/fanout.py)."""
         shown, occurrences = await self._shown(logged)
-        bodies = await self._visible(shown, occurrences)
-        unseen = await self._never_seen(shown, bodies)
-        return [
-            self._change(change, bodies)
-            for change in shown
-            if (change.kind, change.record_id) not in unseen
-        ]
+        posts = [change for change in shown if change.kind != ATTENDEE]
+        bodies = await self._visible(posts, occurrences)
+        unseen = await self._never_seen(posts, bodies)
+        attendees = await self._attendees([c.record_id for c in shown if c.kind == ATTENDEE])
+        entries = []
+        for change in shown:
+            if change.kind == ATTENDEE:
+                if change.record_id in attendees:
+                    entries.append(self._attendee_change(change, attendees[change.record_id]))
+            elif (change.kind, change.record_id) not in unseen:
+                entries.append(self._change(change, bodies))
+        return entries
+
+    async def _attendees(self, attendee_ids: list[int]) -> dict[int, AttendeeState | None]:
+        """The changed attendees this caller hears of: those of an event it may read (as
+        its GET answers), and those that are gone (None)."""
+        if not attendee_ids:
+            return {}
+        states = await self.repo.attendees(attendee_ids)
+        event_ids = sorted({state.event_id for state in states.values()})
+        readable = {
+            event.id for event in await PostService(EVENTS, self.ctx).readable_many(event_ids)
+        }
+        return {
+            attendee_id: state
+            for attendee_id in attendee_ids
+            if (state := states.get(attendee_id)) is None or state.event_id in readable
+        }
+
+    def _attendee_change(self, logged: Logged, state: AttendeeState | None) -> Body:
+        record = None
+        if state is not None:
+            checked_in = state.checked_in_at
+            record = {
+                "id": state.id,
+                "event": state.event_id,
+                "ticket": state.ticket_id,
+                "status": state.status,
+                "quantity": state.quantity,
+                "checked_in_at": None
+                if checked_in is None
+                else format_datetime(checked_in, self.ctx.settings.site_zone),
+            }
+        return {
+            "kind": ATTENDEE,
+            "id": logged.record_id,
+            "action": attendee_action(state),
+            "modified_utc": format_datetime(logged.changed_at, UTC),
+            "record": record,
+        }
 
     async def _never_seen(
         self, changes: list[Logged], bodies: dict[tuple[str, int], Body]
@@ -123,3 +173,20 @@ class ChangeFeed:
                 found = await PostService(POST_KINDS[kind], self.ctx).visible_bodies(record_ids)
             bodies.update(((kind, record_id), body) for record_id, body in found.items())
         return bodies
+
+
+def attendee_action(state: AttendeeState | None) -> str:
+    """What an attendee's latest change was, from its row as it is now (the feed reports
+    states): `delete` (gone), `cancelled`, `checked_in` (its check-in is its latest change:
+    the writers set `modified_at` with every change), `created` (never changed since), or
+    `updated` (another change of status or places: promoted from the waitlist, going to
+    not going, a new quantity)."""
+    if state is None:
+        return "delete"
+    if state.status == "cancelled":
+        return "cancelled"
+    if state.checked_in_at is not None and state.checked_in_at >= state.modified_at:
+        return "checked_in"
+    if state.modified_at == state.created_at:
+        return "created"
+    return "updated"

@@ -102,6 +102,13 @@ class PostService(Generic[R]):
     async def visible_bodies(self, record_ids: Sequence[int]) -> dict[int, Body]:
         """`visible_body` of each of `record_ids` that exists and that the caller may read:
         one query, and the readable records rendered together (the changes feed's page)."""
+        readable = await self.readable_many(record_ids)
+        bodies = self.bodies.many(readable, json_ld=True)
+        return {record.id: body for record, body in zip(readable, bodies, strict=True)}
+
+    async def readable_many(self, record_ids: Sequence[int]) -> list[R]:
+        """Those of `record_ids` that exist and whose GET the caller may read (no password):
+        one query."""
         readable = []
         for record in await self.store.get_many(record_ids):
             try:
@@ -109,8 +116,7 @@ class PostService(Generic[R]):
             except ApiError:
                 continue
             readable.append(record)
-        bodies = self.bodies.many(readable, json_ld=True)
-        return {record.id: body for record, body in zip(readable, bodies, strict=True)}
+        return readable
 
     def read_etag(self, record: R) -> str | None:
         """The ETag of a GET of `record` by this caller (app.core.caching.etags: the body's digest)."""

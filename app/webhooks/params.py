@@ -11,8 +11,14 @@ from app.http.params import Params
 
 KINDS = ("event", "venue", "organizer", "category", "tag")
 ACTIONS = ("upsert", "delete")
+# An attendee's changes (app/changes/service.py): IDs, status and places, no personal data.
+ATTENDEE_ACTIONS = ("created", "cancelled", "checked_in", "updated", "delete")
 # What `types` may name: a kind and an action, every action of a kind, or everything.
-TYPES = ("*", *(f"{kind}.{action}" for kind in KINDS for action in (*ACTIONS, "*")))
+TYPES = (
+    "*",
+    *(f"{kind}.{action}" for kind in KINDS for action in (*ACTIONS, "*")),
+    *(f"attendee.{action}" for action in (*ATTENDEE_ACTIONS, "*")),
+)
 MAX_DESCRIPTION = 500
 
 
@@ -38,7 +44,8 @@ class WebhookCreateParams(Params):
     types: Types = Field(
         ["*"],
         description="The changes wanted: `kind.action` (event, venue, organizer, category, "
-        "tag; upsert, delete), `kind.*`, or `*` for all",
+        "tag; upsert, delete; or attendee: created, cancelled, checked_in, updated, delete), "
+        "`kind.*`, or `*` for all",
     )
     description: Description = Field("", description="A note for administrators")
 
