@@ -9,8 +9,10 @@ from app.i18n import LANGUAGES, prefix_language
 
 # Pages answer HEAD as GET (link checkers and crawlers ask it); the server sends no body.
 READS = ["GET", "HEAD"]
-# Where the pages live (after the language prefix); the response cache stores these too.
-PAGE_PREFIXES = ("/events", "/event/", "/venue/", "/organizer/")
+# Where the pages live (after the language prefix); the response cache stores these too,
+# but for an attendee's own page (app/pages/rsvp.py): personal, and never stored.
+PAGE_PREFIXES = ("/events", "/event/", "/venue/", "/organizer/", "/rsvp/")
+UNCACHED_PAGE_PREFIXES = ("/rsvp/",)
 LANGUAGE_PREFIXES = tuple(f"/{language}" for language in LANGUAGES)
 
 
@@ -50,5 +52,9 @@ DISCOVERY_PATHS = ("/sitemap.xml", "/robots.txt")
 
 
 def is_cached_path(path: str) -> bool:
-    """Pages and the sitemap: stored by the response cache under the data version."""
-    return is_page_path(path) or path in DISCOVERY_PATHS or path.startswith("/sitemap-")
+    """Pages (an attendee's own excepted) and the sitemap: stored by the response cache
+    under the data version. A page may still refuse to be stored (`Cache-Control: no-store`,
+    an event page with tickets: app/pages/rsvp_form.py)."""
+    if is_page_path(path):
+        return not without_language(path).startswith(UNCACHED_PAGE_PREFIXES)
+    return path in DISCOVERY_PATHS or path.startswith("/sitemap-")

@@ -10,18 +10,20 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from app.core.app_services import app_services, services_of
 from app.core.database.engine import MakerDep
+from app.core.errors import ApiError
 from app.core.rules.constants import FALSE_WORDS, TRUE_WORDS
 from app.core.settings import Settings
+from app.core.web.responses import json_response
 from app.core.web.urls import urls_of
 from app.events.query import EventQuery
 from app.geo.service import PLACE_MAX_LENGTH
 from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import Dates, first_weekday
-from app.pages import views
+from app.pages import rsvp, views
 from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
 from app.pages.headers import page_headers, page_nonce
 from app.pages.leaflet import maps_of
@@ -33,8 +35,10 @@ from app.pages.paths import (
     under_unknown_language,
 )
 from app.pages.places import markers, openstreetmap_link, venue_marker
+from app.pages.rsvp_form import NO_STORE, read_posted
 from app.pages.series_text import describe_series
 from app.pages.sitemap import discovery_router
+from app.tickets.commands import RsvpChange
 
 router = APIRouter(include_in_schema=False)
 ERROR_TEMPLATE = "error.html"
@@ -381,6 +385,17 @@ async def term_day_page(
 async def _event_page(request: Request, maker: Any, slug: str, day: str | None) -> Response:
     form = await request.form() if request.method == "POST" else None
     password = str(form.get("post_password", "")) if form is not None else None
+    posted = read_posted(form) if form is not None else None
+    outcome = rsvp.Outcome()
+    if posted is not None:
+        on = calendar_date(day) if day is not None and DAY.fullmatch(day) else None
+        if day is None or on is not None:  # else the 404 page (below)
+            language = path_language(request, services_of(request).settings.default_language)
+            outcome = await rsvp.answer_from_page(
+                request, maker, language, slug, on, password or None, posted
+            )
+        if outcome.manage_url is not None:
+            return RedirectResponse(outcome.manage_url, 303)
 
     async def build(page: PageRequest) -> Response:
         on = _day_of(day) if day is not None else None
@@ -388,13 +403,18 @@ async def _event_page(request: Request, maker: Any, slug: str, day: str | None) 
             event = await page.content.event(slug, on, password)
         except PasswordNeeded:
             return page.render("password.html", 403 if password else 200, wrong=bool(password))
+        if outcome.not_offered:
+            raise NotShown
         # The page's instant as the body shows it (to the second): its neighbours start
         # before or after it.
         start = event.record.start_at.astimezone(UTC).replace(microsecond=0)
         previous, following = await views.neighbours(page.content, start)
         dates = await views.series_dates(page.content, event.get("series_id"), start)
-        return page.render(
+        offered = await rsvp.event_tickets(page.content, int(event["id"]), password or None)
+        refusal = outcome.refusal
+        response = page.render(
             "event.html",
+            200 if refusal is None else refusal.status,
             event=event,
             previous=previous,
             following=following,
@@ -404,7 +424,16 @@ async def _event_page(request: Request, maker: Any, slug: str, day: str | None) 
             srcset=views.srcset(event.get("image")),
             series_text=describe_series(event.get("recurrence") or [], page.language),
             place_link=openstreetmap_link(page.content.venue_point(event.record.venue)),
+            tickets=rsvp.tickets_shown(page.content, offered, refusal),
+            password=password or None,
         )
+        # A page with RSVP forms (each with the moment it was made) or an answer posted
+        # back (a name, an address) is kept by no cache (app/pages/rsvp_form.py).
+        if offered or posted is not None:
+            response.headers.update(NO_STORE)
+        if refusal is not None:
+            response.headers.update(refusal.headers)
+        return response
 
     return await _respond(request, maker, build)
 
@@ -454,6 +483,46 @@ async def organizer_page(request: Request, slug: str, maker: MakerDep) -> Respon
         return page.render("organizer.html", organizer=organizer, events=events)
 
     return await _respond(request, maker, build)
+
+
+# ---- an attendee's own page -------------------------------------------------------------
+
+
+@router.api_route("/rsvp/{attendee_id:id}/{token}", methods=[*READS, "POST", "DELETE"])
+async def attendee_page(
+    request: Request, attendee_id: int, token: str, maker: MakerDep
+) -> Response:
+    """The page of an RSVP's signed link: the answer, a form to change it and one to cancel
+    it (POST, then a 303 back here); DELETE cancels it as the API would (JSON)."""
+    language = path_language(request, services_of(request).settings.default_language)
+    request.state.language = language
+    if request.method == "DELETE":
+        answered = await rsvp.change_by_link(
+            request, maker, language, attendee_id, token, "cancel", RsvpChange()
+        )
+        return json_response(rsvp.cancelled_body(answered), headers=rsvp.ATTENDEE_HEADERS)
+    failed: rsvp.FailedChange | None = None
+    if request.method == "POST":
+        action, change, quantity = rsvp.read_change(await request.form())
+        try:
+            await rsvp.change_by_link(request, maker, language, attendee_id, token, action, change)
+        except ApiError as exc:
+            failed = rsvp.FailedChange(exc, quantity, change.going is not False)
+        else:
+            done = "cancelled" if action == "cancel" else "changed"
+            settings = services_of(request).settings
+            own = PageLinks(urls_of(request, settings), language, settings.default_language)
+            target = own.page(page_path(request), {"done": done})
+            return RedirectResponse(target, 303, headers=rsvp.ATTENDEE_HEADERS)
+
+    async def build(page: PageRequest) -> Response:
+        done = request.query_params.get("done")
+        view = await rsvp.attendee_page(page.content, attendee_id, token, done, failed)
+        return page.render("rsvp.html", 200 if failed is None else failed.error.status, view=view)
+
+    response = await _respond(request, maker, build)
+    response.headers.update(rsvp.ATTENDEE_HEADERS)  # the 404 page of a wrong link too
+    return response
 
 
 # ---- assembly -------------------------------------------------------------------------

@@ -10,8 +10,8 @@ not eventually consistent:
 - `ResponseCache` (with its edge step, `ResponseCaching`): whole responses to anonymous reads, per URL. A hit
   costs one indexless read of the sequence over a small pool of raw connections and skips
   routing, the ORM and serialisation. Only anonymous GETs of the namespace (not /doc or the
-  changes feed) are cached (no Authorization or Cookie header), only 200 responses, not
-  when a date parameter is relative to the current time ("+2 hours"), and not with a
+  changes feed) are cached (no Authorization or Cookie header), only 200 responses (not one
+  whose Cache-Control says `no-store` or `private`), not when a date parameter is relative to the current time ("+2 hours"), and not with a
   cache-busting `_=<n>` parameter; the site date is part of the key, since the default
   event window moves with it. Entries keep their ETag: a revalidation that hits is a 304
   without a body built or hashed.
@@ -281,6 +281,17 @@ def cache_key(
     return (scope["scheme"], host, scope.get("root_path", ""), path, query, today, language)
 
 
+# A response that says no shared cache may keep it: an event page whose RSVP form carries
+# the moment it was made (app/pages/rsvp_form.py), a page read with a desk session's cookie.
+UNSTORED = (b"no-store", b"private")
+
+
+def storable(start: Message) -> bool:
+    """May the response of this start message be stored (its Cache-Control allows it)?"""
+    control = b",".join(v for k, v in start.get("headers", []) if k.lower() == b"cache-control")
+    return not any(word in control.lower() for word in UNSTORED)
+
+
 class ResponseCaching:
     """The response cache's edge step (app/core/asgi/pipeline.py)."""
 
@@ -382,6 +393,7 @@ class ResponseCaching:
                     and start["status"] == 200
                     and size <= MAX_RESPONSE_BYTES
                     and read_at(scope, version)
+                    and storable(start)
                 ):
                     headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"date"]
                     self.cache.put(key, (version, 200, headers, b"".join(chunks)))
