@@ -13,14 +13,16 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from app.core.errors import ApiError, NotFound, invalid, note
+from app.core.errors import ApiError, InvalidParams, NotFound, invalid, note
 from app.core.rules.dates import format_datetime
 from app.core.rules.permissions import ATTENDEES, can_see_attendees, require
 from app.events.service import EventService
 from app.http.context import RequestContext
+from app.http.params import refused_values
 from app.tickets import links
 from app.tickets.commands import Rsvp, RsvpChange
 from app.tickets.mailing import AttendeeMail, queue_attendee_mail
+from app.tickets.params import RsvpParams
 from app.tickets.records import AttendeeRecord, AttendeeStatus, TicketRecord
 from app.tickets.repository.attendees import AttendeeWrites
 from app.tickets.repository.tickets import TicketRepository
@@ -59,6 +61,7 @@ class RsvpService:
             ticket = await self._ticket(ticket_id)
             service.check_if_match(ticket)
         answer.refused.raise_any()
+        _check_values(name=answer.name, email=answer.email, quantity=answer.quantity)
         _check_quantity(ticket, answer.quantity)
         _check_on_sale(ticket, datetime.now(UTC), self.ctx)
         status: AttendeeStatus = "not_going"
@@ -90,6 +93,7 @@ class RsvpService:
         found = await self._by_token(attendee_id, token)
         ticket, attendee = await self._locked(found)
         change.refused.raise_any()
+        _check_values(quantity=change.quantity)
         if attendee.status == "cancelled":
             raise ApiError(409, "rsvp-cancelled", "rsvp_cancelled")
         quantity = attendee.quantity if change.quantity is None else change.quantity
@@ -249,6 +253,14 @@ class RsvpService:
 
 def _sold_out() -> ApiError:
     return ApiError(409, "ticket-sold-out", "ticket_sold_out")
+
+
+def _check_values(**values: object) -> None:
+    """The answer's limits (a name, an address, at least one place), declared once by the
+    parameter model, for an answer no door read (the pages' form): as the API refuses them."""
+    notes = refused_values(RsvpParams, values)
+    if notes:
+        raise InvalidParams(notes)
 
 
 def _check_quantity(ticket: TicketRecord, quantity: int) -> None:
