@@ -30,6 +30,7 @@ from app.pages.tickets import ShownTicket, shown_tickets
 from app.tickets.commands import RsvpChange
 from app.tickets.records import AttendeeRecord, TicketRecord
 from app.tickets.rsvp import Answered, RsvpService
+from app.tickets.serializer import answer_body
 from app.tickets.service import TicketService
 
 # The notices of an attendee's page after a change (`?done=`), by what was done.
@@ -227,12 +228,8 @@ async def change_by_link(
 
 
 def cancelled_body(answered: Answered) -> dict[str, Any]:
-    """The DELETE's answer: the attendee as the API names it, without a name or an address."""
-    attendee = answered.attendee
-    return {
-        "id": attendee.id,
-        "event": attendee.event_id,
-        "ticket": attendee.ticket_id,
-        "status": attendee.status,
-        "quantity": attendee.quantity,
-    }
+    """The DELETE's answer: the API's answer to an RSVP (no name, no address) without the
+    link it was sent to."""
+    body = answer_body(answered.attendee, answered.manage_url)
+    del body["manage_url"]
+    return body

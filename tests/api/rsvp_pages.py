@@ -114,3 +114,10 @@ def attendee_path(location: str) -> str:
     found = re.search(r"(/(?:de/|sk/)?rsvp/\d+/[A-Za-z0-9_-]+/)", location)
     assert found is not None, location
     return found.group(1)
+
+
+def answer_shown(html: str) -> str:
+    """The answer an attendee's page shows ("Going", "Not going", ...), with its status."""
+    found = re.search(r'<dd class="status status-(\w+)">\s*([^<]+)</dd>', html)
+    assert found is not None, "no answer on the page"
+    return f"{found.group(1)}: {found.group(2).strip()}"

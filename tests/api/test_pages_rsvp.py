@@ -12,6 +12,7 @@ from app.core.app_services import app_services
 from tests.api.rsvp_pages import (
     add_ticket,
     answer,
+    answer_shown,
     attendee_path,
     day,
     moment,
@@ -31,7 +32,8 @@ async def test_the_event_page_shows_its_ticket_and_a_form(
     response = await client.get(page_path(event))
     assert response.status_code == 200
     html = response.text
-    assert "Tickets" in html and "Entry" in html
+    assert "Tickets" in html
+    assert "Entry" in html
     assert "Free, 50 places left." in html
     assert "At most 4 places per person." in html
     stamp_in(html, ticket["id"])
@@ -40,7 +42,8 @@ async def test_the_event_page_shows_its_ticket_and_a_form(
     # The honeypot: labelled, out of the tab order, hidden from screen readers.
     trap = re.search(r'<div class="trap" aria-hidden="true">(.*?)</div>', html, re.S)
     assert trap is not None
-    assert "Leave empty" in trap.group(1) and 'tabindex="-1"' in trap.group(1)
+    assert "Leave empty" in trap.group(1)
+    assert 'tabindex="-1"' in trap.group(1)
     # A page with a form made for this visitor is kept by no cache.
     assert response.headers["cache-control"] == "no-store"
 
@@ -68,7 +71,8 @@ async def test_an_answer_is_taken_and_leads_to_the_attendees_page(
     page = await client.get(location)
     assert page.status_code == 200
     assert "Thank you! Your answer is saved" in page.text
-    assert "ada@example.org" in page.text and "Ada Lovelace" in page.text
+    assert "ada@example.org" in page.text
+    assert "Ada Lovelace" in page.text
     assert "Going" in page.text
     # The event's page tells the places left.
     again = await client.get(page_path(event))
@@ -82,7 +86,7 @@ async def test_not_going_is_an_answer_too(
     response = await rsvp(client, app, page_path(event), ticket["id"], going="no", quantity="1")
     assert response.status_code == 303
     page = await client.get(response.headers["location"])
-    assert re.search(r'class="status status-not_going">\s*Not going', page.text)
+    assert answer_shown(page.text) == "not_going: Not going"
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 0
 
 
@@ -91,7 +95,8 @@ async def test_an_answer_in_german_leads_to_the_german_page(
 ) -> None:
     event, ticket = await ticketed_event(client, editor)
     german = await client.get(page_path(event, "/de"))
-    assert "Eintrittskarten" in german.text and "Antwort senden" in german.text
+    assert "Eintrittskarten" in german.text
+    assert "Antwort senden" in german.text
     response = await rsvp(client, app, page_path(event, "/de"), ticket["id"])
     assert response.status_code == 303
     assert attendee_path(response.headers["location"]).startswith("/de/rsvp/")
@@ -117,7 +122,8 @@ async def test_each_field_error_is_shown_at_its_field_and_nothing_is_written(
         error_id = f"ticket-{ticket['id']}-{field}-error"
         assert f'<span class="field-error" id="{error_id}">{words}' in html, field
         named = re.search(rf'<input id="ticket-{ticket["id"]}-{field}"[^>]*>', html)
-        assert named is not None and 'aria-invalid="true"' in named.group(0), field
+        assert named is not None, field
+        assert 'aria-invalid="true"' in named.group(0), field
         assert error_id in named.group(0)
         # The visitor's values are kept; a new stamp is in the form.
         if field != "email":
@@ -156,11 +162,13 @@ async def test_sold_out_says_so_and_shows_no_form(
         data=answer(app, ticket["id"], name="Grace", email="grace@example.org", quantity="1"),
     )
     assert late.status_code == 409
-    assert 'role="alert"' in late.text and "Sorry, this ticket is sold out." in late.text
+    assert 'role="alert"' in late.text
+    assert "Sorry, this ticket is sold out." in late.text
     assert f'name="ticket" value="{ticket["id"]}"' not in late.text  # no form left
     assert "Free, 2 places left." in form_page.text
     shown = await client.get(path)
-    assert "Sold out." in shown.text and "Send my answer" not in shown.text
+    assert "Sold out." in shown.text
+    assert "Send my answer" not in shown.text
 
 
 async def test_a_full_ticket_with_a_waitlist_takes_answers_to_it(
@@ -170,13 +178,14 @@ async def test_a_full_ticket_with_a_waitlist_takes_answers_to_it(
     path = page_path(event)
     assert (await rsvp(client, app, path, ticket["id"], quantity="1")).status_code == 303
     page = await client.get(path)
-    assert "Answer to join the waitlist" in page.text and "Join the waitlist" in page.text
+    assert "Answer to join the waitlist" in page.text
+    assert "Join the waitlist" in page.text
     response = await rsvp(
         client, app, path, ticket["id"], name="Grace", email="grace@example.org", quantity="1"
     )
     assert response.status_code == 303
     mine = await client.get(response.headers["location"])
-    assert "On the waitlist" in mine.text
+    assert answer_shown(mine.text) == "waitlisted: On the waitlist"
 
 
 async def test_a_ticket_not_on_sale_shows_when_and_refuses_an_answer(
@@ -184,17 +193,24 @@ async def test_a_ticket_not_on_sale_shows_when_and_refuses_an_answer(
 ) -> None:
     event, later = await ticketed_event(client, editor, sale_starts=moment(6))
     ended = await add_ticket(
-        client, editor, event["id"], name="Early bird", sale_starts=moment(-48), sale_ends=moment(-24)
+        client,
+        editor,
+        event["id"],
+        name="Early bird",
+        sale_starts=moment(-48),
+        sale_ends=moment(-24),
     )
     path = page_path(event)
     page = await client.get(path)
-    assert "On sale from " in page.text and "The sale has ended." in page.text
+    assert "On sale from " in page.text
+    assert "The sale has ended." in page.text
     assert 'name="ticket"' not in page.text  # neither has a form
     for ticket in (later, ended):
         response = await rsvp(client, app, path, ticket["id"])
         assert response.status_code == 400
         alert = re.search(r'<p class="error" role="alert"[^>]*>([^<]+)</p>', response.text)
-        assert alert is not None and alert.group(1).strip()
+        assert alert is not None
+        assert alert.group(1).strip()
         assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 0
 
 
@@ -226,18 +242,22 @@ async def test_a_protected_event_answers_with_its_password(
 ) -> None:
     event, ticket = await ticketed_event(client, editor)
     changed = await client.post(
-        f"/calendar/events/v1/events/{event['id']}", json={"password": "s3cret"}, headers=editor.basic
+        f"/calendar/events/v1/events/{event['id']}",
+        json={"password": "s3cret"},
+        headers=editor.basic,
     )
     assert changed.status_code == 200
     path = page_path(event)
     hidden = await client.get(path)
-    assert "Protected event" in hidden.text and 'name="ticket"' not in hidden.text
+    assert "Protected event" in hidden.text
+    assert 'name="ticket"' not in hidden.text
     shown = await client.post(path, data={"post_password": "s3cret"})
     assert shown.status_code == 200
     assert '<input type="hidden" name="post_password" value="s3cret">' in shown.text
     stamp_in(shown.text, ticket["id"])
     without = await rsvp(client, app, path, ticket["id"])
-    assert without.status_code == 200 and "Protected event" in without.text
+    assert without.status_code == 200
+    assert "Protected event" in without.text
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 0
     right = await rsvp(client, app, path, ticket["id"], post_password="s3cret")
     assert right.status_code == 303

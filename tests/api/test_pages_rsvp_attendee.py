@@ -8,7 +8,14 @@ import re
 from fastapi import FastAPI
 from httpx import AsyncClient
 
-from tests.api.rsvp_pages import attendee_path, page_path, read_ticket, rsvp, ticketed_event
+from tests.api.rsvp_pages import (
+    answer_shown,
+    attendee_path,
+    page_path,
+    read_ticket,
+    rsvp,
+    ticketed_event,
+)
 from tests.factories import AuthFor
 
 
@@ -38,13 +45,17 @@ async def test_the_page_shows_the_answer_privately(
     assert response.headers["referrer-policy"] == "no-referrer"
     html = response.text
     assert '<meta name="robots" content="noindex">' in html
-    assert "Poetry Night" in html and "Entry" in html and "Ada Lovelace" in html
+    assert "Poetry Night" in html
+    assert "Entry" in html
+    assert "Ada Lovelace" in html
     assert places(html) == "2"
-    assert "Change your answer" in html and "Cancel my answer" in html
+    assert "Change your answer" in html
+    assert "Cancel my answer" in html
     assert "Thank you!" not in html  # the notice follows the answer's redirect only
     # The same link in another language.
     slovak = await client.get(f"/sk{path}")
-    assert slovak.status_code == 200 and "Vaša odpoveď" in slovak.text
+    assert slovak.status_code == 200
+    assert "Vaša odpoveď" in slovak.text
 
 
 async def test_a_wrong_or_tampered_link_is_the_404_page(
@@ -80,12 +91,13 @@ async def test_a_change_of_places_and_of_going(
     assert response.status_code == 303
     assert response.headers["location"].endswith(f"{path}?done=changed")
     page = await client.get(response.headers["location"])
-    assert "Your answer is changed." in page.text and places(page.text) == "3"
+    assert "Your answer is changed." in page.text
+    assert places(page.text) == "3"
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 3
     response = await client.post(path, data={"action": "change", "quantity": "3", "going": "no"})
     assert response.status_code == 303
     page = await client.get(path)
-    assert re.search(r'class="status status-not_going">\s*Not going', page.text)
+    assert answer_shown(page.text) == "not_going: Not going"
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 0
 
 
@@ -95,7 +107,9 @@ async def test_a_refused_change_is_shown_at_its_field(
     _, ticket, path = await answered(client, app, editor)
     response = await client.post(path, data={"action": "change", "quantity": "9", "going": "yes"})
     assert response.status_code == 400
-    assert '<span class="field-error" id="change-quantity-error">Choose from 1 to 4' in response.text
+    assert (
+        '<span class="field-error" id="change-quantity-error">Choose from 1 to 4' in response.text
+    )
     assert 'value="9"' in response.text  # what was sent, to correct
     assert response.headers["cache-control"] == "no-store"
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 2
@@ -120,16 +134,17 @@ async def test_a_cancellation_frees_the_places_and_moves_the_waitlist_up(
     )
     assert waiting.status_code == 303
     grace = attendee_path(waiting.headers["location"])
-    assert "On the waitlist" in (await client.get(grace)).text
+    assert answer_shown((await client.get(grace)).text) == "waitlisted: On the waitlist"
     response = await client.post(path, data={"action": "cancel"})
     assert response.status_code == 303
     assert response.headers["location"].endswith(f"{path}?done=cancelled")
     page = await client.get(response.headers["location"])
     assert "Your answer is cancelled." in page.text
-    assert re.search(r'class="status status-cancelled">\s*Cancelled', page.text)
-    assert "Cancel my answer" not in page.text and "Change your answer" not in page.text
+    assert answer_shown(page.text) == "cancelled: Cancelled"
+    assert "Cancel my answer" not in page.text
+    assert "Change your answer" not in page.text
     moved = await client.get(grace)
-    assert re.search(r'class="status status-going">\s*Going', moved.text)
+    assert answer_shown(moved.text) == "going: Going"
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 2
 
 
@@ -143,9 +158,11 @@ async def test_delete_cancels_as_the_api_does(
     assert response.headers["cache-control"] == "no-store"
     body = response.json()
     assert list(body) == ["id", "event", "ticket", "status", "quantity"]
-    assert body["ticket"] == ticket["id"] and body["status"] == "cancelled"
+    assert body["ticket"] == ticket["id"]
+    assert body["status"] == "cancelled"
     assert body["quantity"] == 2
     assert "ada" not in response.text.lower()  # no name, no address
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 0
     again = await client.delete(path)  # cancelling twice is one cancellation
-    assert again.status_code == 200 and again.json()["status"] == "cancelled"
+    assert again.status_code == 200
+    assert again.json()["status"] == "cancelled"

@@ -24,15 +24,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 from app.pages.rsvp_form import MIN_SECONDS
 from tests.live.desk_harness import axe_violations, headless_chromium, screenshot
 from tests.live.harness import add_user, almanac_server, fresh_database
+from tests.live.test_pages_browser import API, FORMS
 
-API = "/calendar/events/v1"
 WAIT = 60
-# (width, height, colour scheme): desktop, a 375 px phone, and the dark scheme.
-FORMS = {
-    "desktop": (1280, 1000, "light"),
-    "phone": (375, 812, "light"),
-    "desktop, dark": (1280, 1000, "dark"),
-}
 TOMORROW = datetime.now(UTC).date() + timedelta(days=1)
 
 
@@ -140,7 +134,9 @@ def _journey(driver: WebDriver, base: str, event: dict[str, Any]) -> dict[str, A
     _send(driver)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".ticket [role=alert]"))
     seen["too soon"] = driver.find_element(By.CSS_SELECTOR, ".ticket [role=alert]").text
-    seen["kept"] = driver.find_element(By.CSS_SELECTOR, "form.rsvp input[name=name]").get_attribute("value")
+    seen["kept"] = driver.find_element(By.CSS_SELECTOR, "form.rsvp input[name=name]").get_attribute(
+        "value"
+    )
     seen["axe"].update(_axe_everywhere(driver, "too soon"))
     # As a person would: a few seconds later, the same form again.
     time.sleep(MIN_SECONDS + 0.5)
@@ -188,7 +184,8 @@ async def test_a_person_answers_changes_and_cancels(site: Site, browser: WebDriv
     assert seen["tab order"] == ["name", "email", "quantity", "going", "button"]
     assert "quicker than a person fills in a form" in seen["too soon"]
     assert seen["kept"] == "Ada Lovelace"
-    assert "/rsvp/" in seen["landed"] and seen["landed"].endswith("?done=answered")
+    assert "/rsvp/" in seen["landed"]
+    assert seen["landed"].endswith("?done=answered")
     assert "Thank you!" in seen["notice"]
     assert "Choose from 1 to 4 places" in seen["field error"]
     assert seen["invalid"] == "true"
