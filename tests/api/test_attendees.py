@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.attendees.service import AttendeeService
 from app.core.errors import ApiError
+from app.core.rules.constants import MAX_ID
 from app.core.rules.permissions import Principal, Role
 from app.core.settings import get_settings
 from app.tickets.links import link_key, sign
@@ -22,6 +23,8 @@ from app.tickets.rsvp import RsvpService
 from tests.attendees import add_attendee, add_ticket, command_context
 from tests.factories import API, Auth, AuthFor, make_event
 from tests.tickets import make_ticket, rsvp, ticketed_event
+
+HUGE = "99999999999999999999999999"  # past 64 bits
 
 
 async def event_with_attendees(
@@ -356,3 +359,25 @@ async def test_the_list_is_in_the_openapi_document(client: AsyncClient) -> None:
     listing = next(value for key, value in paths.items() if key.endswith("/attendees"))
     assert listing["get"]["security"]
     assert listing["get"]["x-almanac-role"] == "editor"
+
+
+@pytest.mark.parametrize("number", [HUGE, str(2**63), str(MAX_ID + 1)])
+async def test_ids_out_of_range_are_4xx(client: AsyncClient, admin: AuthFor, number: str) -> None:
+    for method, path in (("GET", "/attendees/{id}"), ("POST", "/attendees/{id}/check-in")):
+        answer = await client.request(
+            method, API + path.replace("{id}", number), headers=admin.basic
+        )
+        assert answer.status_code == 404, answer.text
+    for name in ("event", "ticket"):
+        answer = await client.get(f"{API}/attendees", params={name: number}, headers=admin.basic)
+        assert answer.status_code in (400, 404), answer.text
+    csv_answer = await client.get(
+        f"{API}/attendees.csv", params={"event": number}, headers=admin.basic
+    )
+    assert csv_answer.status_code in (400, 404), csv_answer.text
+    message = await client.post(
+        f"{API}/attendees/message",
+        json={"event": number, "subject": "s", "body": "b"},
+        headers=admin.basic,
+    )
+    assert message.status_code in (400, 404), message.text
