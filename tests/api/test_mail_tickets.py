@@ -27,9 +27,11 @@ from app.mail.worker import MailWorker
 from app.tickets.links import link_key, sign
 from app.tickets.mailing import queue_attendee_mail, queue_event_message
 from app.tickets.records import AttendeeRecord, TicketRecord
+from app.tickets.rsvp import RsvpService
 from tests.attendees import add_attendee, add_ticket
-from tests.factories import API, Auth, make_event
+from tests.factories import API, Auth, AuthFor, make_event
 from tests.mail_receiver import MailReceiver, mail_receiver
+from tests.tickets import rsvp, ticketed_event
 
 SITE = "https://calendar.example.org"
 START = datetime(2030, 5, 17, 19, 30, tzinfo=UTC)
@@ -278,3 +280,57 @@ async def test_the_message_to_all_through_the_api_reaches_each(
         "Cy <cy@example.org>",
     ]
     assert {m["Subject"] for m in messages} == {"Room change"}
+
+
+# ---- through the RSVP (app/tickets/rsvp.py) ---------------------------------------------
+
+
+async def test_an_rsvp_s_confirmation_in_its_language_links_its_manage_url(
+    client: AsyncClient,
+    editor: AuthFor,
+    maker: async_sessionmaker[AsyncSession],
+    receiver: MailReceiver,
+) -> None:
+    _, made = await ticketed_event(client, editor, capacity=10)
+    answered = await rsvp(client, made["id"], quantity=2, i18n_language="de")
+    assert answered.status_code == 201, answered.text
+    body = answered.json()
+    (message,) = await delivered(maker, settings_for(receiver), receiver, 1)
+    assert message["Subject"] == "Ihr Ticket: Concert"
+    assert message["To"] == "Ada <ada@example.org>"
+    plain = body_text(message, "plain")
+    assert body["manage_url"] in plain  # the answer's own link, in the mail
+    assert "/de/rsvp/" in body["manage_url"]
+    assert "Plätze: 2" in plain
+    part_of(message, "image/png")
+    part_of(message, "text/calendar")
+
+
+async def test_a_cancellation_mails_its_attendee_and_the_one_moved_up(
+    client: AsyncClient,
+    editor: AuthFor,
+    db: AsyncSession,
+    maker: async_sessionmaker[AsyncSession],
+    receiver: MailReceiver,
+) -> None:
+    _, made = await ticketed_event(client, editor, capacity=1, waitlist=True)
+    first = (await rsvp(client, made["id"], email="ada@example.org")).json()
+    second = (await rsvp(client, made["id"], email="bob@example.org")).json()
+    assert (first["status"], second["status"]) == ("going", "waitlisted")
+    token = first["manage_url"].rstrip("/").rsplit("/", 1)[1]
+    settings = get_settings()
+    urls = Urls("http://testserver", "", "", "http://testserver")
+    await RsvpService(RequestContext({}, "en", None, db, urls, settings)).cancel_by_link(
+        first["id"], token
+    )
+    await db.commit()
+    messages = await delivered(maker, settings_for(receiver), receiver, 4)
+    sent = [(str(m["To"]), str(m["Subject"])) for m in messages]
+    assert sent[:2] == [
+        ("Ada <ada@example.org>", "Your ticket: Concert"),
+        ("Ada <bob@example.org>", "On the waitlist: Concert"),
+    ]
+    assert set(sent[2:]) == {  # in the cancellation's transaction, both
+        ("Ada <ada@example.org>", "Cancelled: Concert"),
+        ("Ada <bob@example.org>", "A place for you: Concert"),
+    }
