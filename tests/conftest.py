@@ -54,6 +54,7 @@ SLOW_FILES = (
     "test_first_hour.py",
     "test_replica.py",
     "test_instances.py",
+    "test_rsvp_race_live.py",
     "test_webhooks_live.py",
     "test_desk_editor_browser.py",
     "test_pages_browser.py",
