@@ -29,9 +29,9 @@ from app.tickets.mailing import queue_attendee_mail, queue_event_message
 from app.tickets.records import AttendeeRecord, TicketRecord
 from app.tickets.rsvp import RsvpService
 from tests.attendees import add_attendee, add_ticket
-from tests.factories import API, Auth, AuthFor, make_event
+from tests.factories import API, Auth, AuthFor, create_record, make_event
 from tests.mail_receiver import MailReceiver, mail_receiver
-from tests.tickets import rsvp, ticketed_event
+from tests.tickets import make_ticket, rsvp, ticketed_event
 
 SITE = "https://calendar.example.org"
 START = datetime(2030, 5, 17, 19, 30, tzinfo=UTC)
@@ -334,3 +334,39 @@ async def test_a_cancellation_mails_its_attendee_and_the_one_moved_up(
         ("Ada <ada@example.org>", "Cancelled: Concert"),
         ("Ada <bob@example.org>", "A place for you: Concert"),
     }
+
+
+async def test_the_calendar_of_a_series_ticket_and_of_one_date(
+    client: AsyncClient,
+    editor: AuthFor,
+    maker: async_sessionmaker[AsyncSession],
+    receiver: MailReceiver,
+) -> None:
+    """A ticket of the whole series: the series with its rules; a ticket of one date: that
+    date alone, as an event of its own (its own UID, no rules)."""
+    series = await create_record(
+        client, editor, "events", "Weekly class", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"]
+    )
+    listed = await client.get(
+        f"{API}/events",
+        params={"post_parent": series["id"], "start_date": "now", "end_date": "+1 year"},
+    )
+    first, second, _ = listed.json()["events"]
+    pool = await make_ticket(client, editor, event=first["id"], name="Season")
+    one = await make_ticket(client, editor, event=second["id"], name="Week 2")
+    assert (await rsvp(client, pool["id"], email="season@example.org")).status_code == 201
+    assert (await rsvp(client, one["id"], email="week@example.org")).status_code == 201
+    messages = await delivered(maker, settings_for(receiver), receiver, 2)
+    by_to = {str(m["To"]).split("<")[1].rstrip(">"): m for m in messages}
+
+    def vevents(message: EmailMessage) -> list[Any]:
+        ics = part_of(message, "text/calendar").get_content()
+        return list(Calendar.from_ical(ics).walk("VEVENT"))
+
+    (whole,) = vevents(by_to["season@example.org"])
+    assert str(whole["UID"]).startswith(f"{first['id']}@")
+    assert whole["RRULE"]["COUNT"] == [3]
+    (date,) = vevents(by_to["week@example.org"])
+    assert str(date["UID"]).startswith(f"{second['id']}@")
+    assert "RRULE" not in date
+    assert date.decoded("DTSTART").strftime("%Y-%m-%d %H:%M:%S") == second["start_date"]
