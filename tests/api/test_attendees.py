@@ -21,7 +21,7 @@ from app.core.settings import get_settings
 from app.tickets.links import link_key, sign
 from app.tickets.rsvp import RsvpService
 from tests.attendees import add_attendee, add_ticket, command_context
-from tests.factories import API, Auth, AuthFor, make_event
+from tests.factories import API, Auth, AuthFor, create_record, make_event
 from tests.tickets import make_ticket, rsvp, ticketed_event
 
 HUGE = "99999999999999999999999999"  # past 64 bits
@@ -381,3 +381,31 @@ async def test_ids_out_of_range_are_4xx(client: AsyncClient, admin: AuthFor, num
         headers=admin.basic,
     )
     assert message.status_code in (400, 404), message.text
+
+
+async def test_a_date_of_a_series_has_its_own_attendees(client: AsyncClient, auth: Auth) -> None:
+    author = await auth("author")
+    series = await create_record(
+        client, author, "events", "Weekly class", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"]
+    )
+    dates = await client.get(
+        f"{API}/events",
+        params={"post_parent": series["id"], "start_date": "now", "end_date": "+1 year"},
+    )
+    first, second, _ = (date["id"] for date in dates.json()["events"])
+    pool = await make_ticket(client, author, event=first, name="Season")
+    week = await make_ticket(client, author, event=second, name="Week 2")
+    assert (await rsvp(client, pool["id"], "ada@example.org", name="Ada")).status_code == 201
+    assert (await rsvp(client, week["id"], "bob@example.org", name="Bob")).status_code == 201
+    assert names(await listed(client, author, event=second)) == ["Bob"]
+    assert names(await listed(client, author, event=first)) == ["Ada"]
+    assert names(await listed(client, author)) == ["Ada", "Bob"]
+    exported = await client.get(
+        f"{API}/attendees.csv", params={"event": second}, headers=author.basic
+    )
+    assert [row["name"] for row in csv.DictReader(io.StringIO(exported.text, newline=""))] == [
+        "Bob"
+    ]
+    other = await auth("author")
+    refused = await client.get(f"{API}/attendees", params={"event": second}, headers=other.basic)
+    assert refused.status_code == 403
