@@ -20,6 +20,7 @@ from app.core.rules.permissions import Need
 from app.core.web.urls import Urls
 from app.http.ignored import IGNORED_HEADER
 from app.http.openapi_clients import (
+    ANONYMOUS_EXTENSION,
     ROLE_EXTENSION,
     SIGNED_IN,
     declare_security,
@@ -192,9 +193,11 @@ def api_doc(
     paging_headers: bool = False,
     idempotent: bool = False,
     needs: Need | None = None,
+    anonymous: bool = False,
 ) -> dict[str, Any]:
     """Keyword arguments for a route decorator documenting what the handler really parses
-    (`idempotent`: a create that takes an Idempotency-Key, app/http/idempotency.py).
+    (`idempotent`: a create that takes an Idempotency-Key, app/http/idempotency.py;
+    `anonymous`: a write anyone may send, credentials optional as on reads).
 
     `needs`: the permission the handler's service requires (app/core/rules/permissions.py,
     the same constant): the operation then needs credentials (`security` without the
@@ -208,6 +211,8 @@ def api_doc(
     if needs is not None:
         extra["security"] = copy.deepcopy(SIGNED_IN)
         extra[ROLE_EXTENSION] = needs.role.value
+    if anonymous:
+        extra[ANONYMOUS_EXTENSION] = True
     if body is not None:
         extra["requestBody"] = _body(body, required)
     responses: dict[int | str, dict[str, Any]] = {}

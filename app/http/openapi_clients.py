@@ -12,6 +12,9 @@ from typing import Any
 WRITE_METHODS = ("post", "put", "patch", "delete")
 # The lowest role an operation needs (`api_doc(needs=...)`, app/http/openapi.py).
 ROLE_EXTENSION = "x-almanac-role"
+# A write open to anonymous callers (an RSVP, `api_doc(anonymous=True)`): credentials
+# optional, as on reads.
+ANONYMOUS_EXTENSION = "x-almanac-anonymous"
 
 # Both carry an application password (`almanac users add`, docs/design.md#users-and-permissions).
 SECURITY_SCHEMES = {
@@ -69,8 +72,9 @@ def share_schemas(tree: Any, named: dict[str, dict[str, Any]]) -> Any:
 
 
 def declare_security(document: dict[str, Any]) -> None:
-    """Credentials are optional for the whole document (reads), required on each write and
-    on each read that needs a role (which `api_doc(needs=...)` already marked).
+    """Credentials are optional for the whole document (reads), required on each write but
+    an anonymous one (`x-almanac-anonymous`) and on each read that needs a role (which
+    `api_doc(needs=...)` already marked).
 
     Reads open to anonymous callers carry no `security` of their own: generators take any
     operation-level requirement, the optional one included, as "needs an authenticated
@@ -80,7 +84,7 @@ def declare_security(document: dict[str, Any]) -> None:
     document["security"] = OPTIONAL
     for item in document["paths"].values():
         for method, operation in item.items():
-            if method in WRITE_METHODS:
+            if method in WRITE_METHODS and not operation.get(ANONYMOUS_EXTENSION):
                 operation["security"] = SIGNED_IN
 
 

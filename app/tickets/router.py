@@ -119,6 +119,7 @@ async def delete_ticket(id: RecordId, ctx: ContextDep) -> Response:
         response=RsvpAnswer,
         status=201,
         errors=(400, 401, 403, 404, 409, 412, 413, 429),
+        anonymous=True,
     ),
 )
 async def rsvp_ticket(id: RecordId, ctx: ContextDep, request: Request) -> Response:

@@ -117,3 +117,33 @@ async def test_a_ticket_changes_and_goes(client: AsyncClient, editor: AuthFor) -
     assert deleted.status_code == 200
     assert deleted.json()["previous"]["name"] == "Seat"
     assert (await client.get(path)).status_code == 404
+
+
+async def test_the_routes_are_in_the_doc_with_their_security(client: AsyncClient) -> None:
+    doc = (await client.get(f"{API}/doc")).json()
+    paths = doc["paths"]
+    assert "security" in paths["/tickets"]["post"]
+    assert "security" in paths["/tickets/{id}"]["patch"]
+    assert "security" in paths["/tickets/{id}"]["delete"]
+    rsvp = paths["/tickets/{id}/rsvp"]["post"]
+    # Anonymous: credentials optional, the document's default.
+    assert "security" not in rsvp
+    assert rsvp["x-almanac-anonymous"] is True
+    assert {"409", "429"} <= set(rsvp["responses"])
+    body = rsvp["requestBody"]["content"]["application/json"]["schema"]
+    name = body["$ref"].rsplit("/", 1)[1]
+    assert set(doc["components"]["schemas"][name]["required"]) == {"name", "email"}
+
+
+async def test_a_protected_events_tickets_are_listed_only_with_its_password(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    event_id, made = await ticketed_event(client, editor, event={"password": "pw"})
+    everything = await client.get(f"{API}/tickets")
+    assert made["id"] not in [item["id"] for item in everything.json()["tickets"]]
+    refused = await client.get(f"{API}/tickets", params={"event": event_id})
+    assert refused.status_code == 403
+    opened = await client.get(f"{API}/tickets", params={"event": event_id, "password": "pw"})
+    assert [item["id"] for item in opened.json()["tickets"]] == [made["id"]]
+    editors = await client.get(f"{API}/tickets", headers=editor.basic)
+    assert made["id"] in [item["id"] for item in editors.json()["tickets"]]

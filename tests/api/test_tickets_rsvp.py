@@ -63,3 +63,14 @@ async def test_more_than_the_per_person_maximum_names_quantity(
     assert again.status_code == 400
     assert list(again.json()["data"]["params"]) == ["quantity"]
     assert (await ticket(client, made["id"]))["taken"] == 2
+
+
+async def test_the_refusals_speak_the_request_language(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    _, made = await ticketed_event(client, editor, capacity=1)
+    assert (await rsvp(client, made["id"])).status_code == 201
+    path = f"/sk/calendar/events/v1/tickets/{made['id']}/rsvp"
+    refused = await client.post(path, json={"name": "Bob", "email": "bob@example.org"})
+    assert refused.status_code == 409
+    assert refused.json()["message"] == "Tento lístok je vypredaný."
