@@ -294,7 +294,10 @@ async def test_instant_comparisons_use_the_listing_indexes(db: AsyncSession) -> 
     page = await plan(query.page_statement(0, 9))
     assert "Index Scan using occurrences_listing_idx" in page or "occurrences_start_idx" in page
     assert "Index Cond: (start_local >=" in page
-    assert "Seq Scan" not in page
+    # The events' tables are walked by their indexes; the tickets' table (empty here) may be
+    # read whole for the body's `ticketed`, as a table of a few rows should be.
+    assert "Seq Scan on occurrences" not in page
+    assert "Seq Scan on events" not in page
     await db.execute(text("SET LOCAL enable_seqscan = off"))
     count = await plan(query.count_statement())
     assert "occurrences_listing_utc_idx" in count
