@@ -121,7 +121,8 @@ async def answer_from_page(
         return Outcome()
     except ApiError as exc:
         return Outcome(refusal=refused(posted, exc, language, max_per_person))
-    return Outcome(manage_url=f"{answered.manage_url}?done=answered")
+    # A fragment of its own: the browser would keep the form's (`#ticket-N`) otherwise.
+    return Outcome(manage_url=f"{answered.manage_url}?done=answered#answer")
 
 
 # ---- an attendee's own page -----------------------------------------------------------

@@ -66,7 +66,7 @@ async def test_an_answer_is_taken_and_leads_to_the_attendees_page(
     assert response.status_code == 303, response.text
     location = response.headers["location"]
     assert location.startswith("http://testserver/rsvp/")
-    assert location.endswith("/?done=answered")
+    assert location.endswith("/?done=answered#answer")
     assert (await read_ticket(client, editor, ticket["id"]))["taken"] == 2
     page = await client.get(location)
     assert page.status_code == 200
