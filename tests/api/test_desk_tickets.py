@@ -188,3 +188,32 @@ async def test_only_who_may_edit_the_event_manages_its_tickets(
     subscriber = await desk_user("subscriber")
     await desk_login(client, subscriber)
     assert (await client.get(f"/desk/events/{own}/tickets")).status_code == 403
+
+
+async def test_a_ticket_for_one_date_of_a_series(
+    client: AsyncClient, desk_user: DeskUserFactory
+) -> None:
+    editor = await desk_user("editor")
+    series = await published_event(
+        client, editor, "Weekly class", recurrence=["RRULE:FREQ=WEEKLY;COUNT=3"]
+    )
+    token = await desk_login(client, editor)
+    page = await client.get(f"/desk/events/{series}/tickets")
+    assert 'name="date" type="date"' in page.text
+    pool = await add_ticket(client, token, series, name="Whole course")
+    assert pool.headers["location"] == f"/desk/events/{series}/tickets"
+    second = DAY + timedelta(days=7)
+    dated = await add_ticket(client, token, series, name="Trial lesson", date=second.isoformat())
+    assert dated.status_code == 303, dated.text
+    date_page = dated.headers["location"]  # that date's own tickets
+    assert date_page != f"/desk/events/{series}/tickets"
+    listing = await client.get(date_page)
+    assert "Ticket added: Trial lesson." in listing.text
+    assert 'name="date"' not in listing.text  # a date's page adds tickets of that date
+    date_id = int(date_page.split("/")[-2])
+    tickets = {t["name"]: t for t in await tickets_of(client, editor, date_id)}
+    assert tickets["Trial lesson"]["date"] == second.isoformat()
+    assert tickets["Whole course"]["date"] is None
+    no_day = await add_ticket(client, token, series, date="2019-02-30")
+    assert no_day.status_code == 400
+    assert invalid_fields(no_day) == {"date"}

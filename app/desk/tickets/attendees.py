@@ -105,7 +105,9 @@ async def _page(
     status: int = 200,
 ) -> Response:
     ctx = service_context(desk)
-    tickets = await TicketService(ctx).of_event(record.id)
+    # The event's own tickets: a date of a series lists the series' pool too, whose
+    # attendees are the series' (app/attendees/service.py), not the date's.
+    tickets = [t for t in await TicketService(ctx).of_event(record.id) if t.event_id == record.id]
     query = AttendeeQuery(
         event=record.id, ticket=filters.ticket, status=filters.status, search=filters.search or None
     )

@@ -64,7 +64,6 @@ def _local(value: datetime | None, zone: tzinfo) -> str:
 def record_form(ticket: TicketRecord, zone: tzinfo) -> TicketValues:
     """A saved ticket's form: its own sale window (not the effective close: an empty close
     stays empty, so that it keeps following the event's start)."""
-    dated = ticket.occurrence_id is not None  # a ticket of one date of a series
     return {
         "name": ticket.name,
         "description": ticket.description,
@@ -73,7 +72,7 @@ def record_form(ticket: TicketRecord, zone: tzinfo) -> TicketValues:
         "sale_starts": _local(ticket.sale_starts, zone),
         "sale_ends": _local(ticket.sale_ends, zone),
         "waitlist": "true" if ticket.waitlist else "",
-        "date": ticket.event_start.astimezone(zone).date().isoformat() if dated else "",
+        "date": ticket.day.isoformat() if ticket.day is not None else "",
     }
 
 

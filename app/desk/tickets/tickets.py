@@ -107,7 +107,8 @@ async def add_ticket(event_id: int, desk: DeskWriter) -> Response:
         problem = _refusal(desk, error)
         return await _page(desk, record, values, problem=problem, status=error.status)
     said = flash(desk, N_("Ticket added: %(name)s.")) % {"name": ticket.name}
-    return desk.redirect(f"events/{event_id}/tickets", said)
+    # A ticket of one date of a series is listed with that date's tickets.
+    return desk.redirect(f"events/{ticket.event_id}/tickets", said)
 
 
 async def _editing(desk: DeskContext, ticket_id: int) -> tuple[TicketRecord, EventRecord]:
