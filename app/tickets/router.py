@@ -27,6 +27,10 @@ from app.tickets.serializer import answer_body, ticket_body
 from app.tickets.service import TicketService
 
 router = APIRouter(prefix="/tickets", tags=["tickets"])
+# A ticket's `on_sale` turns with the clock, not with a write: its reads are not stored by
+# the server's response cache, which keys answers by the data version
+# (app/core/caching/cache.py); clients revalidate them by their ETag as any read.
+CLOCKED = {"Cache-Control": "private, no-cache"}
 ONE = "/{id:id}"
 WRITERS = (401, 403, 404, 413)
 ONE_WRITERS = (*WRITERS, 412)
@@ -42,7 +46,7 @@ ONE_WRITERS = (*WRITERS, 412)
 async def list_tickets(page: PageDep, ctx: ContextDep) -> Response:
     query, echoed = ticket_query(ctx.raw)
     records, total = await TicketService(ctx).page(query, page)
-    return list_response(
+    response = list_response(
         urls=ctx.urls,
         path="/tickets",
         key="tickets",
@@ -52,6 +56,8 @@ async def list_tickets(page: PageDep, ctx: ContextDep) -> Response:
         page=page,
         filters=echoed,
     )
+    response.headers.update(CLOCKED)
+    return response
 
 
 @router.post(
@@ -83,7 +89,7 @@ async def create_ticket(ctx: ContextDep) -> Response:
 async def get_ticket(id: RecordId, ctx: ContextDep) -> Response:
     password = ctx.raw.get("password")
     ticket = await TicketService(ctx).read(id, password if isinstance(password, str) else None)
-    return json_response(ticket_body(ticket, ctx))
+    return json_response(ticket_body(ticket, ctx), 200, CLOCKED)
 
 
 @router.patch(

@@ -29,10 +29,15 @@ async def test_an_editor_adds_a_ticket_and_anyone_reads_it(
     assert made["sale_ends"] == event["start_date"]
     read = await ticket(client, made["id"])
     assert read == made
+    # `on_sale` turns with the clock: no shared cache (the server's included) keeps it.
+    answer = await client.get(f"{API}/tickets/{made['id']}")
+    assert answer.headers["cache-control"] == "private, no-cache"
+    assert "etag" in answer.headers
     listed = await client.get(f"{API}/tickets", params={"event": event_id})
     assert listed.status_code == 200
     assert [item["id"] for item in listed.json()["tickets"]] == [made["id"]]
     assert listed.headers["X-WP-Total"] == "1"
+    assert listed.headers["cache-control"] == "private, no-cache"
 
 
 async def test_unlimited_capacity_has_no_places_left_figure(
