@@ -226,7 +226,7 @@ def make_services(settings: Settings) -> AppServices:
     # Venues' full addresses, after the writes that leave them to the service.
     geocoding = VenueGeocoding(geocoder, settings.geocoder_retry_minutes, activity)
     # The mail outbox's sender (with SMTP_URL only), woken by a write that queued mail.
-    mail = MailWorker(settings)
+    mail = MailWorker(settings, metrics)
     return AppServices(
         settings=settings,
         metrics=metrics,

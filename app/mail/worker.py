@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from app.core.database.engine import Session, SessionMaker
+from app.core.observability.metrics import Metrics
 from app.core.settings import Settings
 from app.core.tasks import cancel, repeat
 from app.mail.records import Claimed
@@ -56,7 +57,8 @@ def next_attempt(schedule: list[float], attempts: int, now: datetime) -> datetim
 class MailWorker:
     """The process's sender of the outbox, and the after-commit hook that wakes it."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, metrics: Metrics | None = None) -> None:
+        self.metrics = metrics
         self.schedule = list(settings.mail_retry_schedule)
         self.poll_interval = settings.mail_poll_interval
         self.sender = (
@@ -92,7 +94,15 @@ class MailWorker:
             if not claimed:
                 return Round()
             outcomes = await self.sender.send_all(claimed)
-            return await self._record(repo, claimed, outcomes)
+            done = await self._record(repo, claimed, outcomes)
+        if self.metrics is not None:  # once committed
+            for outcome, count in (
+                ("sent", done.sent),
+                ("retry", done.retried),
+                ("failed", done.failed),
+            ):
+                self.metrics.mail_sent(outcome, count)
+        return done
 
     async def _record(
         self, repo: OutboxRepository, claimed: list[Claimed], outcomes: list[Outcome]

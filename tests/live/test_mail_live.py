@@ -162,8 +162,12 @@ async def test_none_lost_when_the_server_is_killed_between_commit_and_send(
         try:
             await receiver.wait_for(1)
             await asyncio.sleep(0.5)  # several more looks into the outbox: nothing again
+            async with httpx.AsyncClient() as http:
+                metrics = (await http.get(f"{server.base}/metrics")).text
         finally:
             await server.stop()
+    assert 'almanac_mail_messages_total{outcome="sent"} 1.0' in metrics
+    assert 'outcome="retry"' not in metrics
     assert recipients(receiver) == ["ada@example.org"]
     (message,) = receiver.messages()
     assert message["Subject"] == "Your ticket: Concert"

@@ -112,6 +112,13 @@ class _Collectors:
             ["outcome"],
             registry=registry,
         )
+        self.mail_messages: Counter = Counter(
+            "almanac_mail_messages",
+            "Messages of the mail outbox handed to the mail server, by outcome: sent, retry "
+            "(not taken, to be retried), failed (refused for good, or the retries are over)",
+            ["outcome"],
+            registry=registry,
+        )
         self.webhook_deferrals_bounded: Counter = Counter(
             "almanac_webhook_deferrals_bounded",
             "Webhook delivery batches sent after WEBHOOKS_MAX_DEFERRAL while their worker was "
@@ -176,6 +183,10 @@ class Metrics:
     def webhook_delivery(self, outcome: str) -> None:
         if self._c is not None:
             self._c.webhook_deliveries.labels(outcome).inc()
+
+    def mail_sent(self, outcome: str, count: int = 1) -> None:
+        if self._c is not None and count:
+            self._c.mail_messages.labels(outcome).inc(count)
 
     def webhook_deferral_bound(self) -> None:
         if self._c is not None:
