@@ -40,6 +40,8 @@ class MailReceiver:
     login: tuple[str, str] | None = None
     taken: list[Taken] = field(default_factory=list)
     logins: list[str] = field(default_factory=list)
+    # Set when a message's data starts coming (before `delay`).
+    receiving: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _controller: Controller | None = None
 
@@ -58,6 +60,7 @@ class MailReceiver:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.receiving.set()
         if self.delay:
             await asyncio.sleep(self.delay)
         with self._lock:

@@ -15,9 +15,12 @@ worker looks every MAIL_POLL_INTERVAL seconds, and at once when this process com
 message (the after-commit hook `after_write`)."""
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from app.core.database.engine import Session, SessionMaker
 from app.core.observability.metrics import Metrics
@@ -32,6 +35,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 20  # messages claimed, and sent over one connection, at a time
 MAX_BACKOFF_SECONDS = 60.0  # the longest wait after a round failed (the database down)
+STOP_GRACE = 5.0  # seconds a round in progress has to finish when the process stops
 
 
 @dataclass
@@ -133,7 +137,7 @@ class MailWorker:
 
     async def _run(self, maker: SessionMaker) -> None:
         async def step() -> bool:
-            done = await self.send_due(maker)
+            done = await self._finished(self.send_due(maker))
             # More may be due at once after a full batch the server took.
             return done.claimed == BATCH and done.sent > 0
 
@@ -144,3 +148,15 @@ class MailWorker:
             lambda failures: min(self.poll_interval * 2 ** min(failures, 16), MAX_BACKOFF_SECONDS),
             lambda: log.exception("mail: a round failed; retrying with backoff"),
         )
+
+    async def _finished(self, sending: Coroutine[Any, Any, Round]) -> Round:
+        """The round, which a stop (a deploy's SIGTERM) lets end for up to STOP_GRACE
+        seconds: its commit records what the server took, which would otherwise go again
+        at the next start."""
+        task = asyncio.ensure_future(sending)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(task, STOP_GRACE)
+            raise

@@ -130,6 +130,16 @@ async def outbox_states(url: str) -> list[tuple[int, bool]]:
         await engine.dispose()
 
 
+async def until_all_sent(url: str, count: int) -> None:
+    """Until the outbox holds `count` messages, all recorded as sent (bounded)."""
+    for _ in range(300):
+        states = await outbox_states(url)
+        if len(states) == count and all(sent for _, sent in states):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"not all of {count} recorded as sent")
+
+
 def recipients(receiver: MailReceiver) -> list[str]:
     return sorted(r for taken in receiver.taken for r in taken.recipients)
 
@@ -161,6 +171,7 @@ async def test_none_lost_when_the_server_is_killed_between_commit_and_send(
         await server.start()
         try:
             await receiver.wait_for(1)
+            await until_all_sent(database, 1)
             await asyncio.sleep(0.5)  # several more looks into the outbox: nothing again
             async with httpx.AsyncClient() as http:
                 metrics = (await http.get(f"{server.base}/metrics")).text
@@ -185,7 +196,8 @@ async def test_two_instances_send_each_message_once(database: str) -> None:
             # The request on one queues the messages; both look into the outbox.
             await message_all(servers[0], site, "Programme")
             await receiver.wait_for(count)
-            await asyncio.sleep(0.5)
+            await until_all_sent(database, count)
+            await asyncio.sleep(0.5)  # several more looks into the outbox: nothing again
         finally:
             await asyncio.gather(*(server.stop() for server in servers))
     assert recipients(receiver) == sorted(f"guest{n}@example.org" for n in range(count))
