@@ -211,19 +211,32 @@ async def test_a_person_answers_changes_and_cancels(site: Site, browser: WebDriv
 
 
 async def test_a_page_with_a_ticket_is_never_a_cache_hit(site: Site) -> None:
+    """A page with a form is never stored; one without is, until a ticket is added to its
+    event (a ticket's write draws a new data version) or an answer changes its places."""
     event = await site.ticketed("Quiet Reading")
     async with httpx.AsyncClient(timeout=30) as client:
-        create = await client.post(
-            f"{site.base}{API}/events", auth=site.auth,
-            json={"title": "Open Stage", "start_date": f"{TOMORROW} 18:00:00",
-                  "end_date": f"{TOMORROW} 19:00:00"},
+        plain = await site.post(
+            client, "events", title="Open Stage", start_date=f"{TOMORROW} 18:00:00",
+            end_date=f"{TOMORROW} 19:00:00",
         )  # fmt: skip
-        assert create.status_code == 201
-        plain = create.json()
         ticketed = [await client.get(f"{site.base}/event/{event['slug']}/") for _ in range(2)]
         untouched = [await client.get(f"{site.base}/event/{plain['slug']}/") for _ in range(2)]
+        ticket = await site.post(client, "tickets", event=plain["id"], name="Stage seats")
+        added = await client.get(f"{site.base}/event/{plain['slug']}/")
+        before = await client.get(f"{site.base}{API}/tickets/{ticket['id']}")
+        again = await client.get(f"{site.base}{API}/tickets/{ticket['id']}")
+        answered = await client.post(
+            f"{site.base}{API}/tickets/{ticket['id']}/rsvp",
+            json={"name": "Ada", "email": "ada@example.org", "quantity": 2},
+        )
+        assert answered.status_code == 201, answered.text
+        after = await client.get(f"{site.base}{API}/tickets/{ticket['id']}")
     assert [r.headers.get("x-almanac-cache") for r in ticketed] == ["miss", "miss"]
     assert all(r.headers["cache-control"] == "no-store" for r in ticketed)
     stamps = [r.text.split('name="stamp" value="')[1].split('"')[0] for r in ticketed]
     assert stamps[0] != stamps[1]  # a form made for each visitor
     assert untouched[1].headers["x-almanac-cache"] == "hit"
+    assert added.headers.get("x-almanac-cache") == "miss"
+    assert "Stage seats" in added.text
+    assert again.headers["x-almanac-cache"] == "hit"
+    assert (before.json()["taken"], after.json()["taken"]) == (0, 2)
