@@ -214,6 +214,8 @@ async def test_a_ticket_for_one_date_of_a_series(
     tickets = {t["name"]: t for t in await tickets_of(client, editor, date_id)}
     assert tickets["Trial lesson"]["date"] == second.isoformat()
     assert tickets["Whole course"]["date"] is None
+    trial = await client.get(f"/desk/tickets/{tickets['Trial lesson']['id']}/edit")
+    assert "For the date of " in trial.text
     no_day = await add_ticket(client, token, series, date="2019-02-30")
     assert no_day.status_code == 400
     assert invalid_fields(no_day) == {"date"}

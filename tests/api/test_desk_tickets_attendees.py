@@ -80,6 +80,8 @@ async def test_the_list_with_its_search_filters_and_totals(
     assert "Ann" in csv.text
     assert "ann@example.org" in csv.text
 
+    slovak = await client.get(f"/sk/desk/events/{event_id}/attendees")
+    assert "Účastníci" in slovak.text
     german = await client.get(f"/de/desk/events/{event_id}/attendees")
     assert "Teilnehmende" in german.text
     assert "Auf der Warteliste" in german.text
@@ -177,6 +179,9 @@ async def test_the_qr_link_checks_in_once(
     assert wrong.status_code == 404
     assert "Ann" not in wrong.text
 
+    forged = await client.post(link, data={})  # without the session's CSRF token
+    assert forged.status_code == 403
+    assert (await attendee_status(client, editor, ann["id"]))["checked_in_at"] is None
     done = await client.post(link, data={"csrf_token": token})
     assert done.status_code == 200
     assert re.search(r"Checked in at \d\d:\d\d\.", done.text)
