@@ -49,6 +49,8 @@ from app.core.settings import get_settings  # noqa: E402
 from app.seed.seeder import libpq_url  # noqa: E402
 from app.seed.vocabulary import CITIES  # noqa: E402
 from bench.load import PLACEHOLDER, Spec  # noqa: E402
+from bench.rsvp import RsvpNumbers  # noqa: E402
+from bench.rsvp import measure as measure_rsvp  # noqa: E402
 from bench.statements import Counted, count_statements  # noqa: E402
 from bench.webhooks import WebhookNumbers, measure, receiver  # noqa: E402
 
@@ -169,6 +171,9 @@ class Server:
             "DATABASE_URL": self.url,
             "LOG_LEVEL": "warning",
             "WEBHOOKS_ALLOW_PRIVATE": "true",
+            # Every RSVP of the load comes from 127.0.0.1 (bench/rsvp.py): the throttle per
+            # address must not be what answers.
+            "RSVP_LIMIT": "1000000000",
         }
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
@@ -518,6 +523,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="events changed at once for the webhook delivery rate (2000; 0: no webhook part)",
     )
     parser.add_argument(
+        "--rsvp",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="measure RSVPs per second at saturation and the capacity held (bench/rsvp.py)",
+    )
+    parser.add_argument(
+        "--rsvp-places",
+        type=int,
+        default=50,
+        help="the capacity of the ticket the RSVP part sells out (50)",
+    )
+    parser.add_argument(
         "--webhook-rounds",
         type=int,
         default=3,
@@ -529,6 +546,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--events, --concurrency and --workers must be >= 1, --duration > 0")
     if args.webhook_rounds < 1:
         parser.error("--webhook-rounds must be >= 1")
+    if args.rsvp_places < 1:
+        parser.error("--rsvp-places must be >= 1")
     return args
 
 
@@ -566,6 +585,7 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
         step(f"starting almanac serve with {args.workers} workers")
         rows: list[tuple[str, int, Result, Counted | None]] = []
         hooks: WebhookNumbers | None = None
+        rsvp: RsvpNumbers | None = None
         with Server(url, args.workers, workdir / "server.log") as server:
             step(f"serving on {server.base}; load from {client.describe()}")
             for name, spec in specs.items():
@@ -575,6 +595,20 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
                 result = client.run(server.base, spec, concurrency, args.duration)
                 step(f"{name}: {result.rate:,.0f} req/s, {result.errors} errors")
                 rows.append((name, concurrency, result, counted.get(name)))
+            if args.rsvp:
+                rsvp = measure_rsvp(
+                    database=libpq_url(url),
+                    server=server.base,
+                    editor=("bench-editor", password),
+                    run=lambda spec, seconds: client.run(
+                        server.base, spec, args.concurrency, seconds
+                    ),
+                    concurrency=args.concurrency,
+                    duration=args.duration,
+                    warmup=args.warmup,
+                    step=step,
+                    places=args.rsvp_places,
+                )
             if args.webhook_changes > 0:
                 writes = route_specs(targets, "bench-editor", password)["POST /events"]
 
@@ -625,6 +659,8 @@ def bench(args: argparse.Namespace, workdir: Path) -> None:
             # Throughput, not latency: what one change costs the server at full load.
             changes = result.rate * FEED_PAGE
             print(f"  {name}: {changes:,.0f} changes/s, {1e6 / changes:,.0f} µs per change")
+    if rsvp is not None:
+        print("\n".join(rsvp.lines()))
     if hooks is not None:
         print("\n".join(hooks.lines()))
     for name, _, result, _ in rows:

@@ -63,10 +63,13 @@ async def test_smoke_run_with_the_python_load_generator(server_url: str) -> None
         bench,
         *("--events", "50", "--duration", "0.1", "--warmup", "0"),
         *("--concurrency", "2", "--workers", "1", "--client", "python"),
-        *("--webhook-changes", "20", "--webhook-rounds", "1"),
+        *("--webhook-changes", "20", "--webhook-rounds", "1", "--rsvp-places", "5"),
         env={"BENCH_DATABASE_URL": server_url},
     )
     assert result.returncode == 0, result.stdout + result.stderr
+    # The RSVP part: a rate of going answers, and the small ticket sold out and held.
+    assert re.search(r"[\d,]+ RSVPs/s at saturation", result.stdout), result.stdout
+    assert re.search(r"taken 5 of 5, going places 5: capacity held", result.stdout), result.stdout
     rows = [line for line in result.stdout.splitlines() if line.startswith("| `")]
     assert len(rows) == len(ROUTES)
     for row, route in zip(rows, ROUTES, strict=True):
