@@ -11,11 +11,20 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.message import EmailMessage
-from email.policy import SMTP
+from email.charset import QP, Charset
+from email.encoders import encode_base64
+from email.header import Header
+from email.message import Message
+from email.mime.base import MIMEBase
+from email.mime.multipart import MIMEMultipart
+from email.mime.nonmultipart import MIMENonMultipart
+from email.policy import compat32
 from email.utils import format_datetime, formataddr, parseaddr
 
 LINE_BREAKS = re.compile(r"[\r\n\t]+")
+LINES = compat32.clone(linesep="\r\n")  # as SMTP sends them
+TEXT_CHARSET = Charset("utf-8")
+TEXT_CHARSET.body_encoding = QP  # texts stay readable in the source, lines short
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,32 +69,55 @@ def message_id(row_id: int, sender: str) -> str:
 
 def compose(letter: Letter, row_id: int, sender: str) -> bytes:
     """The MIME message: multipart/alternative (text, then HTML with its inline images in a
-    multipart/related), inside a multipart/mixed when files are attached."""
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = formataddr((one_line(letter.recipient_name), letter.recipient))
-    message["Subject"] = one_line(letter.subject)
+    multipart/related), inside a multipart/mixed when files are attached.
+
+    Built with the email package's classic classes (compat32): the modern API parses every
+    header it is given again, about 9 ms of CPU a message, in the RSVP's request."""
+    alternative = MIMEMultipart("alternative")
+    alternative.attach(_text(letter.text, "plain"))
+    html: Message = _text(letter.html, "html")
+    inline = [part for part in letter.parts if part.cid is not None]
+    if inline:
+        related = MIMEMultipart("related")
+        related.attach(html)
+        for part in inline:
+            related.attach(_file(part, "inline"))
+        html = related
+    alternative.attach(html)
+    message: Message = alternative
+    attached = [part for part in letter.parts if part.cid is None]
+    if attached:
+        message = MIMEMultipart("mixed")
+        message.attach(alternative)
+        for part in attached:
+            message.attach(_file(part, "attachment"))
+    message["From"] = formataddr(parseaddr(sender), "utf-8")
+    message["To"] = formataddr((one_line(letter.recipient_name), letter.recipient), "utf-8")
+    message["Subject"] = _header(one_line(letter.subject))
     message["Date"] = format_datetime(datetime.now(UTC))
     message["Message-ID"] = message_id(row_id, sender)
+    message["Content-Language"] = letter.language
     # Sent by the site, not a person: no auto-replies (RFC 3834).
     message["Auto-Submitted"] = "auto-generated"
-    message.set_content(letter.text, cte="quoted-printable")
-    message.add_alternative(letter.html, subtype="html", cte="quoted-printable")
-    html = message.get_body(("html",))
-    assert isinstance(html, EmailMessage)
-    for part in letter.parts:
-        if part.cid is not None:
-            html.add_related(
-                part.data,
-                part.maintype,
-                part.subtype,
-                cid=part.cid,
-                filename=part.filename,
-                disposition="inline",
-            )
-    for part in letter.parts:
-        if part.cid is None:
-            message.add_attachment(part.data, part.maintype, part.subtype, filename=part.filename)
-    # After the content: setting it clears the Content-* headers.
-    message["Content-Language"] = letter.language
-    return message.as_bytes(policy=SMTP)
+    return message.as_bytes(policy=LINES)
+
+
+def _header(value: str) -> str:
+    """ASCII as it is; else RFC 2047 encoded words."""
+    return value if value.isascii() else Header(value, "utf-8").encode()
+
+
+def _text(text: str, subtype: str) -> MIMENonMultipart:
+    part = MIMENonMultipart("text", subtype)
+    part.set_payload(text, TEXT_CHARSET)
+    return part
+
+
+def _file(part: Part, disposition: str) -> MIMEBase:
+    file = MIMEBase(part.maintype, part.subtype)
+    file.set_payload(part.data)
+    encode_base64(file)
+    file.add_header("Content-Disposition", disposition, filename=part.filename)
+    if part.cid is not None:
+        file["Content-ID"] = part.cid
+    return file

@@ -125,7 +125,7 @@ def check_in_png(settings: Settings, attendee: AttendeeRecord) -> bytes:
     code = sign(link_key(settings.app_password_pepper), "check_in", attendee.id, attendee.secret)
     buffer = io.BytesIO()
     url = f"{SITE}/desk/check-in/{attendee.id}/{code}/"
-    segno.make(url, error="m").save(buffer, kind="png", scale=8, border=2)
+    segno.make(url, error="m", mask=0).save(buffer, kind="png", scale=8, border=2)
     return buffer.getvalue()
 
 
