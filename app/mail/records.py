@@ -14,7 +14,7 @@ OUTBOX_STATUSES: tuple[OutboxStatus, ...] = ("waiting", "sent", "failed")
 
 @dataclass(frozen=True, slots=True)
 class OutboxEntry:
-    """One message of the outbox, without its MIME body (`OutboxRepository.message` has it)."""
+    """One message of the outbox, without its MIME body."""
 
     id: int
     kind: str  # an attendee's mail (app/tickets/mailing.py AttendeeMail) or "message"

@@ -69,8 +69,6 @@ COUNTS_SQL = text(
     FROM mail_outbox
     """
 )
-GET_SQL = text(f"SELECT {ENTRY_COLUMNS} FROM mail_outbox WHERE id = :id")
-MESSAGE_SQL = text("SELECT message FROM mail_outbox WHERE id = :id")
 OF_RECIPIENT_SQL = text(
     f"SELECT {ENTRY_COLUMNS} FROM mail_outbox WHERE lower(recipient) = lower(:email) ORDER BY id"
 )
@@ -144,14 +142,6 @@ class OutboxRepository:
     async def count(self, status: OutboxStatus | None) -> int:
         statement = text(f"SELECT count(*) FROM mail_outbox {_where(status)}")
         return int(await self.session.scalar(statement) or 0)
-
-    async def get(self, message_id: int) -> OutboxEntry | None:
-        row = (await self.session.execute(GET_SQL, {"id": message_id})).one_or_none()
-        return None if row is None else OutboxEntry(**row._mapping)
-
-    async def message(self, message_id: int) -> bytes | None:
-        found = await self.session.scalar(MESSAGE_SQL, {"id": message_id})
-        return None if found is None else bytes(found)
 
     async def send_again(self, message_id: int) -> bool:
         """A failed message back among the waiting ones, its retries anew."""

@@ -55,8 +55,6 @@ class Outbox:
     - `page(status, page)`: a page of messages, newest first, of one status ("waiting",
       "sent", "failed"; None: all) and the total of that status;
     - `counts()`: messages waiting, sent and failed (`OutboxCounts`);
-    - `read(id)`: one message's record, None if there is none; `message(id)`: its MIME
-      bytes as sent (for a "view source");
     - `send_again(id)`: a failed message waits again, its retries anew (False if it is not
       a failed one);
     - `forget(email)`: deletes every message to that address (any case); how many;
@@ -74,12 +72,6 @@ class Outbox:
 
     async def counts(self) -> OutboxCounts:
         return await self.repo.counts()
-
-    async def read(self, message_id: int) -> OutboxEntry | None:
-        return await self.repo.get(message_id)
-
-    async def message(self, message_id: int) -> bytes | None:
-        return await self.repo.message(message_id)
 
     async def send_again(self, message_id: int) -> bool:
         again = await self.repo.send_again(message_id)
