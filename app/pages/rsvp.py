@@ -23,10 +23,9 @@ from app.core.settings import Settings
 from app.core.web.refusals import Refusals
 from app.events.service import EventService
 from app.http.context import RequestContext, open_request_context
-from app.i18n.dates import format_moment
 from app.pages.content import Content, NotShown, PasswordNeeded
 from app.pages.rsvp_form import Posted, Refusal, read_quantity, refusal_texts, refused, trapped
-from app.pages.tickets import ShownTicket, shown_tickets
+from app.pages.tickets import ShownTicket, moment_words, shown_tickets
 from app.tickets.commands import RsvpChange
 from app.tickets.records import AttendeeRecord, TicketRecord
 from app.tickets.rsvp import Answered, RsvpService
@@ -186,10 +185,10 @@ async def attendee_page(
         attendee,
         ticket,
         body,
-        format_moment(ticket.event_start, language, zone),
+        moment_words(ticket.event_start, language, zone),
         None
         if attendee.checked_in_at is None
-        else format_moment(attendee.checked_in_at, language, zone),
+        else moment_words(attendee.checked_in_at, language, zone),
         can_cancel and ticket.on_sale(now),
         can_cancel,
         done if done in DONE else None,

@@ -27,6 +27,7 @@ ASSET_TYPES = {
     "almanac.css": "text/css; charset=utf-8",
     "embed.js": "text/javascript; charset=utf-8",
     "map.js": "text/javascript; charset=utf-8",
+    "rsvp.js": "text/javascript; charset=utf-8",
 }
 # Assets change with a release only; a day, revalidated by their ETag after that.
 ASSET_CACHE = "public, max-age=86400"

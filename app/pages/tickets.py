@@ -7,11 +7,19 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Literal
 
-from app.i18n.dates import format_moment
+from app.i18n.dates import Dates
 from app.pages.rsvp_form import Refusal, RsvpForm, make_stamp
 from app.tickets.records import TicketRecord
 
 TicketState = Literal["on_sale", "waitlist", "sold_out", "not_yet", "closed"]
+
+
+def moment_words(value: datetime, language: str, zone: tzinfo) -> str:
+    """A sale's bound or an event's start as the pages write a day and a time, in the
+    site's zone ("Monday, November 30, 2026, 7:00 PM")."""
+    local = value.astimezone(zone)
+    dates = Dates(language)
+    return f"{dates.day(local)}, {dates.time(local)}"
 
 
 def state_of(ticket: TicketRecord, now: datetime) -> TicketState:
@@ -58,8 +66,8 @@ def shown_tickets(
             ShownTicket(
                 ticket,
                 state,
-                None if opens is None else format_moment(opens, language, zone),
-                format_moment(ticket.sale_closes, language, zone),
+                None if opens is None else moment_words(opens, language, zone),
+                moment_words(ticket.sale_closes, language, zone),
                 form,
                 None if mine is None else mine.alert,
             )

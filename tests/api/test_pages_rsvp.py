@@ -46,6 +46,13 @@ async def test_the_event_page_shows_its_ticket_and_a_form(
     assert 'tabindex="-1"' in trap.group(1)
     # A page with a form made for this visitor is kept by no cache.
     assert response.headers["cache-control"] == "no-store"
+    # The script that sends the form without a reload: the site's own, with the nonce.
+    script = re.search(r'<script src="[^"]*/assets/rsvp\.js" nonce="([^"]+)" defer>', html)
+    assert script is not None
+    assert f"'nonce-{script.group(1)}'" in response.headers["content-security-policy"]
+    asset = await client.get("/assets/rsvp.js")
+    assert asset.status_code == 200
+    assert asset.headers["content-type"].startswith("text/javascript")
 
 
 async def test_an_event_without_tickets_has_no_form_and_stays_cacheable(
@@ -55,6 +62,7 @@ async def test_an_event_without_tickets_has_no_form_and_stays_cacheable(
     response = await client.get(page_path(event))
     assert response.status_code == 200
     assert 'class="tickets"' not in response.text
+    assert "rsvp.js" not in response.text
     assert "cache-control" not in response.headers
 
 
