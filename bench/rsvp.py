@@ -25,21 +25,16 @@ import asyncpg
 
 from app.tickets.params import MAX_PLACES
 from bench.load import PLACEHOLDER, Spec
+from bench.webhooks import LoadResult as Timed
 
 API = "/calendar/events/v1"
 UNREACHED = MAX_PLACES  # the first ticket's capacity: no run sells it out
 SOLD_OUT_PLACES = 50  # the second ticket's, by default (--rsvp-places)
 
 
-class LoadResult(Protocol):
-    """What a run of the load reports (bench/run.py's Result)."""
+class LoadResult(Timed, Protocol):
+    """What a run of the load reports (bench/run.py's Result), errors included."""
 
-    @property
-    def requests(self) -> int: ...
-    @property
-    def rate(self) -> float: ...
-    @property
-    def p50_ms(self) -> float: ...
     @property
     def p99_ms(self) -> float: ...
     @property
