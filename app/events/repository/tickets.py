@@ -34,7 +34,7 @@ def ticketed_dates(o: Any) -> Any:
     tickets (those of a series without a date: each of its dates, through the occurrences'
     series index), a set the planner can start from when tickets are few (then the page
     and its count read those dates alone), or hash and probe while it walks the list's
-    index when they are many (docs/performance.md#tickets-and-the-list)."""
+    index when they are many (docs/performance.md, "Tickets and RSVP")."""
     dates = aliased(Occurrence, name="ticketed_dates")
     whole = (
         select(dates.id)
