@@ -279,6 +279,21 @@ class Settings(BaseSettings):
     def _choice(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
 
+    @field_validator("smtp_url")
+    @classmethod
+    def _smtp_url(cls, value: str | None) -> str | None:
+        """Refused at start-up, not at the first message (app/mail/smtp.py reads it)."""
+        if value is None or not value.strip():
+            return None  # `SMTP_URL=` is unset: messages wait in the outbox
+        parts = urlsplit(value.strip())
+        try:
+            parts.port  # noqa: B018 (a port out of range or not a number raises)
+        except ValueError as exc:
+            raise ValueError(f"SMTP_URL has a wrong port: {exc}") from exc
+        if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+            raise ValueError("SMTP_URL must be smtp://[user:password@]host[:port] or smtps://...")
+        return value.strip()
+
     @field_validator("site_timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:

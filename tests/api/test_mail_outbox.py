@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
@@ -230,6 +231,13 @@ def test_smtp_urls_are_read() -> None:
     for wrong in ("http://mail.example.org", "smtp://", "mail.example.org"):
         with pytest.raises(ValueError, match="SMTP_URL"):
             SmtpTarget.parse(wrong)
+
+
+@pytest.mark.parametrize("wrong", ["http://mail.example.org", "smtp://", "smtp://h:99999"])
+def test_a_wrong_smtp_url_is_refused_with_the_settings(wrong: str) -> None:
+    with pytest.raises(ValidationError, match="SMTP_URL"):
+        Settings(smtp_url=wrong)
+    assert Settings(smtp_url=" ").smtp_url is None  # empty: unset
 
 
 async def test_the_server_s_login_is_used(maker: async_sessionmaker[AsyncSession]) -> None:
