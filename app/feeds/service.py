@@ -101,7 +101,7 @@ async def event_feed(ctx: RequestContext, key: Key, request: ReadRequest) -> byt
 
 async def calendar_name(ctx: RequestContext, query: EventQuery, window: ListWindow) -> str:
     """ "Events", then what the filters select: category and tag names, venues and
-    organizers the caller may see, featured or not, the search words, the dates asked for
+    organizers the caller may see, featured or not, with tickets or not, the search words, the dates asked for
     (as the list applied them: whole days unless strict)."""
     language = ctx.language
     parts: list[str] = []
@@ -116,8 +116,9 @@ async def calendar_name(ctx: RequestContext, query: EventQuery, window: ListWind
         names = await _post_names(ctx, kind, list(ids or ()))
         if names:
             parts.append(f"{FEED_TEXTS.text(kind.name, language)}: {', '.join(names)}")
-    if query.featured is not None:
-        parts.append(FEED_TEXTS.text("featured" if query.featured else "not_featured", language))
+    for flag, key in ((query.featured, "featured"), (query.ticketed, "ticketed")):
+        if flag is not None:
+            parts.append(FEED_TEXTS.text(key if flag else f"not_{key}", language))
     if query.search:
         parts.append(FEED_TEXTS.text("quoted", language, text=query.search))
     asked = (

@@ -153,15 +153,22 @@ async def test_the_feed_and_the_pages_filter_alike(
     assert only | none == every
     assert not only & none
     assert any(str(ticketed["id"]) in uid for uid in only)
+    named = await client.get(f"/de{API}/events.ics", params={"ticketed": "false"})
+    assert "Veranstaltungen: Ohne Tickets" in icalendar.Calendar.from_ical(named.content)["NAME"]
 
     page = await client.get("/events/list/", params={"ticketed": "1"})
     assert page.status_code == 200
     assert "Ticketed evening" in page.text
     assert "Plain evening" not in page.text
-    # The filter stays in the view's links (to the next page, the other views).
     page = await client.get("/events/list/", params={"ticketed": "0"})
     assert "Plain evening" in page.text
     assert "Ticketed evening" not in page.text
+    # The filter stays in the views' links (the month's previous and next).
+    month = await client.get("/events/month/", params={"ticketed": "1"})
+    assert month.status_code == 200
+    assert month.text.count("ticketed=1") >= 2
+    refused = await client.get("/events/list/", params={"ticketed": "maybe"})
+    assert refused.status_code == 400
     assert plain["id"]
 
 
