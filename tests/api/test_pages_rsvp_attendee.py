@@ -16,7 +16,7 @@ from tests.api.rsvp_pages import (
     rsvp,
     ticketed_event,
 )
-from tests.factories import AuthFor
+from tests.factories import API, AuthFor
 
 
 async def answered(
@@ -166,3 +166,17 @@ async def test_delete_cancels_as_the_api_does(
     again = await client.delete(path)  # cancelling twice is one cancellation
     assert again.status_code == 200
     assert again.json()["status"] == "cancelled"
+
+
+async def test_a_checked_in_answer_shows_when_and_no_longer_changes(
+    client: AsyncClient, app: FastAPI, editor: AuthFor
+) -> None:
+    _, _, path = await answered(client, app, editor)
+    number = int(re.findall(r"/rsvp/(\d+)/", path)[0])
+    checked = await client.post(f"{API}/attendees/{number}/check-in", headers=editor.basic)
+    assert checked.status_code == 200, checked.text
+    page = await client.get(path)
+    assert page.status_code == 200
+    assert re.search(r"<dt>Checked in</dt><dd>\w+, \w+ \d+, \d{4}, ", page.text)
+    assert "Change your answer" not in page.text
+    assert "Cancel my answer" not in page.text
