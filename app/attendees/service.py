@@ -12,7 +12,7 @@ from app.attendees.export import attendees_csv
 from app.attendees.params import MessageParams
 from app.attendees.repository import AttendeeFilters, AttendeeRepository, AttendeeTotals
 from app.core.errors import ApiError, InvalidParams, NotFound, invalid, note
-from app.core.rules.dates import format_datetime, in_zone
+from app.core.rules.dates import door_time, format_datetime
 from app.core.rules.paging import Page
 from app.core.rules.permissions import ATTENDEES, Principal, can_see_attendees, require
 from app.events.service import EventService
@@ -120,10 +120,7 @@ class AttendeeService:
 
     def _already_checked_in(self, at: datetime) -> ApiError:
         zone = self.ctx.settings.site_zone
-        local = in_zone(at, zone)
-        today = in_zone(datetime.now(at.tzinfo), zone).date() == local.date()
-        # "at 19:42" at the door the same day; the date too on another day.
-        shown = local.strftime("%H:%M" if today else "%Y-%m-%d %H:%M")
+        shown = door_time(at, zone)
         data = {
             "checked_in_at": format_datetime(at, zone),
             "checked_in_at_utc": format_datetime(at, UTC),

@@ -9,6 +9,10 @@ import hashlib
 import hmac
 from typing import Literal
 
+from app.core.settings import Settings
+from app.core.web.urls import Urls
+from app.tickets.records import AttendeeRecord
+
 Purpose = Literal["manage", "check_in"]
 SECRET_BYTES = 24  # an attendee's random secret (`secrets.token_urlsafe`), 32 characters
 
@@ -26,3 +30,16 @@ def sign(key: bytes, purpose: Purpose, attendee_id: int, secret: str) -> str:
 def verify(key: bytes, purpose: Purpose, attendee_id: int, secret: str, token: str) -> bool:
     """Constant-time: a wrong token tells nothing of the right one."""
     return hmac.compare_digest(sign(key, purpose, attendee_id, secret), token)
+
+
+def manage_url(urls: Urls, settings: Settings, attendee: AttendeeRecord) -> str:
+    """The attendee's page to change or cancel their answer, in their language."""
+    prefix = "" if attendee.language == settings.default_language else f"/{attendee.language}"
+    token = sign(link_key(settings.app_password_pepper), "manage", attendee.id, attendee.secret)
+    return urls.attendee_page(prefix, attendee.id, token)
+
+
+def check_in_url(urls: Urls, settings: Settings, attendee: AttendeeRecord) -> str:
+    """What the ticket's QR code opens: the attendee's check-in on the desk."""
+    code = sign(link_key(settings.app_password_pepper), "check_in", attendee.id, attendee.secret)
+    return urls.check_in(attendee.id, code)

@@ -34,7 +34,7 @@ from app.mail.layout import Content, Image, Link, html_text, plain_text
 from app.mail.letters import Letter, Part
 from app.mail.service import queue
 from app.posts.serializer import View
-from app.tickets.links import link_key, sign
+from app.tickets.links import check_in_url, manage_url
 from app.tickets.records import AttendeeRecord, TicketRecord
 
 log = logging.getLogger(__name__)
@@ -213,24 +213,19 @@ def _event_link(about: About, language: str) -> Link:
 
 
 def _manage_link(ctx: RequestContext, attendee: AttendeeRecord, language: str) -> Link:
-    token = sign(link_key(ctx.settings.app_password_pepper), "manage", attendee.id, attendee.secret)
-    prefix = "" if language == ctx.settings.default_language else f"/{language}"
     return Link(
         MAIL_TEXTS.text("manage", language),
         MAIL_TEXTS.text("manage_text", language),
-        ctx.urls.attendee_page(prefix, attendee.id, token),
+        manage_url(ctx.urls, ctx.settings, attendee),
     )
 
 
 def _qr_png(ctx: RequestContext, attendee: AttendeeRecord) -> bytes:
     """The ticket's QR code: the signed check-in link, which the desk opens signed in."""
-    code = sign(
-        link_key(ctx.settings.app_password_pepper), "check_in", attendee.id, attendee.secret
-    )
     buffer = io.BytesIO()
     # One fixed mask: choosing the best of the eight (segno's default) costs ~15 ms of CPU in
     # the RSVP's request, and readers read any.
-    segno.make(ctx.urls.check_in(attendee.id, code), error="m", mask=QR_MASK).save(
+    segno.make(check_in_url(ctx.urls, ctx.settings, attendee), error="m", mask=QR_MASK).save(
         buffer, kind="png", scale=QR_SCALE, border=2
     )
     return buffer.getvalue()

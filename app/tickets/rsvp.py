@@ -148,10 +148,7 @@ class RsvpService:
         return await self._cancel(attendee, mail=mail)
 
     def manage_url(self, attendee: AttendeeRecord) -> str:
-        default = attendee.language == self.ctx.settings.default_language
-        prefix = "" if default else f"/{attendee.language}"
-        token = links.sign(self.key, "manage", attendee.id, attendee.secret)
-        return self.ctx.urls.attendee_page(prefix, attendee.id, token)
+        return links.manage_url(self.ctx.urls, self.ctx.settings, attendee)
 
     # ---- pieces -----------------------------------------------------------------------
 

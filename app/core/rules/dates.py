@@ -117,6 +117,14 @@ def in_zone(moment: datetime, zone: tzinfo) -> datetime:
     return moment if moment.tzinfo is zone else moment.astimezone(zone)
 
 
+def door_time(moment: datetime, zone: tzinfo, now: datetime | None = None) -> str:
+    """A moment as a person at the door reads it (a check-in): in `zone`, the time alone
+    ("19:42") on the same day, else with its day ("2026-11-28 19:42")."""
+    local = in_zone(moment, zone)
+    today = in_zone(now or datetime.now(UTC), zone).date() == local.date()
+    return local.strftime("%H:%M" if today else "%Y-%m-%d %H:%M")
+
+
 def format_datetime(moment: datetime, zone: tzinfo | None = None) -> str:
     """`Y-m-d H:i:s` of `moment` (in `zone` when given, else as it is)."""
     if zone is not None:

@@ -5,13 +5,12 @@ says when they were checked in ("Already checked in at 19:42", the site's time).
 signed code is checked before anything is shown (a wrong one: no such page); who may not
 see the event's attendees gets the desk's 403 page."""
 
-from datetime import datetime
-
 from fastapi import APIRouter
 from starlette.responses import Response
 
 from app.attendees.service import AttendeeService
 from app.core.errors import ApiError
+from app.core.rules.dates import door_time
 from app.desk.context import DeskContext, DeskRefused
 from app.desk.screens.api_calls import DeskReader, DeskWriter, service_context
 from app.desk.tickets.attendees import STATUS_LABELS, attendee_event
@@ -32,15 +31,6 @@ async def _attendee(desk: DeskContext, attendee_id: int, code: str) -> AttendeeR
     return attendee
 
 
-def _when(desk: DeskContext, moment: datetime) -> str:
-    """A check-in's time in the site's zone: the time alone today, else with its day."""
-    zone = desk.settings.site_zone
-    local = moment.astimezone(zone)
-    if local.date() == datetime.now(zone).date():
-        return local.strftime("%H:%M")
-    return local.strftime("%Y-%m-%d %H:%M")
-
-
 async def _page(
     desk: DeskContext, attendee: AttendeeRecord, code: str, *, done: bool = False, status: int = 200
 ) -> Response:
@@ -55,7 +45,9 @@ async def _page(
         ticket=ticket,
         code=code,
         done=done,
-        when=_when(desk, attendee.checked_in_at) if attendee.checked_in_at else None,
+        when=door_time(attendee.checked_in_at, desk.settings.site_zone)
+        if attendee.checked_in_at
+        else None,
         statuses=STATUS_LABELS,
     )
 
