@@ -3,8 +3,10 @@ what it shows and to whom (a wrong or tampered link is the 404 page), its header
 no referrer), a change and a cancellation by its forms (a 303 back, the places given back and
 the waitlist moved up), a refused change at its field, and DELETE, the API's cancellation."""
 
+import logging
 import re
 
+import pytest
 from fastapi import FastAPI
 from httpx import AsyncClient
 
@@ -180,3 +182,16 @@ async def test_a_checked_in_answer_shows_when_and_no_longer_changes(
     assert re.search(r"<dt>Checked in</dt><dd>\w+, \w+ \d+, \d{4}, ", page.text)
     assert "Change your answer" not in page.text
     assert "Cancel my answer" not in page.text
+
+
+async def test_the_access_log_masks_the_links_secret(
+    client: AsyncClient, app: FastAPI, editor: AuthFor, caplog: pytest.LogCaptureFixture
+) -> None:
+    _, _, path = await answered(client, app, editor)
+    token = path.rstrip("/").rsplit("/", 1)[1]
+    caplog.set_level(logging.INFO, logger="almanac.access")
+    assert (await client.get(f"/de{path}?done=changed")).status_code == 200
+    lines = [r for r in caplog.records if r.name == "almanac.access"]
+    assert lines
+    assert lines[-1].path == f"/de{path[: -len(token) - 1]}***/?done=changed"  # type: ignore[attr-defined]
+    assert all(token not in r.getMessage() for r in caplog.records)

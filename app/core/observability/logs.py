@@ -1,7 +1,8 @@
 """Logging: secrets never reach the logs, and a log line is one line.
 
 The access log prints request paths with their query strings, which may carry an event
-`password`; the filter masks such values before any handler formats the record. What a
+`password`, and an attendee's links carry their secret in the path; the filter masks such
+values before any handler formats the record. What a
 client sends (a path with `%0A` or `%00`, a header, a login) may hold control characters:
 the text format escapes them, so that no request can split a line, forge the next one or
 write raw bytes to a terminal. The JSON format escapes them already (JSON strings cannot
@@ -16,10 +17,14 @@ from typing import Any
 from pythonjsonlogger.core import RESERVED_ATTRS
 
 SECRET_PARAMS = re.compile(r"((?:^|[?&])(?:password|pwd|token)=)[^&\s]*", re.IGNORECASE)
+# An attendee's signed links carry their secret in the path: the page that shows their name
+# and address (`/rsvp/<id>/<token>/`, in any language) and the QR code's check-in
+# (`/desk/check-in/<id>/<code>/`).
+SECRET_PATHS = re.compile(r"(/(?:rsvp|desk/check-in)/\d+/)[^/?\s]+")
 
 
 def mask_secrets(text: str) -> str:
-    return SECRET_PARAMS.sub(r"\1***", text)
+    return SECRET_PATHS.sub(r"\1***", SECRET_PARAMS.sub(r"\1***", text))
 
 
 class SecretsFilter(logging.Filter):
