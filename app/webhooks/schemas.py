@@ -62,7 +62,7 @@ class DeliveryAttempt(Schema):
 class Delivery(Schema):
     id: int
     webhook_id: str = Field(description="The `webhook-id` header: the same on every attempt")
-    type: str = Field(description="e.g. event.upsert, or ping")
+    type: str = Field(description="e.g. event.upsert, attendee.checked_in, or ping")
     kind: str | None
     record_id: int | None
     status: Literal["pending", "delivered", "failed"]
