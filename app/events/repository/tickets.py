@@ -8,7 +8,7 @@ and its own (`tickets.occurrence_id`): an event row read as itself is its first 
 
 from typing import Any
 
-from sqlalchemy import JSON, and_, case, func, literal, or_, select, true, type_coerce, union_all
+from sqlalchemy import JSON, and_, case, false, func, or_, select, true, type_coerce, union_all
 from sqlalchemy.orm import aliased
 
 from app.events.records import Attendance
@@ -23,10 +23,13 @@ def _its_tickets(occurrence_id: Any, series_id: Any) -> Any:
 
 def ticketed(occurrence_id: Any, series_id: Any) -> Any:
     """Whether the date has a ticket: two index probes (`tickets_event_idx`, and
-    `tickets_occurrence_idx`), each stopping at the first ticket."""
-    whole = select(literal(1)).where(Ticket.event_id == series_id, Ticket.occurrence_id.is_(None))
-    dated = select(literal(1)).where(Ticket.occurrence_id == occurrence_id)
-    return or_(whole.exists(), dated.exists())
+    `tickets_occurrence_idx`), each stopping at the first ticket, for each body of a page.
+    Scalar subqueries with a LIMIT: the planner would turn an EXISTS into a hash of every
+    ticket, built on every request whatever the page's size."""
+    whole = Ticket.event_id == series_id, Ticket.occurrence_id.is_(None)
+    dated = (Ticket.occurrence_id == occurrence_id,)
+    probes = [select(true()).where(*where).limit(1).scalar_subquery() for where in (whole, dated)]
+    return func.coalesce(*probes, false())
 
 
 def ticketed_dates(o: Any) -> Any:
