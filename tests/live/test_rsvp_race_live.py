@@ -1,7 +1,7 @@
 """The capacity race over two instances: 300 simultaneous RSVPs for 50 places, sent half to
 each of two real `almanac serve` processes on one database, give exactly 50 going
-attendees; every other answer is a clear 409 `ticket-sold-out`, and the ticket, the
-attendee list and the event's attendance agree (docs/design.md#tickets-and-rsvp: the one
+attendees; every other answer is a clear 409 `ticket-sold-out` (or, when the ticket has a
+waitlist, a place on it), and the ticket, the attendee list and the event's attendance agree (docs/design.md#tickets-and-rsvp: the one
 conditional UPDATE of `tickets.taken`)."""
 
 import asyncio
@@ -55,35 +55,55 @@ async def pair(database_url: str) -> AsyncIterator[Pair]:
         yield Pair(a, b, basic("doorman", password))
 
 
-async def test_300_rsvps_over_two_instances_give_exactly_the_capacity(pair: Pair) -> None:
+@dataclass(frozen=True)
+class Burst:
+    event_id: int
+    ticket_id: int
+    answers: list[httpx.Response]  # in the order sent: even to instance a, odd to b
+
+
+async def burst(pair: Pair, client: httpx.AsyncClient, title: str, **ticket: object) -> Burst:
+    """An event (made through one instance) with a ticket of PLACES places and `ticket`'s
+    fields (made through the other), then REQUESTS answers at once, half to each."""
+    start = datetime.now(UTC) + timedelta(days=3)
+    event = await client.post(
+        f"{pair.a.base}{API}/events",
+        json={
+            "title": title,
+            "start_date": start.strftime("%Y-%m-%d %H:%M:%S"),
+            "end_date": (start + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M:%S"),
+        },
+        headers=pair.editor,
+    )
+    assert event.status_code == 201, event.text
+    event_id = event.json()["id"]
+    made = await client.post(
+        f"{pair.b.base}{API}/tickets",
+        json={"event": event_id, "name": "Entry", "capacity": PLACES, **ticket},
+        headers=pair.editor,
+    )
+    assert made.status_code == 201, made.text
+    ticket_id = made.json()["id"]
+
+    async def answer(number: int) -> httpx.Response:
+        base = (pair.a, pair.b)[number % 2].base
+        email = f"guest{number}.{ticket_id}@example.org"
+        payload = {"name": f"Guest {number}", "email": email}
+        return await client.post(f"{base}{API}/tickets/{ticket_id}/rsvp", json=payload)
+
+    answers = await asyncio.gather(*(answer(number) for number in range(REQUESTS)))
+    return Burst(event_id, ticket_id, list(answers))
+
+
+def client_for_bursts() -> httpx.AsyncClient:
     limits = httpx.Limits(max_connections=REQUESTS, max_keepalive_connections=REQUESTS)
-    async with httpx.AsyncClient(timeout=120, limits=limits) as client:
-        start = datetime.now(UTC) + timedelta(days=3)
-        event = await client.post(
-            f"{pair.a.base}{API}/events",
-            json={
-                "title": "Sold out in seconds",
-                "start_date": start.strftime("%Y-%m-%d %H:%M:%S"),
-                "end_date": (start + timedelta(hours=2)).strftime("%Y-%m-%d %H:%M:%S"),
-            },
-            headers=pair.editor,
-        )
-        assert event.status_code == 201, event.text
-        event_id = event.json()["id"]
-        ticket = await client.post(
-            f"{pair.b.base}{API}/tickets",
-            json={"event": event_id, "name": "Entry", "capacity": PLACES},
-            headers=pair.editor,
-        )
-        assert ticket.status_code == 201, ticket.text
-        ticket_id = ticket.json()["id"]
+    return httpx.AsyncClient(timeout=120, limits=limits)
 
-        async def answer(number: int) -> httpx.Response:
-            base = (pair.a, pair.b)[number % 2].base
-            payload = {"name": f"Guest {number}", "email": f"guest{number}@example.org"}
-            return await client.post(f"{base}{API}/tickets/{ticket_id}/rsvp", json=payload)
 
-        answers = await asyncio.gather(*(answer(number) for number in range(REQUESTS)))
+async def test_300_rsvps_over_two_instances_give_exactly_the_capacity(pair: Pair) -> None:
+    async with client_for_bursts() as client:
+        found = await burst(pair, client, "Sold out in seconds")
+        answers, event_id, ticket_id = found.answers, found.event_id, found.ticket_id
         statuses = Counter(response.status_code for response in answers)
         assert statuses == {201: PLACES, 409: REQUESTS - PLACES}, statuses
         going = [r.json() for r in answers if r.status_code == 201]
@@ -113,3 +133,34 @@ async def test_300_rsvps_over_two_instances_give_exactly_the_capacity(pair: Pair
             ).json()["attendance"]
             assert figures["going"] == PLACES
             assert figures["capacity"] == PLACES
+
+
+async def test_with_a_waitlist_the_others_wait_in_line(pair: Pair) -> None:
+    async with client_for_bursts() as client:
+        found = await burst(pair, client, "Queue for it", waitlist=True)
+        statuses = Counter(
+            (response.status_code, response.json()["status"]) for response in found.answers
+        )
+        assert statuses == {(201, "going"): PLACES, (201, "waitlisted"): REQUESTS - PLACES}
+        read = (await client.get(f"{pair.a.base}{API}/tickets/{found.ticket_id}")).json()
+        assert (read["taken"], read["available"]) == (PLACES, 0)
+        figures = (
+            await client.get(f"{pair.b.base}{API}/events/{found.event_id}", headers=pair.editor)
+        ).json()["attendance"]
+        assert (figures["going"], figures["waitlisted"]) == (PLACES, REQUESTS - PLACES)
+
+        # A cancellation through one instance moves the first one waiting up, for both.
+        going = next(r.json() for r in found.answers if r.json()["status"] == "going")
+        cancelled = await client.delete(going["manage_url"])
+        assert cancelled.status_code == 200, cancelled.text
+        assert cancelled.json()["status"] == "cancelled"
+        first_waiting = min(
+            r.json()["id"] for r in found.answers if r.json()["status"] == "waitlisted"
+        )
+        for instance in (pair.b, pair.a):
+            moved = await client.get(
+                f"{instance.base}{API}/attendees/{first_waiting}", headers=pair.editor
+            )
+            assert moved.json()["status"] == "going"
+            read = (await client.get(f"{instance.base}{API}/tickets/{found.ticket_id}")).json()
+            assert read["taken"] == PLACES
