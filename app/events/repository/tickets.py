@@ -15,10 +15,11 @@ from app.events.records import Attendance
 from app.models import Attendee, Occurrence, Ticket
 
 
-def _its_tickets(occurrence_id: Any, series_id: Any) -> Any:
-    """The condition on a ticket of the date `occurrence_id` of the series `series_id`."""
-    whole_series = and_(Ticket.event_id == series_id, Ticket.occurrence_id.is_(None))
-    return or_(whole_series, Ticket.occurrence_id == occurrence_id)
+def _its_tickets(occurrence_id: Any, series_id: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The conditions on a ticket of the date `occurrence_id` of the series `series_id`:
+    (one of the series without a date, one of the date)."""
+    whole = (Ticket.event_id == series_id, Ticket.occurrence_id.is_(None))
+    return whole, (Ticket.occurrence_id == occurrence_id,)
 
 
 def ticketed(occurrence_id: Any, series_id: Any) -> Any:
@@ -26,9 +27,10 @@ def ticketed(occurrence_id: Any, series_id: Any) -> Any:
     `tickets_occurrence_idx`), each stopping at the first ticket, for each body of a page.
     Scalar subqueries with a LIMIT: the planner would turn an EXISTS into a hash of every
     ticket, built on every request whatever the page's size."""
-    whole = Ticket.event_id == series_id, Ticket.occurrence_id.is_(None)
-    dated = (Ticket.occurrence_id == occurrence_id,)
-    probes = [select(true()).where(*where).limit(1).scalar_subquery() for where in (whole, dated)]
+    probes = [
+        select(true()).where(*where).limit(1).scalar_subquery()
+        for where in _its_tickets(occurrence_id, series_id)
+    ]
     return func.coalesce(*probes, false())
 
 
@@ -80,7 +82,7 @@ def attendance(occurrence_id: Any, series_id: Any) -> Any:
         select(obj)
         .select_from(Ticket)
         .join(figures, true())
-        .where(_its_tickets(occurrence_id, series_id))
+        .where(or_(*(and_(*where) for where in _its_tickets(occurrence_id, series_id))))
     )
     return type_coerce(stmt.scalar_subquery(), JSON)
 
