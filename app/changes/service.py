@@ -19,7 +19,7 @@ action says what its latest change was, read from its row (`attendee_action`). O
 gone (forgotten, or its ticket deleted) is a `delete` for everybody: its event is gone with
 it, and its ID tells nothing else."""
 
-from datetime import UTC
+from datetime import UTC, tzinfo
 from typing import Any
 
 from app.changes.repository import AttendeeState, ChangeRepository, Logged, Token, token_key
@@ -96,26 +96,8 @@ class ChangeFeed:
         }
 
     def _attendee_change(self, logged: Logged, state: AttendeeState | None) -> Body:
-        record = None
-        if state is not None:
-            checked_in = state.checked_in_at
-            record = {
-                "id": state.id,
-                "event": state.event_id,
-                "ticket": state.ticket_id,
-                "status": state.status,
-                "quantity": state.quantity,
-                "checked_in_at": None
-                if checked_in is None
-                else format_datetime(checked_in, self.ctx.settings.site_zone),
-            }
-        return {
-            "kind": ATTENDEE,
-            "id": logged.record_id,
-            "action": attendee_action(state),
-            "modified_utc": format_datetime(logged.changed_at, UTC),
-            "record": record,
-        }
+        record = None if state is None else attendee_record(state, self.ctx.settings.site_zone)
+        return _entry(logged, attendee_action(state), record)
 
     async def _never_seen(
         self, changes: list[Logged], bodies: dict[tuple[str, int], Body]
@@ -137,13 +119,7 @@ class ChangeFeed:
     @staticmethod
     def _change(logged: Logged, bodies: dict[tuple[str, int], Body]) -> Body:
         record = bodies.get((logged.kind, logged.record_id))
-        return {
-            "kind": logged.kind,
-            "id": logged.record_id,
-            "action": "delete" if record is None else "upsert",
-            "modified_utc": format_datetime(logged.changed_at, UTC),
-            "record": record,
-        }
+        return _entry(logged, "delete" if record is None else "upsert", record)
 
     async def _shown(self, changes: list[Logged]) -> tuple[list[Logged], set[int]]:
         """The changes a client hears of. An event ID in the feed is an occurrence's, as in
@@ -173,6 +149,31 @@ class ChangeFeed:
                 found = await PostService(POST_KINDS[kind], self.ctx).visible_bodies(record_ids)
             bodies.update(((kind, record_id), body) for record_id, body in found.items())
         return bodies
+
+
+def _entry(logged: Logged, action: str, record: Body | None) -> Body:
+    """An entry of the feed (and a webhook message's `data`)."""
+    return {
+        "kind": logged.kind,
+        "id": logged.record_id,
+        "action": action,
+        "modified_utc": format_datetime(logged.changed_at, UTC),
+        "record": record,
+    }
+
+
+def attendee_record(state: AttendeeState, zone: tzinfo) -> Body:
+    """What the feed tells of an attendee: IDs, status, places and check-in (in the site's
+    `zone`, as the attendee's body writes it); never a name or an address."""
+    checked_in = state.checked_in_at
+    return {
+        "id": state.id,
+        "event": state.event_id,
+        "ticket": state.ticket_id,
+        "status": state.status,
+        "quantity": state.quantity,
+        "checked_in_at": None if checked_in is None else format_datetime(checked_in, zone),
+    }
 
 
 def attendee_action(state: AttendeeState | None) -> str:
