@@ -1,5 +1,7 @@
 """Settings: the only place that reads the environment."""
 
+import json
+import re
 from datetime import UTC, tzinfo
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +20,9 @@ UTC_NAMES = frozenset(
     for prefix in ("", "Etc/")
     for name in ("UTC", "UCT", "Universal", "Zulu", "GMT", "GMT0", "GMT+0", "GMT-0", "Greenwich")
 )
+
+HEX_COLOUR = re.compile(r"[0-9a-f]{3}|[0-9a-f]{6}")
+SITE_TEXT_MAX_LENGTH = 2000
 
 
 def _split_csv(value: object) -> object:
@@ -50,8 +55,32 @@ class Settings(BaseSettings):
     )
     default_language: str = Field(default="en", description="Language of the base texts")
     public_site_url: str | None = Field(default=None, description="Base of public page URLs")
+    # The site's face (docs/configuration.md, "The site's face"; app/pages/face.py).
     site_name: str | None = Field(
-        default=None, max_length=200, description="Name of the site (calendar feeds); unset: host"
+        default=None,
+        max_length=200,
+        description="Name of the site (pages' header and titles, Open Graph, calendar feeds, "
+        "mail); unset: the public site's host",
+    )
+    site_logo: int | None = Field(
+        default=None,
+        ge=1,
+        description="A media library image's ID: the logo in the pages' header and their "
+        "Open Graph image",
+    )
+    site_accent: str | None = Field(
+        default=None,
+        description="The pages' accent colour (#rgb or #rrggbb): links, buttons, focus; "
+        "darkened or lightened as far as legible text needs",
+    )
+    site_header_text: Annotated[dict[str, str], NoDecode] = Field(
+        default_factory=dict,
+        description="Text under the pages' header: plain text for every language, or a JSON "
+        'object by language ({"en": "...", "de": "..."}); a few inline tags kept',
+    )
+    site_footer_text: Annotated[dict[str, str], NoDecode] = Field(
+        default_factory=dict,
+        description="Text in the pages' footer, as SITE_HEADER_TEXT",
     )
     root_path: str = Field(default="", description="Path prefix the app is served under")
     cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
@@ -294,6 +323,47 @@ class Settings(BaseSettings):
             raise ValueError("SMTP_URL must be smtp://[user:password@]host[:port] or smtps://...")
         return value.strip()
 
+    @field_validator("site_accent")
+    @classmethod
+    def _hex_colour(cls, value: str | None) -> str | None:
+        """`#rgb` or `#rrggbb`, kept as `#rrggbb` in lower case; empty is unset."""
+        if value is None or not value.strip():
+            return None
+        digits = value.strip().lstrip("#").lower()
+        if not HEX_COLOUR.fullmatch(digits):
+            raise ValueError("site_accent must be a colour as #rgb or #rrggbb")
+        if len(digits) == 3:
+            digits = "".join(digit * 2 for digit in digits)
+        return f"#{digits}"
+
+    @field_validator("site_header_text", "site_footer_text", mode="before")
+    @classmethod
+    def _texts_by_language(cls, value: object) -> object:
+        """A JSON object by language, or one text for every language (the default
+        language's, which the others fall back to)."""
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if not text:
+            return {}
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except ValueError as exc:
+                raise ValueError(f"not a JSON object: {exc}") from exc
+            return value
+        return {"*": text}
+
+    @field_validator("site_header_text", "site_footer_text")
+    @classmethod
+    def _known_languages(cls, value: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(value) - {*LANGUAGES, "*"})
+        if unknown:
+            raise ValueError(f"unknown languages {', '.join(unknown)}: use {', '.join(LANGUAGES)}")
+        if any(len(text) > SITE_TEXT_MAX_LENGTH for text in value.values()):
+            raise ValueError(f"a text longer than {SITE_TEXT_MAX_LENGTH} characters")
+        return {language: text.strip() for language, text in value.items() if text.strip()}
+
     @field_validator("site_timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:
@@ -326,6 +396,11 @@ class Settings(BaseSettings):
     def _normalise_root(cls, value: str) -> str:
         value = value.strip().rstrip("/")
         return f"/{value.lstrip('/')}" if value else ""
+
+    def site_text(self, texts: dict[str, str], language: str) -> str:
+        """A text of the site's face in `language`: its own, else the default language's,
+        else the one text set for every language, else empty."""
+        return texts.get(language) or texts.get(self.default_language) or texts.get("*", "")
 
     @property
     def media_root(self) -> Path:

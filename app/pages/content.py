@@ -24,6 +24,7 @@ from app.events.serializer import render_events, summary_body
 from app.events.service import EventService
 from app.geo.service import locate_place
 from app.http.context import RequestContext, open_request_context, read_only
+from app.media.repository import MediaRecord, MediaRepository
 from app.organizers.kind import ORGANIZERS
 from app.pages.markup import PageBody
 from app.posts.commands import ReadRequest
@@ -198,6 +199,13 @@ class Content:
             return PageBody(service.bodies.one(record, json_ld=True))
         except ApiError as exc:
             raise NotShown from exc
+
+    async def image(self, image_id: int | None) -> MediaRecord | None:
+        """An image of the media library by its ID (the site's logo, `SITE_LOGO`: public
+        as every stored file is), or None."""
+        if image_id is None:
+            return None
+        return await MediaRepository(self.ctx.session).get(image_id)
 
     async def term(self, taxonomy: str, slug: str) -> Body:
         kind = CATEGORIES if taxonomy == "category" else TAGS

@@ -25,6 +25,7 @@ from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import Dates, first_weekday
 from app.pages import rsvp, views
 from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
+from app.pages.face import SiteFace, site_face
 from app.pages.headers import page_headers, page_nonce
 from app.pages.leaflet import maps_of
 from app.pages.links import SITE_VIEWS, PageLinks
@@ -65,6 +66,7 @@ def render_page(
     # alternates naming the missing page as if it existed in each language; its language
     # menu leads to each language's calendar.
     error = template == ERROR_TEMPLATE
+    face = values.pop("face", None) or site_face(settings, language, links.urls)
     html = environments.render(
         language,
         template,
@@ -73,7 +75,8 @@ def render_page(
         canonical=None if error else links.page(path),
         alternates=[] if error else links.alternates(path),
         language_menu=links.alternates("/events/" if error else path),
-        site_name=settings.site_name or links.urls.site.split("://", 1)[-1],
+        face=face,
+        site_name=face.name,
         csp_nonce=page_nonce(request),
         maps=maps_of(settings),
         **values,
@@ -94,6 +97,7 @@ class PageRequest:
     settings: Settings
     content: Content
     search: views.Search = field(default_factory=views.Search)
+    face: SiteFace | None = None
 
     def render(self, template: str, status: int = 200, **values: Any) -> Response:
         return render_page(
@@ -102,6 +106,7 @@ class PageRequest:
             template,
             status,
             links=self.links,
+            face=self.face,
             page=self,
             search=self.search,
             **values,
@@ -179,6 +184,8 @@ async def _respond(request: Request, maker: Any, build: Build) -> Response:
         links = PageLinks(ctx.urls, language, settings.default_language)
         content = Content(ctx, services.event_totals, services.geocoder)
         page = PageRequest(request, language, links, settings, content)
+        logo = await content.image(settings.site_logo)
+        page.face = site_face(settings, language, ctx.urls, logo)
         try:
             page.search = await views.locate(content, settings, _search(request))
             return await build(page)
