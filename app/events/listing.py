@@ -19,7 +19,7 @@ from app.core.rules.constants import END_OF_DAY, STATUSES, TRASH
 from app.core.rules.paging import MAX_LIST_DEPTH, Page
 from app.core.rules.permissions import User, can_create_posts, can_see_all_statuses
 from app.events.kind import event_repository
-from app.events.query import BOUNDS, EventQuery, ListWindow
+from app.events.query import BOUNDS, DAY_PARTS, EventQuery, ListWindow
 from app.events.records import EventRecord, EventSummary
 from app.events.repository.day_query import DayEvents, DayQuery
 from app.events.repository.list_query import EventListFilters, EventListQuery
@@ -197,6 +197,7 @@ async def prepare(
             await check_visible_event(ctx, "post_parent", query.post_parent)
         filters.parent_id = query.post_parent
     _geography(query, settings.geofence_max_radius, problems)
+    _cost(query, problems)
     await _relations(filters, query, ctx, problems)
     problems.raise_any()
     filters.featured = query.featured
@@ -204,6 +205,7 @@ async def prepare(
     filters.near = query.near
     filters.first_of_series = query.first_of_series
     filters.ticketed = query.ticketed
+    _start_filters(filters, query)
     filters.orderby = query.orderby
     filters.descending = query.descending
     return PreparedList(EventListQuery(repo, filters), applied)
@@ -215,6 +217,29 @@ def _geography(query: EventQuery, max_radius: float, problems: Problems) -> None
     check_radius(query.near, max_radius, problems)
     if query.orderby == "distance" and query.near is None:
         problems.add("orderby", note("distance_needs_point"))
+
+
+def _cost(query: EventQuery, problems: Problems) -> None:
+    """Price bounds from 0, the lower one not above the upper one."""
+    for name in ("cost_min", "cost_max"):
+        amount = getattr(query, name)
+        if amount is not None and amount < 0:
+            problems.add(name, note("at_least", name=name, min=0))
+    low, high = query.cost_min, query.cost_max
+    if low is not None and high is not None and low > high:
+        problems.add("cost_min", note("range_reversed", name="cost_min", other="cost_max"))
+
+
+def _start_filters(filters: EventListFilters, query: EventQuery) -> None:
+    """The price, and the local start's weekday and hour: the parts of the day as the hours
+    they hold (all-day events in none of them: `all_day` alone)."""
+    filters.cost_min, filters.cost_max = query.cost_min, query.cost_max
+    if query.weekdays is not None:
+        filters.weekdays = sorted(set(query.weekdays))
+    if query.times_of_day is not None:
+        parts = set(query.times_of_day)
+        filters.start_hours = sorted(hour for part in parts for hour in DAY_PARTS[part])
+        filters.all_day = "all_day" in parts
 
 
 def _check_depth(page: Page, problems: Problems | None) -> Problems:

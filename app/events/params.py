@@ -1,10 +1,13 @@
 """Parameters of the event routes: writes (docs/design.md#events) and the list (docs/design.md#event-list)."""
 
+from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
+from pydantic_core import PydanticCustomError
 
 from app.core.rules.constants import MAX_ID
+from app.events.query import TIMES_OF_DAY, WEEKDAYS, TimeOfDay
 from app.geo.params import (
     Kilometres,
     Latitude,
@@ -27,7 +30,10 @@ from app.http.coercion import (
     StrOrEmpty,
     WPBool,
     ZoneInput,
+    decimal,
+    list_schema,
     lowercase,
+    string_list,
 )
 from app.http.openapi import field_schemas
 from app.http.pagination import PageParams
@@ -171,6 +177,78 @@ class EventWriteParams(PostFields):
 
 OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id", "distance"]
 
+# The cost filter's amounts: a number of the site's currency, from 0 (free) to this.
+MAX_AMOUNT = 10**12
+
+
+def _amount(value: Any) -> Any:
+    """A price bound: a number (or its text, a decimal point) from 0 to MAX_AMOUNT."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise PydanticCustomError("not_a_number", "not a number")
+    try:
+        amount = Decimal(value.strip() if isinstance(value, str) else str(value))
+    except InvalidOperation:
+        raise PydanticCustomError("not_a_number", "not a number") from None
+    if not amount.is_finite():
+        raise PydanticCustomError("not_a_number", "not a number")
+    if amount < 0:
+        raise PydanticCustomError("at_least", "too small", {"min": 0})
+    if amount > MAX_AMOUNT:
+        raise PydanticCustomError("at_most", "too large", {"max": MAX_AMOUNT})
+    return amount
+
+
+def _weekdays(value: Any) -> Any:
+    """Days of the week, ISO numbers (Monday 1): a list or a comma list, each once, in order."""
+    items = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    days: set[int] = set()
+    for item in string_list([str(i) if isinstance(i, int) else i for i in _as_list(items)]):
+        day = decimal(item)
+        if day not in WEEKDAYS:
+            raise PydanticCustomError("not_weekdays", "not days of the week")
+        days.add(day)
+    return sorted(days)
+
+
+def _as_list(value: Any) -> Any:
+    return value if isinstance(value, list) else [value]
+
+
+def _times_of_day(value: Any) -> Any:
+    """Parts of the day by name (any letter case), each once, in the day's order."""
+    words = {str(word).strip().lower() for word in string_list(value)}
+    unknown = words - set(TIMES_OF_DAY)
+    if unknown:
+        raise PydanticCustomError("not_one_of", "not a time of day", {"choices": CHOICES})
+    return [part for part in TIMES_OF_DAY if part in words]
+
+
+CHOICES = ", ".join(TIMES_OF_DAY)
+Amount = Annotated[
+    Decimal,
+    BeforeValidator(_amount),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": MAX_AMOUNT},
+                {"type": "string", "pattern": r"^\s*[0-9]{1,13}(\.[0-9]+)?\s*$"},
+            ]
+        }
+    ),
+]
+WeekdayList = Annotated[
+    list[int],
+    BeforeValidator(_weekdays),
+    WithJsonSchema(list_schema({"type": "integer", "minimum": 1, "maximum": 7}, "[1-7]")),
+]
+TimeOfDayList = Annotated[
+    list[TimeOfDay],
+    BeforeValidator(_times_of_day),
+    WithJsonSchema(
+        list_schema({"type": "string", "enum": list(TIMES_OF_DAY)}, f"({'|'.join(TIMES_OF_DAY)})")
+    ),
+]
+
 
 class EventFilterParams(Params):
     """What selects the events of a list: shared by the JSON list and the calendar feed."""
@@ -222,6 +300,25 @@ class EventFilterParams(Params):
     ticketed: WPBool | None = Field(
         None,
         description="true: only events with a ticket (on sale or not); false: only the others",
+    )
+    cost_min: Amount | None = Field(
+        None,
+        description="Events with an amount (a number of their cost; free is 0) of at least "
+        "this, in the site's currency",
+    )
+    cost_max: Amount | None = Field(
+        None,
+        description="Events with an amount of at most this, in the site's currency; 0: free "
+        "events (a cost of 0 or Free; an event without a cost has no amount)",
+    )
+    weekday: WeekdayList | None = Field(
+        None, description="Days of the week of the local start (any of them): 1 Monday to 7 Sunday"
+    )
+    time_of_day: TimeOfDayList | None = Field(
+        None,
+        description="Parts of the day of the local start (any of them): morning 05-12, "
+        "afternoon 12-17, evening 17-21, night 21-05; all_day: all-day events (in none of "
+        "the others)",
     )
     orderby: Annotated[OrderBy, BeforeValidator(lowercase)] | None = Field(
         None, description="Sort key (extension); distance: nearest first, with a point or place"

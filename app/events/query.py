@@ -5,6 +5,7 @@ pages, the desk and the feeds alike), and what the service resolved of its windo
 
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 from typing import Literal
 
 from app.geo.distance import Near
@@ -13,6 +14,21 @@ from app.geo.distance import Near
 OrderBy = Literal["start_date", "end_date", "title", "date", "modified", "id", "distance"]
 # The date filters, by the names of the list's parameters (the start window first).
 BOUNDS = ("start_date", "end_date", "starts_before", "starts_after", "ends_before", "ends_after")
+
+# The parts of a day a date's local start falls in (`time_of_day`), by the hours they hold:
+# morning 05-12, afternoon 12-17, evening 17-21, night 21-05 (docs/design.md#event-list).
+# All-day events start at no hour: they are `all_day` alone, as the reference's Filter Bar
+# lists them apart.
+TimeOfDay = Literal["morning", "afternoon", "evening", "night", "all_day"]
+DAY_PARTS: dict[TimeOfDay, tuple[int, ...]] = {
+    "morning": tuple(range(5, 12)),
+    "afternoon": tuple(range(12, 17)),
+    "evening": tuple(range(17, 21)),
+    "night": (21, 22, 23, 0, 1, 2, 3, 4),
+    "all_day": (),
+}
+TIMES_OF_DAY: tuple[TimeOfDay, ...] = tuple(DAY_PARTS)
+WEEKDAYS = tuple(range(1, 8))  # ISO: Monday 1 to Sunday 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +61,12 @@ class EventQuery:
     post_parent: int | None = None  # children of an event, or the dates of a series
     first_of_series: bool = False  # only each series' first date in the window
     ticketed: bool | None = None  # with a ticket (True), without (False); None: either
+    # One of the event's amounts (its cost's numbers, `free` is 0: app/events/cost.py) is
+    # within [cost_min, cost_max], in the site's currency; `cost_max=0`: free events.
+    cost_min: Decimal | None = None
+    cost_max: Decimal | None = None
+    weekdays: tuple[int, ...] | None = None  # of the local start, ISO (Monday 1)
+    times_of_day: tuple[TimeOfDay, ...] | None = None  # of the local start (DAY_PARTS)
     orderby: OrderBy = "start_date"
     descending: bool = False
     password: str | None = None  # of protected events, to read them unredacted
@@ -54,6 +76,10 @@ class EventQuery:
             moment = getattr(self, name)
             if moment is not None and moment.tzinfo is None:
                 raise ValueError(f"{name} must be an aware datetime")
+        if self.weekdays is not None and not set(self.weekdays) <= set(WEEKDAYS):
+            raise ValueError("weekdays are 1 (Monday) to 7 (Sunday)")
+        if self.times_of_day is not None and not set(self.times_of_day) <= set(TIMES_OF_DAY):
+            raise ValueError(f"times of day are {', '.join(TIMES_OF_DAY)}")
 
 
 @dataclass(frozen=True, slots=True)

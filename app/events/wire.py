@@ -8,6 +8,7 @@ parameters here."""
 import dataclasses
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from decimal import Decimal
 from typing import Any, Generic, TypeVar
 
 from starlette.responses import Response
@@ -34,6 +35,8 @@ from app.posts.serializer import View
 P = TypeVar("P", bound=EventFilterParams)
 
 FEED_PATH = "/events.ics"  # the calendar feed of the list (app/feeds)
+# The price and the local start's day and hour (docs/design.md#event-list), last.
+FILTERS_OF_ISSUE_46 = ("cost_min", "cost_max", "weekday", "time_of_day")
 # The order links have always shown the filters in (clients may compare URLs).
 ECHO_ORDER = (
     *("start_date", "end_date", "search", "status", "post_parent", "include"),
@@ -42,6 +45,7 @@ ECHO_ORDER = (
     *("venue", "organizer", "featured", "categories", "tags", "strict_dates", "orderby", "order"),
     "hide_subsequent_recurrences",
     *("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius", "near"),
+    *FILTERS_OF_ISSUE_46,
 )
 
 
@@ -112,6 +116,10 @@ def event_query(
         post_parent=params.post_parent,
         first_of_series=bool(params.hide_subsequent_recurrences),
         ticketed=params.ticketed,
+        cost_min=params.cost_min,
+        cost_max=params.cost_max,
+        weekdays=ids(params.weekday),
+        times_of_day=ids(params.time_of_day),
         orderby=params.orderby or "start_date",
         descending=params.order == "desc",
         password=params.password,
@@ -162,11 +170,23 @@ def list_echo(params: EventFilterParams, window: ListWindow, user: User) -> dict
     for name in ("geoloc", "geoloc_lat", "geoloc_lng", "geoloc_radius", "near"):
         if getattr(params, name) is not None:
             echo[name] = getattr(params, name)
+    for name in ("cost_min", "cost_max"):
+        if (amount := getattr(params, name)) is not None:
+            echo[name] = amount_text(amount)
+    for name in ("weekday", "time_of_day"):
+        if getattr(params, name) is not None:
+            echo[name] = getattr(params, name)
     if params.orderby:
         echo["orderby"] = params.orderby
     if params.order:
         echo["order"] = params.order
     return {name: echo[name] for name in ECHO_ORDER if name in echo}
+
+
+def amount_text(amount: Decimal) -> str:
+    """A price bound as links write it: `5`, `12.5` (no exponent, no trailing zeros)."""
+    text = f"{amount.normalize():f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def feed_source(ctx: RequestContext) -> str:

@@ -55,6 +55,12 @@ def stored_counts(query: EventListQuery, first: date, last: date) -> bool:
         and f.near is None
         and f.parent_id is None
         and not f.first_of_series
+        and f.ticketed is None
+        and f.cost_min is None
+        and f.cost_max is None
+        and f.weekdays is None
+        and f.start_hours is None
+        and f.all_day is None
         and f.start_min is None
         and f.end_max is None
         and f.starts_after is None

@@ -5,6 +5,7 @@ import operator
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import (
@@ -14,6 +15,7 @@ from sqlalchemy import (
     Select,
     and_,
     bindparam,
+    extract,
     false,
     func,
     literal,
@@ -24,7 +26,7 @@ from sqlalchemy import (
     tuple_,
 )
 from sqlalchemy import cast as sql_cast
-from sqlalchemy.dialects.postgresql import TSQUERY
+from sqlalchemy.dialects.postgresql import JSONB, TSQUERY
 from sqlalchemy.orm import aliased
 
 from app.core.caching.cache import CountCache
@@ -73,6 +75,14 @@ class EventListFilters:
     first_of_series: bool = False
     # Only events with a ticket (True), only those without (False), or any (None).
     ticketed: bool | None = None
+    # One of the event's amounts (app/events/cost.py: its cost's numbers, `free` 0) within.
+    cost_min: Decimal | None = None
+    cost_max: Decimal | None = None
+    weekdays: list[int] | None = None  # of the local start, ISO (Monday 1)
+    # The local start's hour is one of these, of an event not all-day; with `all_day`, or
+    # an all-day event (`all_day` alone: `start_hours` None). None, None: any.
+    start_hours: list[int] | None = None
+    all_day: bool | None = None
     statuses: tuple[str, ...] = ("publish",)
     # Only these statuses of other people's events; own events in any of `statuses`.
     others_statuses: tuple[str, ...] | None = None
@@ -111,6 +121,29 @@ ORDER_COLUMNS = {
     "modified": Event.modified_at,
     "id": Occurrence.id,
 }
+
+
+# An amount among a cost's values (app/events/cost.py writes numbers with a decimal point).
+AMOUNT = r'@ like_regex "^[0-9]+(\\.[0-9]+)?$"'
+
+
+def amounts_path(low: bool, high: bool) -> str:
+    """The SQL/JSON path (a literal) that finds an amount of `cost_details` within the
+    bounds `$min` and `$max` (`low`, `high`: which are set); `free` is 0."""
+    bounds = [
+        f"@.double() {op} ${name}"
+        for on, op, name in ((low, ">=", "min"), (high, "<=", "max"))
+        if on
+    ]
+    numeric = " && ".join([AMOUNT, *bounds])
+    free = '@ == "free"' + (" && $min <= 0" if low else "")
+    return f"'$.values[*] ? (({numeric}) || ({free}))'::jsonpath"
+
+
+def cost_range(low: Decimal | None, high: Decimal | None) -> dict[str, float]:
+    """The path's bounds (`amounts_path`), as numbers."""
+    bounds = {"min": low, "max": high}
+    return {name: float(value) for name, value in bounds.items() if value is not None}
 
 
 def event_distance(e: Any = Event) -> Any:
@@ -172,6 +205,11 @@ class EventListQuery:
             f.parent_id is not None,
             f.first_of_series,
             f.ticketed,
+            f.cost_min is not None,
+            f.cost_max is not None,
+            f.weekdays is not None,
+            f.start_hours is not None,
+            f.all_day,
             f.others_statuses is not None and f.viewer_id is not None,
             f.include_hidden,
             f.viewer_id is not None,
@@ -204,6 +242,9 @@ class EventListQuery:
             parent_id=f.parent_id,
         )
         values["search"] = f.search
+        if f.cost_min is not None or f.cost_max is not None:
+            values["cost_range"] = cost_range(f.cost_min, f.cost_max)
+        values.update(weekdays=f.weekdays, start_hours=f.start_hours)
         if f.near is not None:
             values.update(near_values(f.near))
         values.update({f"terms_{i}": ids for i, ids in enumerate(f.term_ids)})
@@ -270,11 +311,35 @@ class EventListQuery:
         if f.ticketed is not None:
             with_ticket = ticketed_dates(o)
             where.append(with_ticket if f.ticketed else ~with_ticket)
+        where.extend(self._start_and_cost(o, e))
         if f.parent_id is not None:
             # Children of an event (the reference), or the dates of a series.
             parent: Any = bindparam("parent_id")
             of_series = and_(o.series_id == parent, e.recurrence.is_not(None))
             where.append(or_(e.parent_id == parent, of_series))
+        return where
+
+    def _start_and_cost(self, o: Any, e: Any) -> list[Any]:
+        """The local start's weekday and hour (read from the dates' listing index with the
+        start, no table), and the event's price (docs/design.md#event-list)."""
+        f = self.filters
+        where: list[Any] = []
+        if f.weekdays is not None:
+            weekday = extract("isodow", o.start_local)
+            where.append(weekday.in_(bindparam("weekdays", expanding=True)))
+        if f.start_hours is not None:
+            hour = extract("hour", o.start_local)
+            timed = and_(e.all_day == false(), hour.in_(bindparam("start_hours", expanding=True)))
+            where.append(or_(timed, e.all_day == true()) if f.all_day else timed)
+        elif f.all_day is not None:
+            where.append(e.all_day == f.all_day)
+        if f.cost_min is not None or f.cost_max is not None:
+            path = amounts_path(f.cost_min is not None, f.cost_max is not None)
+            where.append(
+                func.jsonb_path_exists(
+                    e.cost_details, literal_column(path), bindparam("cost_range", type_=JSONB)
+                )
+            )
         return where
 
     def linked(self, o: Any = Occurrence, *, probes: bool = False) -> list[Any]:
