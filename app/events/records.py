@@ -97,3 +97,5 @@ class EventSummary:
     recurrence: list[str] | None = None
     # The series' status: a signed-in reader's page marks what a visitor would not see.
     status: str = "publish"
+    # The week view's band holds all-day events (app/pages/week.py).
+    all_day: bool = False

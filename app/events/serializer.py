@@ -49,6 +49,7 @@ def summary_body(event: EventSummary, urls: Urls) -> dict[str, Any]:
         "start_date": format_datetime(event.start_local),
         "end_date": format_datetime(event.end_local),
         "status": event.status,
+        "all_day": bool(event.all_day),
     }
 
 

@@ -4,7 +4,13 @@ weekday names, and the first day of a week."""
 from datetime import date, datetime, tzinfo
 
 from babel import Locale
-from babel.dates import format_date, format_datetime, format_time, get_timezone_name
+from babel.dates import (
+    format_date,
+    format_datetime,
+    format_interval,
+    format_time,
+    get_timezone_name,
+)
 
 
 def first_weekday(language: str, override: int | None) -> int:
@@ -46,6 +52,10 @@ class Dates:
 
     def day_number(self, value: date) -> str:
         return format_date(value, "d", locale=self.locale)
+
+    def days(self, first: date, last: date) -> str:
+        """ "Nov 30 – Dec 6, 2026" (a week's heading), as the language writes a range."""
+        return str(format_interval(first, last, "yMMMd", locale=self.locale))
 
 
 def format_moment(value: datetime, language: str, zone: tzinfo) -> str:

@@ -23,7 +23,7 @@ from app.events.query import EventQuery
 from app.geo.service import PLACE_MAX_LENGTH
 from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import Dates, first_weekday
-from app.pages import rsvp, views
+from app.pages import rsvp, views, week
 from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
 from app.pages.face import SiteFace, site_face
 from app.pages.headers import page_headers, page_nonce
@@ -252,6 +252,16 @@ async def _map(page: PageRequest, scope: EventQuery, base: str, **extra: Any) ->
     return page.render("map.html", view=view, base=base, current_view="map", **extra)
 
 
+async def _week(
+    page: PageRequest, day: date | None, scope: EventQuery, base: str, **extra: Any
+) -> Response:
+    day = day or page.search.day or views.today(page.settings)
+    view = await week.week_view(
+        page.content, page.settings, day, page.first_weekday, page.search, scope
+    )
+    return page.render("week.html", view=view, base=base, current_view="week", **extra)
+
+
 @router.api_route("/events", methods=READS)
 async def events_page(request: Request, maker: MakerDep) -> Response:
     """The default view (`DEFAULT_VIEW`), or the one `eventDisplay` names."""
@@ -264,6 +274,8 @@ async def events_page(request: Request, maker: MakerDep) -> Response:
             return await _day(page, None)
         if display == "map":
             return await _map(page, EventQuery(), "/events")
+        if display == "week":
+            return await _week(page, None, EventQuery(), "/events")
         return await _list(page, 1, EventQuery(), "/events")
 
     return await _respond(request, maker, build)
@@ -288,6 +300,20 @@ async def list_page_n(request: Request, number: int, maker: MakerDep) -> Respons
 async def map_page(request: Request, maker: MakerDep) -> Response:
     """Upcoming events on a map (registered before `/events/{day}`)."""
     return await _respond(request, maker, lambda page: _map(page, EventQuery(), "/events"))
+
+
+@router.api_route("/events/week", methods=READS)
+async def week_page(request: Request, maker: MakerDep) -> Response:
+    """This week, or the search's day's (registered before `/events/{day}`)."""
+    return await _respond(request, maker, lambda page: _week(page, None, EventQuery(), "/events"))
+
+
+@router.api_route("/events/week/{day}", methods=READS)
+async def week_page_of(request: Request, day: str, maker: MakerDep) -> Response:
+    """The week holding a day (any day of it)."""
+    return await _respond(
+        request, maker, lambda page: _week(page, _day_of(day), EventQuery(), "/events")
+    )
 
 
 @router.api_route("/events/month", methods=READS)
@@ -335,6 +361,8 @@ async def _term_page(
             return await _day(page, _day_of(arg or ""), scope, base, term=term)
         if view == "map":
             return await _map(page, scope, base, term=term)
+        if view == "week":
+            return await _week(page, _day_of(arg) if arg else None, scope, base, term=term)
         number = int(arg) if arg else 1
         if number < 1:
             raise NotShown
@@ -370,6 +398,18 @@ async def term_month_page_of(
     request: Request, taxonomy: str, slug: str, month: str, maker: MakerDep
 ) -> Response:
     return await _term_page(request, maker, taxonomy, slug, "month", month)
+
+
+@router.api_route("/events/{taxonomy}/{slug}/week", methods=READS)
+async def term_week_page(request: Request, taxonomy: str, slug: str, maker: MakerDep) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "week")
+
+
+@router.api_route("/events/{taxonomy}/{slug}/week/{day}", methods=READS)
+async def term_week_page_of(
+    request: Request, taxonomy: str, slug: str, day: str, maker: MakerDep
+) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, "week", day)
 
 
 @router.api_route("/events/{taxonomy}/{slug}/map", methods=READS)

@@ -171,7 +171,9 @@ class EventRepository:
         slug = _OWN_COLUMNS[2]  # a series' slug for its overrides, as in select_records
         columns = (Occurrence.id, slug, self._text("title"), Occurrence.start_local)
         return self._joined(
-            select(*columns, Occurrence.end_local, Event.recurrence, Occurrence.status)
+            select(
+                *columns, Occurrence.end_local, Event.recurrence, Occurrence.status, Event.all_day
+            )
         )
 
     def _text(self, name: str) -> Any:
