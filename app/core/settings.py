@@ -157,7 +157,7 @@ class Settings(BaseSettings):
     recurrence_max_occurrences: int = Field(
         default=1000, ge=1, le=100_000, description="Most dates stored per series"
     )
-    default_view: Literal["list", "month", "week"] = Field(
+    default_view: Literal["list", "month", "week", "photo", "summary", "map"] = Field(
         default="list", description="What the public calendar shows at /events/"
     )
     week_start: int | None = Field(

@@ -44,6 +44,10 @@ class Dates:
         text = format_date(value, "LLLL y", locale=self.locale)
         return text[:1].upper() + text[1:]  # Slovak names are lower case, headings are not
 
+    def short_month(self, value: date) -> str:
+        """ "Nov" (the stand-alone abbreviated month name: a date badge's)."""
+        return format_date(value, "LLL", locale=self.locale)
+
     def weekday(self, index: int, width: str = "abbreviated") -> str:
         return str(self.locale.days["stand-alone"][width][index])
 

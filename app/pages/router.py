@@ -23,7 +23,7 @@ from app.events.query import EventQuery
 from app.geo.service import PLACE_MAX_LENGTH
 from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import Dates, first_weekday
-from app.pages import rsvp, views, week
+from app.pages import rsvp, showcase, views, week
 from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
 from app.pages.face import SiteFace, site_face
 from app.pages.headers import page_headers, page_nonce
@@ -35,6 +35,7 @@ from app.pages.paths import (
     page_path,
     under_unknown_language,
 )
+from app.pages.pictures import page_picture
 from app.pages.places import markers, openstreetmap_link, venue_marker
 from app.pages.rsvp_form import NO_STORE, read_posted
 from app.pages.series_text import describe_series
@@ -193,8 +194,8 @@ async def _respond(request: Request, maker: Any, build: Build) -> Response:
             return page.render(ERROR_TEMPLATE, 404, code=404)
         except BadInput as exc:
             return page.render(ERROR_TEMPLATE, 400, code=400, parameter=exc.name)
-        except views.TooDeep:
-            return page.render(ERROR_TEMPLATE, 400, code=400, deepest=views.LAST_LIST_PAGE)
+        except views.TooDeep as exc:
+            return page.render(ERROR_TEMPLATE, 400, code=400, deepest=exc.deepest)
 
 
 def _month_of(value: str) -> date:
@@ -246,6 +247,18 @@ async def _day(
     return page.render("day.html", view=view, base=base, current_view="day", **extra)
 
 
+async def _showcase(
+    page: PageRequest, name: str, number: int, scope: EventQuery, base: str, **extra: Any
+) -> Response:
+    """The photo or summary view (app/pages/showcase.py), paged like the list."""
+    if number < 1:
+        raise NotShown
+    past = page.search.display == "past"
+    build = showcase.VIEWS[name]
+    view = await build(page.content, page.settings, page.search, number, past, scope)
+    return page.render(f"{name}.html", view=view, base=base, current_view=name, **extra)
+
+
 async def _map(page: PageRequest, scope: EventQuery, base: str, **extra: Any) -> Response:
     view = await views.map_view(page.content, page.settings, page.search, scope)
     view["markers"] = markers(view["events"], page.links, Dates(page.language))
@@ -276,6 +289,8 @@ async def events_page(request: Request, maker: MakerDep) -> Response:
             return await _map(page, EventQuery(), "/events")
         if display == "week":
             return await _week(page, None, EventQuery(), "/events")
+        if display in showcase.VIEWS:
+            return await _showcase(page, display, 1, EventQuery(), "/events")
         return await _list(page, 1, EventQuery(), "/events")
 
     return await _respond(request, maker, build)
@@ -313,6 +328,21 @@ async def week_page_of(request: Request, day: str, maker: MakerDep) -> Response:
     """The week holding a day (any day of it)."""
     return await _respond(
         request, maker, lambda page: _week(page, _day_of(day), EventQuery(), "/events")
+    )
+
+
+@router.api_route("/events/{name:showcase}", methods=READS)
+async def showcase_page(request: Request, name: str, maker: MakerDep) -> Response:
+    """The photo or summary view (registered before `/events/{day}`)."""
+    return await _respond(
+        request, maker, lambda page: _showcase(page, name, 1, EventQuery(), "/events")
+    )
+
+
+@router.api_route("/events/{name:showcase}/page/{number:id}", methods=READS)
+async def showcase_page_n(request: Request, name: str, number: int, maker: MakerDep) -> Response:
+    return await _respond(
+        request, maker, lambda page: _showcase(page, name, number, EventQuery(), "/events")
     )
 
 
@@ -364,6 +394,8 @@ async def _term_page(
         if view == "week":
             return await _week(page, _day_of(arg) if arg else None, scope, base, term=term)
         number = int(arg) if arg else 1
+        if view in showcase.VIEWS:
+            return await _showcase(page, view, number, scope, base, term=term)
         if number < 1:
             raise NotShown
         return await _list(page, number, scope, base, term=term)
@@ -417,6 +449,20 @@ async def term_map_page(request: Request, taxonomy: str, slug: str, maker: Maker
     return await _term_page(request, maker, taxonomy, slug, "map")
 
 
+@router.api_route("/events/{taxonomy}/{slug}/{name:showcase}", methods=READS)
+async def term_showcase_page(
+    request: Request, taxonomy: str, slug: str, name: str, maker: MakerDep
+) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, name)
+
+
+@router.api_route("/events/{taxonomy}/{slug}/{name:showcase}/page/{number:id}", methods=READS)
+async def term_showcase_page_n(
+    request: Request, taxonomy: str, slug: str, name: str, number: int, maker: MakerDep
+) -> Response:
+    return await _term_page(request, maker, taxonomy, slug, name, str(number))
+
+
 @router.api_route("/events/{taxonomy}/{slug}/day/{day}", methods=READS)
 async def term_day_page(
     request: Request, taxonomy: str, slug: str, day: str, maker: MakerDep
@@ -468,7 +514,8 @@ async def _event_page(request: Request, maker: Any, slug: str, day: str | None) 
             series_dates=dates,
             calendar=views.links_for(event, page.links),
             google=views.google_calendar_link(event, event.get("excerpt") or ""),
-            srcset=views.srcset(event.get("image")),
+            picture=page_picture(event.get("image")),
+            passed=event.record.end_at < views.now_bound(),
             series_text=describe_series(event.get("recurrence") or [], page.language),
             place_link=openstreetmap_link(page.content.venue_point(event.record.venue)),
             tickets=rsvp.tickets_shown(page.content, offered, refusal),

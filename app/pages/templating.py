@@ -10,6 +10,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, se
 
 from app.i18n import LANGUAGES, PAGE_TEXTS
 from app.i18n.dates import Dates
+from app.pages.pictures import thumbnail
 
 BUILT_IN_TEMPLATES = Path(__file__).parent / "templates"
 
@@ -32,6 +33,7 @@ def make_environment(language: str, templates_dir: Path | None) -> Environment:
     env.filters["todatetime"] = datetime.fromisoformat
     # A distance in km, to a tenth, as the language writes numbers ("2.5", "2,5").
     env.filters["km"] = lambda value: format_decimal(round(value, 1), "#,##0.#", locale=language)
+    env.filters["thumbnail"] = thumbnail  # a list card's image (app/pages/pictures.py)
     env.globals["dates"] = Dates(language)
     env.globals["language"] = language
     return env

@@ -27,7 +27,12 @@ LAST_LIST_PAGE = MAX_LIST_DEPTH // LIST_PAGE_SIZE
 
 
 class TooDeep(Exception):
-    """A list page past LAST_LIST_PAGE: the 400 page saying how to go further."""
+    """A page of a paged view past its deepest (LAST_LIST_PAGE for the list): the 400 page
+    saying how to go further."""
+
+    def __init__(self, deepest: int = LAST_LIST_PAGE) -> None:
+        super().__init__(deepest)
+        self.deepest = deepest
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +113,45 @@ def today(settings: Settings, now: datetime | None = None) -> date:
     return (now or datetime.now(settings.site_zone)).astimezone(settings.site_zone).date()
 
 
+@dataclass(frozen=True, slots=True)
+class Paged:
+    """A page of a paged view (the list, photo, summary): its events, whether a next page
+    exists, and the moment the upcoming ones are counted from."""
+
+    events: list[ListedEvent]
+    more: bool
+    since: datetime
+
+
+async def upcoming_page(
+    content: Content,
+    settings: Settings,
+    search: Search,
+    number: int,
+    past: bool,
+    scope: EventQuery,
+    size: int = LIST_PAGE_SIZE,
+    nearest: bool = False,
+) -> Paged:
+    """Upcoming events (not yet ended) from now or from the search's day; with `past`,
+    those that ended, newest first; `nearest`: near the search's place, nearest first."""
+    since = _site_moment(search.day, settings) if search.day else now_bound()
+    if past:
+        query = search.of(scope, ends_before=since, descending=True)
+    else:
+        query = search.of(scope, ends_after=since)
+    if nearest:
+        query = replace(query, orderby="distance")
+    deepest = MAX_LIST_DEPTH // size
+    if number > deepest:
+        raise TooDeep(deepest)
+    # One more than a page shows: whether a next page exists (no count of them all).
+    events = await content.events(query, (number - 1) * size, size + 1)
+    if number > 1 and not events:
+        raise NotShown  # past the last page
+    return Paged(events[:size], len(events) > size, since)
+
+
 async def list_view(
     content: Content,
     settings: Settings,
@@ -118,27 +162,13 @@ async def list_view(
 ) -> dict[str, Any]:
     """Upcoming events (not yet ended) from now or from the search's day, grouped by day;
     with `past`, those that ended, newest first."""
-    if number > LAST_LIST_PAGE:
-        raise TooDeep
-    since = _site_moment(search.day, settings) if search.day else now_bound()
-    if past:
-        query = search.of(scope, ends_before=since, descending=True)
-    else:
-        query = search.of(scope, ends_after=since)
     nearest = search.centre is not None and not past
-    if nearest:
-        query = replace(query, orderby="distance")
-    # One more than a page shows: whether a next page exists (no count of them all).
-    offset = (number - 1) * LIST_PAGE_SIZE
-    events = await content.events(query, offset, LIST_PAGE_SIZE + 1)
-    more = len(events) > LIST_PAGE_SIZE
-    events = events[:LIST_PAGE_SIZE]
-    if number > 1 and not events:
-        raise NotShown  # past the last page
-    view: dict[str, Any] = {"number": number, "more": more, "past": past}
+    found = await upcoming_page(content, settings, search, number, past, scope, nearest=nearest)
+    events = found.events
+    view: dict[str, Any] = {"number": number, "more": found.more, "past": past}
     if nearest:  # nearest first: not grouped by day
         return {**view, "groups": [], "placed": placed(content, events)}
-    groups = by_day(events, None if past else since.astimezone(settings.site_zone).date())
+    groups = by_day(events, None if past else found.since.astimezone(settings.site_zone).date())
     if past:
         groups.reverse()
     return {**view, "groups": groups, "placed": None}
@@ -276,18 +306,6 @@ def google_calendar_link(event: ListedEvent, text: str) -> str:
 
 def webcal(url: str) -> str:
     return "webcal://" + url.split("://", 1)[1]
-
-
-def srcset(image: Any) -> str:
-    """`srcset` from the image's `sizes` (the reference's shape), when it has them."""
-    if not isinstance(image, dict) or not isinstance(image.get("sizes"), dict):
-        return ""
-    entries = sorted(
-        (size["width"], size["url"])
-        for size in image["sizes"].values()
-        if isinstance(size, dict) and size.get("url") and size.get("width")
-    )
-    return ", ".join(f"{url} {width}w" for width, url in entries)
 
 
 def links_for(event: Body, links: PageLinks) -> dict[str, str]:

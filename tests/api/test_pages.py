@@ -17,7 +17,7 @@ from app.core.database.engine import get_sessionmaker
 from app.i18n.dates import first_weekday
 from app.main import create_app
 from app.pages.calendar import month_bounds
-from app.pages.views import srcset
+from app.pages.pictures import page_picture
 from tests.factories import API, AuthFor, asgi_client, create_record
 from tests.media_files import picture
 
@@ -589,9 +589,11 @@ async def test_today_is_the_day_view(client: AsyncClient, editor: AuthFor) -> No
     )
 
 
-def test_srcset_from_the_images_sizes() -> None:
+def test_the_event_pages_srcset_from_the_images_sizes_of_its_shape() -> None:
     image = {
         "url": "https://img.example.org/a.jpg",
+        "width": 600,
+        "height": 400,
         "sizes": {
             "medium": {
                 "width": 300,
@@ -599,20 +601,27 @@ def test_srcset_from_the_images_sizes() -> None:
                 "mime-type": "image/jpeg",
                 "url": "https://img.example.org/a-300.jpg",
             },
-            "thumbnail": {
+            "thumbnail": {  # a square crop: drawn into the image's box, it would be squeezed
                 "width": 150,
                 "height": 150,
                 "mime-type": "image/jpeg",
                 "url": "https://img.example.org/a-150.jpg",
             },
+            "full": {"width": 600, "height": 400, "url": "https://img.example.org/a.jpg"},
         },
     }
+    shown = page_picture(image)
+    assert shown is not None
     assert (
-        srcset(image)
-        == "https://img.example.org/a-150.jpg 150w, https://img.example.org/a-300.jpg 300w"
+        shown.srcset == "https://img.example.org/a-300.jpg 300w, https://img.example.org/a.jpg 600w"
     )
-    assert srcset({"url": "https://img.example.org/a.jpg"}) == ""
-    assert srcset(False) == ""
+    assert (shown.src, shown.width, shown.height) == ("https://img.example.org/a.jpg", 600, 400)
+    # Never a slot wider than the image itself.
+    assert shown.sizes == "(max-width: 600px) 100vw, 600px"
+    bare = page_picture({"url": "https://img.example.org/a.jpg"})
+    assert bare is not None
+    assert (bare.srcset, bare.width) == ("", None)
+    assert page_picture(False) is None
 
 
 async def test_an_uploaded_image_is_shown_with_srcset_and_alt(
@@ -630,8 +639,15 @@ async def test_an_uploaded_image_is_shown_with_srcset_and_alt(
     body = await event(client, editor, "Stage night", image=image["id"])
     html = (await client.get(f"/event/{body['slug']}/")).text
     assert 'alt="The stage at night"' in html
-    widths = sorted(size["width"] for size in image["sizes"].values())
-    assert widths  # the library made sizes
+    # The library's sizes of the image's shape (not the square thumbnail), one a width.
+    widths = sorted(
+        {
+            size["width"]
+            for size in image["sizes"].values()
+            if abs(size["width"] / size["height"] - 1.6) < 0.05
+        }
+    )
+    assert len(widths) > 2  # the library made sizes
     srcset_value = re.search(r'srcset="([^"]+)"', html)
     assert srcset_value
     assert [int(w) for w in re.findall(r" (\d+)w", srcset_value.group(1))] == widths
