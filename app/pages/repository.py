@@ -5,10 +5,24 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, literal, or_, select, union_all
+from sqlalchemy import BigInteger, Select, Text, func, literal, null, or_, select, union_all
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.models import Event, Organizer, Term, Venue
+from app.events.repository.list_query import EventListQuery
+from app.models import (
+    Event,
+    Occurrence,
+    Organizer,
+    OrganizerTranslation,
+    Term,
+    TermTranslation,
+    Venue,
+    VenueTranslation,
+    event_organizers,
+    event_terms,
+)
+from app.models.terms import CATEGORY, TAG
 from app.terms.serializer import PUBLIC_TERM_PATHS
 
 # (path, last modification or None)
@@ -49,3 +63,135 @@ async def sitemap_entries(session: AsyncSession, offset: int, limit: int) -> Seq
     query = _posts().order_by("path").offset(offset).limit(limit)
     rows = (await session.execute(query)).all()
     return [(str(row.path), row.modified) for row in rows]
+
+
+# ---- the filter bar's counts (app/pages/filter_bar.py) ---------------------------------
+
+# (facet, key, label, parent, count): a category's, tag's, venue's or organizer's ID with its
+# name (a category's parent); a weekday (1-7, Monday 1) or an hour of day's start; the
+# featured events (key 1).
+FacetRow = tuple[str, int, str | None, int | None, int]
+# A category's ancestors, at most this deep (the closure stops there, whatever the data).
+CATEGORY_DEPTH = 8
+
+
+def _upcoming(now: datetime, scan: int) -> Any:
+    """The next `scan` listed dates not yet ended at `now` (site wall time), in start order:
+    a walk of the visitor's listing index from the earliest start that can still be on
+    (the longest duration before now), with each date's event's venue and featured flag."""
+    starts = Occurrence.start_local >= literal(now) - EventListQuery.longest_duration()
+    dates = (
+        select(
+            Occurrence.id.label("date_id"),
+            Occurrence.content_id.label("event_id"),
+            Occurrence.start_local.label("start"),
+        )
+        .where(Occurrence.listed.is_(True), Occurrence.end_local > now, starts)
+        .order_by(Occurrence.start_local, Occurrence.published_at, Occurrence.id)
+        .limit(scan)
+        .cte("upcoming_dates")
+    )
+    return (
+        select(dates, Event.venue_id, Event.featured)
+        .join(Event, Event.id == dates.c.event_id)
+        .cte("upcoming")
+    )
+
+
+def _shown(model: Any) -> list[Any]:
+    """A venue or organizer a visitor may see named: published, without a password."""
+    return [model.status == "publish", or_(model.password.is_(None), model.password == "")]
+
+
+def _named(model: Any, translation: Any, key: Any, language: str) -> Any:
+    """The record's name in `language`, else its default-language name."""
+    translated = (
+        select(translation.name)
+        .where(key == model.id, translation.language == language)
+        .scalar_subquery()
+    )
+    return func.coalesce(translated, model.name)
+
+
+def _top(stmt: Select[Any], limit: int) -> Select[Any]:
+    """The facet's values with the most dates first (then by key: a stable order)."""
+    count = stmt.selected_columns[4]
+    return stmt.order_by(count.desc(), stmt.selected_columns[1]).limit(limit).subquery().select()
+
+
+async def upcoming_facets(
+    session: AsyncSession, now: datetime, language: str, scan: int, limit: int
+) -> list[FacetRow]:
+    """How many of the next `scan` upcoming dates each category (its descendants' dates
+    with it), tag, venue and organizer has (at most `limit` of each, those with the most
+    dates), each weekday and hour of their local start, and the featured ones: one
+    statement, its cost bounded by `scan` whatever the size of the calendar."""
+    up = _upcoming(now, scan)
+    no_name, no_parent = sql_cast(null(), Text), sql_cast(null(), BigInteger)
+    dates = func.count(func.distinct(up.c.date_id))
+    category = Term.__table__.alias("category")
+    closure = (
+        select(
+            category.c.id.label("term_id"),
+            category.c.id.label("ancestor"),
+            literal(0).label("depth"),
+        )
+        .where(category.c.taxonomy == CATEGORY)
+        .cte("closure", recursive=True)
+    )
+    parent = Term.__table__.alias("parent_term")
+    closure = closure.union_all(
+        select(closure.c.term_id, parent.c.parent_id, closure.c.depth + 1).where(
+            parent.c.id == closure.c.ancestor,
+            parent.c.parent_id.is_not(None),
+            closure.c.depth < CATEGORY_DEPTH,
+        )
+    )
+    term_name = _named(Term, TermTranslation, TermTranslation.term_id, language)
+    categories = (
+        select(literal("category"), closure.c.ancestor, term_name, Term.parent_id, dates)
+        .select_from(up)
+        .join(event_terms, event_terms.c.event_id == up.c.event_id)
+        .join(closure, closure.c.term_id == event_terms.c.term_id)
+        .join(Term, Term.id == closure.c.ancestor)
+        .group_by(closure.c.ancestor, Term.id)
+    )
+    tags = (
+        select(literal("tag"), Term.id, term_name, no_parent, dates)
+        .select_from(up)
+        .join(event_terms, event_terms.c.event_id == up.c.event_id)
+        .join(Term, Term.id == event_terms.c.term_id)
+        .where(Term.taxonomy == TAG)
+        .group_by(Term.id)
+    )
+    venue_name = _named(Venue, VenueTranslation, VenueTranslation.venue_id, language)
+    venues = (
+        select(literal("venue"), Venue.id, venue_name, no_parent, dates)
+        .select_from(up)
+        .join(Venue, Venue.id == up.c.venue_id)
+        .where(*_shown(Venue))
+        .group_by(Venue.id)
+    )
+    organizer_name = _named(
+        Organizer, OrganizerTranslation, OrganizerTranslation.organizer_id, language
+    )
+    organizers = (
+        select(literal("organizer"), Organizer.id, organizer_name, no_parent, dates)
+        .select_from(up)
+        .join(event_organizers, event_organizers.c.event_id == up.c.event_id)
+        .join(Organizer, Organizer.id == event_organizers.c.organizer_id)
+        .where(*_shown(Organizer))
+        .group_by(Organizer.id)
+    )
+    weekday = sql_cast(func.extract("isodow", up.c.start), BigInteger)
+    hour = sql_cast(func.extract("hour", up.c.start), BigInteger)
+    weekdays = select(literal("weekday"), weekday, no_name, no_parent, dates).group_by(weekday)
+    hours = select(literal("hour"), hour, no_name, no_parent, dates).group_by(hour)
+    one = sql_cast(literal(1), BigInteger)
+    featured = select(literal("featured"), one, no_name, no_parent, dates).where(
+        up.c.featured.is_(True)
+    )
+    parts: list[Any] = [_top(stmt, limit) for stmt in (categories, tags, venues, organizers)]
+    parts += [weekdays, hours, featured]
+    rows = (await session.execute(union_all(*parts))).all()
+    return [(str(r[0]), int(r[1]), r[2], r[3], int(r[4])) for r in rows]

@@ -23,7 +23,7 @@ from app.events.query import EventQuery
 from app.geo.service import PLACE_MAX_LENGTH
 from app.i18n import LANGUAGES, path_language
 from app.i18n.dates import Dates, first_weekday
-from app.pages import rsvp, showcase, views, week
+from app.pages import filter_bar, rsvp, showcase, views, week
 from app.pages.content import Content, NotShown, PasswordNeeded, visitor_context
 from app.pages.face import SiteFace, site_face
 from app.pages.headers import page_headers, page_nonce
@@ -99,6 +99,8 @@ class PageRequest:
     content: Content
     search: views.Search = field(default_factory=views.Search)
     face: SiteFace | None = None
+    # The filter bar's choices, on the calendar's views (app/pages/filter_bar.py).
+    choices: filter_bar.Choices | None = None
 
     def render(self, template: str, status: int = 200, **values: Any) -> Response:
         return render_page(
@@ -110,6 +112,12 @@ class PageRequest:
             face=self.face,
             page=self,
             search=self.search,
+            filter_bar=filter_bar.bar(
+                self.choices if status == 200 else None,
+                page_path(self.request),
+                self.search.query(),
+                self.search.display,
+            ),
             **values,
         )
 
@@ -125,7 +133,13 @@ def _search(request: Request) -> views.Search:
     near = query.get("tribe-bar-geoloc", "")[:PLACE_MAX_LENGTH]
     ticketed = _flag(query.get("ticketed"), "ticketed")
     display = query.get("eventDisplay")
-    return views.Search(words=words, day=day, display=display, near=near, ticketed=ticketed)
+    try:
+        filters = filter_bar.read_filters(query)
+    except filter_bar.BadFilter as exc:
+        raise BadInput(exc.name) from exc
+    return views.Search(
+        words=words, day=day, display=display, near=near, ticketed=ticketed, filters=filters
+    )
 
 
 def _flag(value: str | None, name: str) -> bool | None:
@@ -189,6 +203,8 @@ async def _respond(request: Request, maker: Any, build: Build) -> Response:
         page.face = site_face(settings, language, ctx.urls, logo)
         try:
             page.search = await views.locate(content, settings, _search(request))
+            if filter_bar.on_views(page_path(request)):
+                page.choices = await filter_bar.choices_of(content)
             return await build(page)
         except NotShown:
             return page.render(ERROR_TEMPLATE, 404, code=404)

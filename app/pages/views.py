@@ -13,6 +13,7 @@ from app.events.query import EventQuery
 from app.geo.distance import Near
 from app.pages.calendar import DAY_READ, add_months, by_day, month_bounds, month_grid
 from app.pages.content import Body, Content, ListedEvent, NotShown
+from app.pages.filter_bar import Filters
 from app.pages.links import PageLinks
 from app.pages.places import PlacedEvent
 
@@ -61,6 +62,7 @@ class Search:
     place: Place | None = None  # where `near` is (`locate`)
     # `ticketed`: events with a ticket (True), without (False); None: either (the API's).
     ticketed: bool | None = None
+    filters: Filters = Filters()  # the filter bar's (app/pages/filter_bar.py)
 
     @property
     def centre(self) -> Near | None:
@@ -72,7 +74,12 @@ class Search:
         between `bounds` taken as exact instants, near its place when one was found."""
         words = self.words if self.words.strip() else None
         return replace(
-            scope, strict=True, search=words, near=self.centre, ticketed=self.ticketed, **bounds
+            self.filters.apply(scope),
+            strict=True,
+            search=words,
+            near=self.centre,
+            ticketed=self.ticketed,
+            **bounds,
         )
 
     def query(self) -> dict[str, Any]:
@@ -86,7 +93,7 @@ class Search:
             query["tribe-bar-geoloc"] = self.near
         if self.ticketed is not None:
             query["ticketed"] = "1" if self.ticketed else "0"
-        return query
+        return {**query, **self.filters.query()}
 
 
 async def locate(content: Content, settings: Settings, search: Search) -> Search:

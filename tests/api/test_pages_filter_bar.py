@@ -1,0 +1,217 @@
+"""The filter bar on the pages through HTTP (app/pages/filter_bar.py): what it offers (what
+upcoming events a visitor may see have, with counts; a category's children under it), how
+its values narrow every view (the reference Filter Bar add-on's parameter names, by ID or
+slug, repeated or by commas), the views' links keeping them, the search keeping them and
+they the search, bad values as the 400 page, and a write seen on the next load. The events
+are made through the API."""
+
+import re
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from httpx import AsyncClient
+
+from tests.factories import API, AuthFor, create_record
+
+# A week ahead: its Monday, so that each event's weekday is known.
+TODAY = datetime.now(UTC).date()
+MONDAY = TODAY + timedelta(days=14 - TODAY.weekday())
+
+
+def at(day: date, clock: str, hours: int = 1) -> dict[str, str]:
+    start = datetime.fromisoformat(f"{day.isoformat()} {clock}")
+    end = start + timedelta(hours=hours)
+    return {"start_date": f"{start:%Y-%m-%d %H:%M:%S}", "end_date": f"{end:%Y-%m-%d %H:%M:%S}"}
+
+
+async def category(client: AsyncClient, editor: AuthFor, name: str, **fields: Any) -> int:
+    response = await client.post(
+        f"{API}/categories", json={"name": name, **fields}, headers=editor.basic
+    )
+    assert response.status_code == 201, response.text
+    return int(response.json()["id"])
+
+
+async def event(client: AsyncClient, editor: AuthFor, title: str, **fields: Any) -> int:
+    body = await create_record(client, editor, "events", title, **fields)
+    return int(body["id"])
+
+
+def bar(html: str) -> str:
+    found = re.search(r'<form class="filter-bar".*?</form>', html, re.S)
+    assert found, "no filter bar"
+    return found.group(0)
+
+
+def choices(html: str, name: str) -> dict[str, tuple[str, int]]:
+    """A facet's checkboxes: value -> (label, count)."""
+    pattern = (
+        rf'<input type="checkbox" name="{re.escape(name)}" value="([^"]+)"[^>]*> '
+        r"([^<]*?) <span class=\"count\">\((\d+)\)</span>"
+    )
+    return {v: (label, int(n)) for v, label, n in re.findall(pattern, bar(html))}
+
+
+def titles(html: str) -> set[str]:
+    main = html.split('<main id="main">', 1)[1]
+    return set(re.findall(r'<h[23]><a href="[^"]*">([^<]*)</a>', main))
+
+
+async def page(client: AsyncClient, path: str, **params: Any) -> str:
+    response = await client.get(path, params=params)
+    assert response.status_code == 200, response.text[:400]
+    return response.text
+
+
+async def programme(client: AsyncClient, editor: AuthFor) -> dict[str, int]:
+    """A small programme: music with a jazz child, a tag, a venue, an organizer, a featured
+    event, at known weekdays and times; a past event and a draft a visitor does not see."""
+    music = await category(client, editor, "Music")
+    jazz = await category(client, editor, "Jazz", parent=music)
+    hall = await create_record(client, editor, "venues", "Blue Hall")
+    club = await create_record(client, editor, "organizers", "Film Club")
+    await event(client, editor, "Organ recital", categories=[music], **at(MONDAY, "10:00"))
+    await event(
+        client,
+        editor,
+        "Late jazz",
+        categories=[jazz],
+        tags=["outdoor"],
+        venue=hall["id"],
+        **at(MONDAY + timedelta(days=2), "22:00"),
+    )
+    await event(
+        client,
+        editor,
+        "Silent film",
+        organizer=[club["id"]],
+        featured=True,
+        **at(MONDAY + timedelta(days=5), "18:00"),
+    )
+    past = TODAY - timedelta(days=30)
+    await event(client, editor, "Old fair", categories=["Bygone"], **at(past, "10:00"))
+    await event(client, editor, "Secret gig", categories=["Hidden"], status="draft")
+    return {"music": music, "jazz": jazz, "hall": hall["id"], "club": club["id"]}
+
+
+async def test_the_bar_offers_what_upcoming_events_have_with_counts(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    ids = await programme(client, editor)
+    html = await page(client, "/events/list/")
+    categories = choices(html, "tribe_eventcategory[]")
+    # The parent counts its child's dates; the child stands under it.
+    assert categories == {str(ids["music"]): ("Music", 2), str(ids["jazz"]): ("Jazz", 1)}
+    assert (
+        f'<li class="depth-1"><label><input type="checkbox" name="tribe_eventcategory[]" value="{ids["jazz"]}"'
+        in html
+    )
+    assert "Bygone" not in bar(html)
+    assert "Hidden" not in bar(html)
+    assert list(choices(html, "tribe_tags[]").values()) == [("outdoor", 1)]
+    assert choices(html, "tribe_venues[]") == {str(ids["hall"]): ("Blue Hall", 1)}
+    assert choices(html, "tribe_organizers[]") == {str(ids["club"]): ("Film Club", 1)}
+    assert choices(html, "tribe_dayofweek[]") == {
+        "1": ("Monday", 1),
+        "3": ("Wednesday", 1),
+        "6": ("Saturday", 1),
+    }
+    assert choices(html, "tribe_timeofday[]") == {
+        "morning": ("Morning", 1),
+        "evening": ("Evening", 1),
+        "night": ("Night", 1),
+    }
+    assert (
+        'name="tribe_featuredevent" value="1"> Featured events only <span class="count">(1)</span>'
+        in html
+    )
+    # Every view shows it, in every language (the weekday names in the page's language).
+    for path in ("/events/month/", "/events/map/", f"/events/{MONDAY.isoformat()}/"):
+        assert choices(await page(client, path), "tribe_venues[]")
+    german = await page(client, "/de/events/list/")
+    assert choices(german, "tribe_dayofweek[]")["1"] == ("Montag", 1)
+    assert 'action="http://testserver/de/events/list/"' in german
+
+
+async def test_filters_narrow_the_views_by_the_add_ons_names(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    ids = await programme(client, editor)
+    everything = {"Organ recital", "Late jazz", "Silent film"}
+    assert titles(await page(client, "/events/list/")) == everything
+    cases: list[tuple[dict[str, Any], set[str]]] = [
+        ({"tribe_eventcategory[]": ids["music"]}, {"Organ recital", "Late jazz"}),
+        ({"tribe_eventcategory[]": "jazz"}, {"Late jazz"}),  # a slug as well as an ID
+        ({"tribe_tags[]": "outdoor"}, {"Late jazz"}),
+        ({"tribe_venues[]": ids["hall"]}, {"Late jazz"}),
+        ({"tribe_organizers[]": ids["club"]}, {"Silent film"}),
+        ({"tribe_featuredevent": "1"}, {"Silent film"}),
+        # Repeated (a form's) or by commas (the views' links): any of them.
+        ({"tribe_venues[]": ids["hall"], "tribe_organizers": str(ids["club"])}, set()),
+        (
+            {"tribe_eventcategory[]": [str(ids["jazz"]), str(ids["music"])]},
+            {"Organ recital", "Late jazz"},
+        ),
+    ]
+    for params, expected in cases:
+        assert titles(await page(client, "/events/list/", **params)) == expected, params
+    # A category's page keeps its own category; the bar's tags narrow it further.
+    music_page = await page(client, "/events/category/music/list/", **{"tribe_tags[]": "outdoor"})
+    assert titles(music_page) == {"Late jazz"}
+    assert "tribe_eventcategory[]" not in bar(music_page)
+
+
+async def test_a_filtered_views_links_keep_the_filters(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    ids = await programme(client, editor)
+    kept = f"tribe_venues%5B%5D={ids['hall']}"
+    month = (MONDAY + timedelta(days=2)).strftime("%Y-%m")  # the late jazz's
+    html = await page(client, f"/events/month/{month}/", **{"tribe_venues[]": ids["hall"]})
+    assert "Late jazz" in html
+    assert "Organ recital" not in html
+    assert "Silent film" not in html
+    # The month's arrows and the view switcher keep the filter.
+    assert re.search(rf'rel="next" href="[^"]*/events/month/[0-9-]+/\?{re.escape(kept)}"', html)
+    assert f'href="http://testserver/events/list/?{kept}"' in html
+    # The filter form goes to the month itself; the search keeps the filter, hidden.
+    assert f'action="http://testserver/events/month/{month}/"' in bar(html)
+    assert f'<input type="hidden" name="tribe_venues[]" value="{ids["hall"]}">' in html
+    # A search's words stay in the filter form (hidden) and in the clear link.
+    searched = await page(
+        client, "/events/list/", **{"tribe-bar-search": "jazz", "tribe_featuredevent": "1"}
+    )
+    form = bar(searched)
+    assert '<input type="hidden" name="tribe-bar-search" value="jazz">' in form
+    assert 'href="http://testserver/events/list/?tribe-bar-search=jazz">Clear filters' in form
+    assert titles(searched) == set()
+
+
+async def test_bad_filter_values_are_the_400_page_naming_them(client: AsyncClient) -> None:
+    bad = [
+        ("tribe_venues[]", "hall"),
+        ("tribe_dayofweek[]", "8"),
+        ("tribe_timeofday[]", "noon"),
+        ("tribe_featuredevent", "maybe"),
+        ("cost_min", "cheap"),
+        ("cost_max", "-1"),
+    ]
+    for name, value in bad:
+        response = await client.get("/events/list/", params={name: value})
+        assert response.status_code == 400, (name, value)
+        assert name in response.text
+    # An unknown venue of an old link: no such list (the 404 page, as the API's 400).
+    response = await client.get("/events/list/", params={"tribe_venues[]": "999999"})
+    assert response.status_code == 404
+
+
+async def test_a_write_shows_in_the_bar_on_the_next_load(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    await event(client, editor, "First", categories=["Theatre"], **at(MONDAY, "19:00"))
+    html = await page(client, "/events/list/")
+    assert [label for label, _ in choices(html, "tribe_eventcategory[]").values()] == ["Theatre"]
+    await event(client, editor, "Second", categories=["Dance"], **at(MONDAY, "20:00"))
+    html = await page(client, "/events/list/")
+    shown = choices(html, "tribe_eventcategory[]").values()
+    assert sorted(shown) == [("Dance", 1), ("Theatre", 1)]
