@@ -8,11 +8,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from app.core.database.engine import Session
 from app.core.rules.constants import FALSE_WORDS, TRUE_WORDS
-from app.events.query import EventQuery
+from app.events.query import DAY_PARTS, TIMES_OF_DAY, EventQuery, TimeOfDay
 from app.pages.content import Content
 from app.pages.repository import upcoming_facets
 
@@ -34,11 +35,14 @@ NAMES = (CATEGORIES, TAGS, VENUES, ORGANIZERS, WEEKDAYS, TIMES, FEATURED, COST_M
 # Parameters read but never written back (the form and the links use the ones above).
 READ_ONLY = (COST, FREE)
 
-# Times of day by the hour their local start is in (docs/api.md: morning 05-12, afternoon
-# 12-17, evening 17-21, night 21-05), and the add-on's values for them.
-TIMES_OF_DAY = ("morning", "afternoon", "evening", "night")
-HOURS = {"morning": range(5, 12), "afternoon": range(12, 17), "evening": range(17, 21)}
-REFERENCE_TIMES = {"06-12": "morning", "12-17": "afternoon", "17-21": "evening", "21-06": "night"}
+# The add-on's values of the times of day (EventQuery's DAY_PARTS: almanac's names).
+REFERENCE_TIMES: dict[str, TimeOfDay] = {
+    "allday": "all_day",
+    "06-12": "morning",
+    "12-17": "afternoon",
+    "17-21": "evening",
+    "21-06": "night",
+}
 MAX_VALUES = 50  # values of one parameter read (an old link's, a crafted one's)
 MAX_COST = 10**9
 # The choices' bounds (their statement's cost): the next dates counted, the most values of
@@ -54,11 +58,12 @@ class BadFilter(Exception):
         self.name = name
 
 
-def time_of_day(hour: int) -> str:
-    for name, hours in HOURS.items():
+def time_of_day(hour: int) -> TimeOfDay:
+    """The part of the day an hour of a local start is in (ALL_DAY_HOUR: all-day)."""
+    for name, hours in DAY_PARTS.items():
         if hour in hours:
             return name
-    return "night"
+    return "all_day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +75,10 @@ class Filters:
     venues: tuple[int, ...] = ()
     organizers: tuple[int, ...] = ()
     weekdays: tuple[int, ...] = ()  # 1-7, Monday 1
-    times: tuple[str, ...] = ()  # TIMES_OF_DAY
+    times: tuple[TimeOfDay, ...] = ()  # EventQuery's TIMES_OF_DAY
     featured: bool = False
-    cost_min: float | None = None
-    cost_max: float | None = None
+    cost_min: Decimal | None = None
+    cost_max: Decimal | None = None
 
     @property
     def active(self) -> bool:
@@ -93,19 +98,15 @@ class Filters:
             changes["organizers"] = self.organizers
         if self.featured:
             changes["featured"] = True
-        changes.update(self._timing())
+        if self.cost_min is not None:
+            changes["cost_min"] = self.cost_min
+        if self.cost_max is not None:
+            changes["cost_max"] = self.cost_max
+        if self.weekdays:
+            changes["weekdays"] = self.weekdays
+        if self.times:
+            changes["times_of_day"] = self.times
         return replace(scope, **changes) if changes else scope
-
-    def _timing(self) -> dict[str, Any]:
-        """Cost, weekday and time of day, as EventQuery names them (when it has them)."""
-        fields = EventQuery.__dataclass_fields__
-        values = {
-            "cost_min": self.cost_min,
-            "cost_max": self.cost_max,
-            "weekdays": self.weekdays or None,
-            "times_of_day": self.times or None,
-        }
-        return {k: v for k, v in values.items() if v is not None and k in fields}
 
     def query(self) -> dict[str, Any]:
         """The values to keep in the views' links (one parameter each, values by commas)."""
@@ -125,7 +126,7 @@ class Filters:
             query[FEATURED] = "1"
         for name, cost in ((COST_MIN, self.cost_min), (COST_MAX, self.cost_max)):
             if cost is not None:
-                query[name] = f"{cost:g}"
+                query[name] = f"{cost.normalize():f}"
         return query
 
     def selected(self, facet: str, key: int | str) -> bool:
@@ -167,19 +168,19 @@ def _refs(values: Iterable[str]) -> tuple[int | str, ...]:
     return tuple(dict.fromkeys(int(v) if v.isdigit() else v[:200] for v in values))
 
 
-def _cost(value: str | None, name: str) -> float | None:
+def _cost(value: str | None, name: str) -> Decimal | None:
     if value is None or not value.strip():
         return None
     try:
-        cost = float(value.strip())
-    except ValueError:
+        cost = Decimal(value.strip())
+    except InvalidOperation:
         raise BadFilter(name) from None
-    if not 0 <= cost <= MAX_COST:  # also NaN
+    if not cost.is_finite() or not 0 <= cost <= MAX_COST:
         raise BadFilter(name)
     return cost
 
 
-def _cost_range(query: Any) -> tuple[float | None, float | None]:
+def _cost_range(query: Any) -> tuple[Decimal | None, Decimal | None]:
     """`cost_min`/`cost_max`, else the add-on's `tribe_cost=min-max` (either end may be
     left out); `free` asks for free events (cost_max 0)."""
     low, high = _cost(query.get(COST_MIN), COST_MIN), _cost(query.get(COST_MAX), COST_MAX)
@@ -187,7 +188,7 @@ def _cost_range(query: Any) -> tuple[float | None, float | None]:
         first, _, second = text.partition("-")
         low, high = _cost(first, COST), _cost(second, COST)
     if _flag(query.get(FREE), FREE):
-        high = 0
+        high = Decimal(0)
     if low is not None and high is not None and low > high:
         raise BadFilter(COST_MIN)
     return low, high
@@ -207,15 +208,10 @@ def _weekdays(values: list[str]) -> tuple[int, ...]:
     return tuple(sorted(days))
 
 
-def _times(values: list[str]) -> tuple[str, ...]:
-    times = []
-    for value in values:
-        name = REFERENCE_TIMES.get(value, value.lower())
-        if name == "allday":  # the add-on's all-day choice: whatever time
-            continue
-        if name not in TIMES_OF_DAY:
-            raise BadFilter(TIMES)
-        times.append(name)
+def _times(values: list[str]) -> tuple[TimeOfDay, ...]:
+    times = {REFERENCE_TIMES.get(value, value.lower()) for value in values}
+    if not times <= set(TIMES_OF_DAY):
+        raise BadFilter(TIMES)
     return tuple(name for name in TIMES_OF_DAY if name in times)
 
 

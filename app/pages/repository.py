@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Select, Text, func, literal, null, or_, select, union_all
+from sqlalchemy import BigInteger, Select, Text, case, func, literal, null, or_, select, union_all
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -73,6 +73,7 @@ async def sitemap_entries(session: AsyncSession, offset: int, limit: int) -> Seq
 FacetRow = tuple[str, int, str | None, int | None, int]
 # A category's ancestors, at most this deep (the closure stops there, whatever the data).
 CATEGORY_DEPTH = 8
+ALL_DAY_HOUR = -1
 
 
 def _upcoming(now: datetime, scan: int) -> Any:
@@ -92,7 +93,7 @@ def _upcoming(now: datetime, scan: int) -> Any:
         .cte("upcoming_dates")
     )
     return (
-        select(dates, Event.venue_id, Event.featured)
+        select(dates, Event.venue_id, Event.featured, Event.all_day)
         .join(Event, Event.id == dates.c.event_id)
         .cte("upcoming")
     )
@@ -124,7 +125,7 @@ async def upcoming_facets(
 ) -> list[FacetRow]:
     """How many of the next `scan` upcoming dates each category (its descendants' dates
     with it), tag, venue and organizer has (at most `limit` of each, those with the most
-    dates), each weekday and hour of their local start, and the featured ones: one
+    dates), each weekday and hour of their local start (ALL_DAY_HOUR: all-day), and the featured ones: one
     statement, its cost bounded by `scan` whatever the size of the calendar."""
     up = _upcoming(now, scan)
     no_name, no_parent = sql_cast(null(), Text), sql_cast(null(), BigInteger)
@@ -184,7 +185,9 @@ async def upcoming_facets(
         .group_by(Organizer.id)
     )
     weekday = sql_cast(func.extract("isodow", up.c.start), BigInteger)
-    hour = sql_cast(func.extract("hour", up.c.start), BigInteger)
+    # An all-day date starts at no hour: ALL_DAY_HOUR (EventQuery's `all_day` part).
+    clock = sql_cast(func.extract("hour", up.c.start), BigInteger)
+    hour = case((up.c.all_day.is_(True), literal(ALL_DAY_HOUR, BigInteger)), else_=clock)
     weekdays = select(literal("weekday"), weekday, no_name, no_parent, dates).group_by(weekday)
     hours = select(literal("hour"), hour, no_name, no_parent, dates).group_by(hour)
     one = sql_cast(literal(1), BigInteger)

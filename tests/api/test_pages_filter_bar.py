@@ -215,3 +215,47 @@ async def test_a_write_shows_in_the_bar_on_the_next_load(
     html = await page(client, "/events/list/")
     shown = choices(html, "tribe_eventcategory[]").values()
     assert sorted(shown) == [("Dance", 1), ("Theatre", 1)]
+
+
+async def test_cost_weekday_and_time_of_day_narrow_the_views(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    await programme(client, editor)  # at no cost: none of them has one
+    await event(client, editor, "Cheap talk", cost="5", **at(MONDAY + timedelta(days=1), "13:00"))
+    await event(client, editor, "Gala", cost="40", **at(MONDAY + timedelta(days=1), "19:00"))
+    await event(client, editor, "Open day", cost="Free", **at(MONDAY + timedelta(days=3), "09:00"))
+    await event(
+        client,
+        editor,
+        "Harvest fair",
+        all_day=True,
+        start_date=f"{MONDAY + timedelta(days=4)} 00:00:00",
+        end_date=f"{MONDAY + timedelta(days=4)} 23:59:59",
+    )
+    cases: list[tuple[dict[str, Any], set[str]]] = [
+        ({"free": "1"}, {"Open day"}),
+        ({"cost_max": "0"}, {"Open day"}),
+        ({"cost_max": "10"}, {"Open day", "Cheap talk"}),
+        ({"cost_min": "10", "cost_max": "50"}, {"Gala"}),
+        ({"tribe_cost": "1-10"}, {"Cheap talk"}),  # the add-on's range
+        ({"tribe_dayofweek[]": "1"}, {"Organ recital"}),  # Monday, as the API's `weekday`
+        ({"tribe_dayofweek[]": ["3", "6"]}, {"Late jazz", "Silent film"}),
+        ({"tribe_timeofday[]": "night"}, {"Late jazz"}),
+        ({"tribe_timeofday[]": "21-06"}, {"Late jazz"}),  # the add-on's value
+        ({"tribe_timeofday[]": "morning,afternoon"}, {"Organ recital", "Cheap talk", "Open day"}),
+        ({"tribe_timeofday[]": "allday"}, {"Harvest fair"}),
+        ({"tribe_timeofday[]": "evening", "cost_min": "1"}, {"Gala"}),
+    ]
+    for params, expected in cases:
+        assert titles(await page(client, "/events/list/", **params)) == expected, params
+    html = await page(client, "/events/list/", **{"cost_min": "10", "cost_max": "50"})
+    # The links keep the range; the form shows it.
+    assert "cost_min=10&amp;cost_max=50" in html
+    assert 'name="cost_min" min="0" step="any" inputmode="decimal" value="10"' in html
+    times = choices(html, "tribe_timeofday[]")
+    assert times["all_day"] == ("All day", 1)
+    assert times["afternoon"] == ("Afternoon", 1)
+    assert times["evening"] == ("Evening", 2)
+    free = await page(client, "/de/events/list/", free="1")
+    assert 'name="free" value="1" checked' in free
+    assert "cost_max=0" in free
