@@ -258,6 +258,7 @@ class Choices:
     weekdays: list[Choice] = field(default_factory=list)
     times: list[Choice] = field(default_factory=list)
     featured: int = 0
+    free: int = 0
 
 
 def _tree(rows: list[tuple[int, str, int | None, int]]) -> list[Choice]:
@@ -340,8 +341,8 @@ async def choices(session: Session, now: datetime, language: str) -> Choices:
         elif facet == "hour":
             name = time_of_day(key)
             hours[name] = hours.get(name, 0) + count
-        elif facet == "featured":
-            found.featured = count
+        elif facet in ("featured", "free"):
+            setattr(found, facet, count)
     found.categories = _tree(categories)
     for choices_of in named.values():
         choices_of.sort(key=lambda choice: str(choice.label).lower())

@@ -5,11 +5,24 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Select, Text, case, func, literal, null, or_, select, union_all
+from sqlalchemy import (
+    BigInteger,
+    Select,
+    Text,
+    case,
+    func,
+    literal,
+    literal_column,
+    null,
+    or_,
+    select,
+    union_all,
+)
 from sqlalchemy import cast as sql_cast
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.events.repository.list_query import EventListQuery
+from app.events.repository.list_query import EventListQuery, amounts_path
 from app.models import (
     Event,
     Occurrence,
@@ -69,7 +82,7 @@ async def sitemap_entries(session: AsyncSession, offset: int, limit: int) -> Seq
 
 # (facet, key, label, parent, count): a category's, tag's, venue's or organizer's ID with its
 # name (a category's parent); a weekday (1-7, Monday 1) or an hour of day's start; the
-# featured events (key 1).
+# featured and the free events (key 1).
 FacetRow = tuple[str, int, str | None, int | None, int]
 # A category's ancestors, at most this deep (the closure stops there, whatever the data).
 CATEGORY_DEPTH = 8
@@ -92,8 +105,12 @@ def _upcoming(now: datetime, scan: int) -> Any:
         .limit(scan)
         .cte("upcoming_dates")
     )
+    # Free: an amount of 0 or "free" (the list's `cost_max=0`, app/events/repository).
+    free = func.jsonb_path_exists(
+        Event.cost_details, literal_column(amounts_path(False, True)), literal({"max": 0}, JSONB)
+    )
     return (
-        select(dates, Event.venue_id, Event.featured, Event.all_day)
+        select(dates, Event.venue_id, Event.featured, Event.all_day, free.label("free"))
         .join(Event, Event.id == dates.c.event_id)
         .cte("upcoming")
     )
@@ -125,7 +142,7 @@ async def upcoming_facets(
 ) -> list[FacetRow]:
     """How many of the next `scan` upcoming dates each category (its descendants' dates
     with it), tag, venue and organizer has (at most `limit` of each, those with the most
-    dates), each weekday and hour of their local start (ALL_DAY_HOUR: all-day), and the featured ones: one
+    dates), each weekday and hour of their local start (ALL_DAY_HOUR: all-day), the featured and the free ones: one
     statement, its cost bounded by `scan` whatever the size of the calendar."""
     up = _upcoming(now, scan)
     no_name, no_parent = sql_cast(null(), Text), sql_cast(null(), BigInteger)
@@ -195,6 +212,7 @@ async def upcoming_facets(
         up.c.featured.is_(True)
     )
     parts: list[Any] = [_top(stmt, limit) for stmt in (categories, tags, venues, organizers)]
-    parts += [weekdays, hours, featured]
+    free = select(literal("free"), one, no_name, no_parent, dates).where(up.c.free.is_(True))
+    parts += [weekdays, hours, featured, free]
     rows = (await session.execute(union_all(*parts))).all()
     return [(str(r[0]), int(r[1]), r[2], r[3], int(r[4])) for r in rows]

@@ -26,6 +26,7 @@ ASSETS = Path(__file__).parent / "static"
 ASSET_TYPES = {
     "almanac.css": "text/css; charset=utf-8",
     "embed.js": "text/javascript; charset=utf-8",
+    "filter-bar.js": "text/javascript; charset=utf-8",
     "map.js": "text/javascript; charset=utf-8",
     "rsvp.js": "text/javascript; charset=utf-8",
 }

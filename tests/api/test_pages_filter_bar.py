@@ -156,6 +156,8 @@ async def test_filters_narrow_the_views_by_the_add_ons_names(
     for params, expected in cases:
         assert titles(await page(client, "/events/list/", **params)) == expected, params
     # A category's page keeps its own category; the bar's tags narrow it further.
+    jazz = await page(client, "/events/list/", **{"tribe_eventcategory[]": ids["jazz"]})
+    assert f'name="tribe_eventcategory[]" value="{ids["jazz"]}" checked>' in bar(jazz)
     music_page = await page(client, "/events/category/music/list/", **{"tribe_tags[]": "outdoor"})
     assert titles(music_page) == {"Late jazz"}
     assert "tribe_eventcategory[]" not in bar(music_page)
@@ -176,6 +178,7 @@ async def test_a_filtered_views_links_keep_the_filters(
     assert f'href="http://testserver/events/list/?{kept}"' in html
     # The filter form goes to the month itself; the search keeps the filter, hidden.
     assert f'action="http://testserver/events/month/{month}/"' in bar(html)
+    assert f'name="tribe_venues[]" value="{ids["hall"]}" checked>' in bar(html)
     assert f'<input type="hidden" name="tribe_venues[]" value="{ids["hall"]}">' in html
     # A search's words stay in the filter form (hidden) and in the clear link.
     searched = await page(
@@ -183,7 +186,7 @@ async def test_a_filtered_views_links_keep_the_filters(
     )
     form = bar(searched)
     assert '<input type="hidden" name="tribe-bar-search" value="jazz">' in form
-    assert 'href="http://testserver/events/list/?tribe-bar-search=jazz">Clear filters' in form
+    assert 'href="http://testserver/events/list/?tribe-bar-search=jazz" data-filter-clear>' in form
     assert titles(searched) == set()
 
 
@@ -256,6 +259,7 @@ async def test_cost_weekday_and_time_of_day_narrow_the_views(
     assert times["all_day"] == ("All day", 1)
     assert times["afternoon"] == ("Afternoon", 1)
     assert times["evening"] == ("Evening", 2)
+    assert 'Free events only <span class="count">(1)</span>' in html
     free = await page(client, "/de/events/list/", free="1")
     assert 'name="free" value="1" checked' in free
     assert "cost_max=0" in free
