@@ -1,6 +1,7 @@
 """The event list query: the window, filters, order, paging and the total, as statements built
 once per shape of filter."""
 
+import json
 import operator
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -13,8 +14,11 @@ from sqlalchemy import (
     DateTime,
     Integer,
     Select,
+    Text,
+    Time,
     and_,
     bindparam,
+    case,
     extract,
     false,
     func,
@@ -140,10 +144,10 @@ def amounts_path(low: bool, high: bool) -> str:
     return f"'$.values[*] ? (({numeric}) || ({free}))'::jsonpath"
 
 
-def cost_range(low: Decimal | None, high: Decimal | None) -> dict[str, float]:
-    """The path's bounds (`amounts_path`), as numbers."""
+def cost_range(low: Decimal | None, high: Decimal | None) -> str:
+    """The path's bounds (`amounts_path`): a JSON object of numbers."""
     bounds = {"min": low, "max": high}
-    return {name: float(value) for name, value in bounds.items() if value is not None}
+    return json.dumps({name: float(value) for name, value in bounds.items() if value is not None})
 
 
 def event_distance(e: Any = Event) -> Any:
@@ -327,20 +331,38 @@ class EventListQuery:
         if f.weekdays is not None:
             weekday = extract("isodow", o.start_local)
             where.append(weekday.in_(bindparam("weekdays", expanding=True)))
-        if f.start_hours is not None:
-            hour = extract("hour", o.start_local)
-            timed = and_(e.all_day == false(), hour.in_(bindparam("start_hours", expanding=True)))
-            where.append(or_(timed, e.all_day == true()) if f.all_day else timed)
-        elif f.all_day is not None:
-            where.append(e.all_day == f.all_day)
+        if f.start_hours is not None or f.all_day is not None:
+            where.append(self._time_of_day(o))
         if f.cost_min is not None or f.cost_max is not None:
             path = amounts_path(f.cost_min is not None, f.cost_max is not None)
             where.append(
                 func.jsonb_path_exists(
-                    e.cost_details, literal_column(path), bindparam("cost_range", type_=JSONB)
+                    e.cost_details,
+                    literal_column(path),
+                    sql_cast(bindparam("cost_range", type_=Text), JSONB),
                 )
             )
         return where
+
+    def _time_of_day(self, o: Any) -> Any:
+        """The local start's hour is one of `start_hours` and the date not all-day, or (with
+        `all_day`) the date is all-day. An all-day date starts at midnight
+        (app/events/schedule.py): only a date that starts then asks its event whether it is
+        one (a probe by its `content_id`), so that the others are judged from the dates'
+        index alone, as a count or a month grid reads them (no join of the events)."""
+        f = self.filters
+        midnight = sql_cast(o.start_local, Time) == literal_column("time '00:00'")
+        event = aliased(Event, name="started_event")
+        probe = select(event.all_day).where(event.id == o.content_id).scalar_subquery()
+        all_day = case((midnight, probe), else_=false())
+        parts = []
+        if f.start_hours is not None:
+            hour = extract("hour", o.start_local)
+            not_all_day = case((midnight, ~probe), else_=true())
+            parts.append(and_(hour.in_(bindparam("start_hours", expanding=True)), not_all_day))
+        if f.all_day:
+            parts.append(all_day)
+        return or_(*parts) if len(parts) > 1 else parts[0]
 
     def linked(self, o: Any = Occurrence, *, probes: bool = False) -> list[Any]:
         """The term and organizer filters, on the ID of the event a date shows (its
