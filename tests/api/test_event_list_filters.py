@@ -11,19 +11,13 @@ import icalendar
 import pytest
 from httpx import AsyncClient
 from sqlalchemy import text
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.database.sql import refresh_statistics
-from app.core.settings import get_settings
-from app.core.web.urls import Urls
-from app.events.listing import prepare
 from app.events.query import EventQuery
-from app.events.repository.events import EventRepository
-from app.events.repository.list_query import EventListQuery
-from app.http.context import RequestContext
 from tests.api.test_event_list import add, at, ids, today
 from tests.factories import API, AuthFor
+from tests.list_plans import dates_scan, list_plans
 
 
 def next_monday(weeks: int = 2) -> date:
@@ -257,31 +251,13 @@ BULK_EVENTS = """
 """
 
 
-async def _plans(db: AsyncSession, query: EventQuery) -> dict[str, str]:
-    """The EXPLAIN ANALYZE of the anonymous list's page and count for `query`."""
-    urls = Urls("http://test", "", "", "http://test")
-    anonymous = RequestContext({}, "en", None, db, urls, get_settings())
-    prepared = await prepare(anonymous, query)
-    list_query = EventListQuery(EventRepository(db, "en", "en"), prepared.filters)
-    statements = {"page": list_query.page_statement(0, 9), "count": list_query.count_statement()}
-    plans = {}
-    for name, stmt in statements.items():
-        compiled = stmt.compile(
-            dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
-        )
-        rows = await db.execute(text(f"EXPLAIN (ANALYZE, COSTS OFF) {compiled}"))
-        plans[name] = "\n".join(r[0] for r in rows)
-        print(f"-- {name}, {query}\n{plans[name]}")  # noqa: T201
-    return plans
-
-
 async def test_the_start_filters_plans_on_100k_events(db: AsyncSession) -> None:
     """Loaded as the seeder loads (tests/api/test_event_list_queries.py); one date in six
     starts at midnight, every twelfth is all-day (run with -s to read the plans)."""
     for first, last in ((1, 1000), (1001, 100_000)):
         await db.execute(text(BULK_EVENTS), {"first": first, "last": last})
         await refresh_statistics(db, "events", "occurrences")
-    plain = await _plans(db, EventQuery())
+    plain = await list_plans(db, EventQuery())
     # The day and the hour are read from the dates' index with the start: the count scans
     # as the plain list's does and reads no event, but a midnight start's (is it all-day?).
     for query in (
@@ -289,17 +265,11 @@ async def test_the_start_filters_plans_on_100k_events(db: AsyncSession) -> None:
         EventQuery(times_of_day=("evening",)),
         EventQuery(weekdays=(1,), times_of_day=("night", "all_day")),
     ):
-        plans = await _plans(db, query)
-        assert _scan(plans["count"]) == _scan(plain["count"]), query
+        plans = await list_plans(db, query)
+        assert dates_scan(plans["count"]) == dates_scan(plain["count"]), query
         events = [line for line in plans["count"].splitlines() if re.search(r" on events\b", line)]
         assert all("events_pkey on events started_event" in line for line in events), events
         assert re.search(r"Index (Only )?Scan using occurrences_(start|listing)_idx", plans["page"])
     # The price is the event's: the page walks the list's index as ever.
-    plans = await _plans(db, EventQuery(cost_max=Decimal(0)))
+    plans = await list_plans(db, EventQuery(cost_max=Decimal(0)))
     assert re.search(r"Index (Only )?Scan using occurrences_(start|listing)_idx", plans["page"])
-
-
-def _scan(plan: str) -> str:
-    """How a plan reads the dates (its first node on `occurrences`, without its figures)."""
-    line = next(line for line in plan.splitlines() if re.search(r"on occurrences\b", line))
-    return line.split("(")[0].strip()

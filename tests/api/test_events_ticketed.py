@@ -9,19 +9,13 @@ from typing import Any
 import icalendar
 from httpx import AsyncClient
 from sqlalchemy import insert, text
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.database.sql import refresh_statistics
-from app.core.settings import get_settings
-from app.core.web.urls import Urls
-from app.events.listing import prepare
 from app.events.query import EventQuery
-from app.events.repository.events import EventRepository
-from app.events.repository.list_query import EventListQuery
-from app.http.context import RequestContext
 from app.models import Attendee, Ticket
 from tests.factories import API, Auth, AuthFor, create_record
+from tests.list_plans import dates_scan, list_plans
 
 FIGURES = ("going", "not_going", "waitlisted", "checked_in", "capacity")
 
@@ -246,21 +240,7 @@ BULK_EVENTS = """
 
 
 async def _plans(db: AsyncSession, ticketed: bool | None) -> dict[str, str]:
-    """The EXPLAIN ANALYZE of the anonymous list's page and count."""
-    urls = Urls("http://test", "", "", "http://test")
-    anonymous = RequestContext({}, "en", None, db, urls, get_settings())
-    prepared = await prepare(anonymous, EventQuery(ticketed=ticketed))
-    query = EventListQuery(EventRepository(db, "en", "en"), prepared.filters)
-    statements = {"page": query.page_statement(0, 9), "count": query.count_statement()}
-    plans = {}
-    for name, stmt in statements.items():
-        compiled = stmt.compile(
-            dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True}
-        )
-        rows = await db.execute(text(f"EXPLAIN (ANALYZE, COSTS OFF) {compiled}"))
-        plans[name] = "\n".join(r[0] for r in rows)
-        print(f"-- {name}, ticketed={ticketed}\n{plans[name]}")  # noqa: T201
-    return plans
+    return await list_plans(db, EventQuery(ticketed=ticketed))
 
 
 async def test_the_ticketed_filter_plans_on_100k_events(db: AsyncSession) -> None:
@@ -289,14 +269,8 @@ async def test_the_ticketed_filter_plans_on_100k_events(db: AsyncSession) -> Non
     assert re.search(r"Index Scan using occurrences_(start|listing)_idx", plans["page"])
     assert "hashed SubPlan" in plans["page"]
     plain = await _plans(db, None)
-    assert _scan(plans["count"]) == _scan(plain["count"])
+    assert dates_scan(plans["count"]) == dates_scan(plain["count"])
     # Every page's bodies: `ticketed` probed for the page's rows alone, never a hash of
     # every ticket built for each request.
     assert "hashed SubPlan" not in plain["page"]
     assert "loops=9" in plain["page"]
-
-
-def _scan(plan: str) -> str:
-    """How a plan reads the dates (its first node on `occurrences`, without its figures)."""
-    line = next(line for line in plan.splitlines() if re.search(r"on occurrences\b", line))
-    return line.split("(")[0].strip()
