@@ -20,7 +20,7 @@ from app.pages.places import PlacedEvent
 LIST_PAGE_SIZE = 12  # the reference's default number of events per list page
 SERIES_DATES = 5  # next dates shown on a series' page
 RELATED_EVENTS = 10  # upcoming events on a venue's, organizer's page
-MAP_EVENTS = 100  # upcoming events on the map view (its markers and its list)
+MAP_EVENTS = 50  # upcoming events on the map view (its markers and its list): under 60 KB
 NEARBY_READ = 50  # events read for a venue's "events nearby" (its own left out)
 # The deepest list page, by the API's bound (docs/design.md, Limits): a later day in the
 # search bar shows what lies beyond, from an index, instead of skipping thousands of rows.
