@@ -48,7 +48,7 @@ MAX_COST = 10**9
 # The choices' bounds (their statement's cost): the next dates counted, the most values of
 # one facet shown.
 FACET_DATES = 5000
-FACET_VALUES = 30
+FACET_VALUES = 20
 
 
 class BadFilter(Exception):

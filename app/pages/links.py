@@ -31,12 +31,13 @@ class PageLinks:
         url = f"{self.urls.site}{self.prefix}{path}"
         return f"{url}?{encode_query(query)}" if query else url
 
-    def day(self, base: str, day: date) -> str:
+    def day(self, base: str, day: date, query: dict[str, Any] | None = None) -> str:
         """A day view: the site's (`/events/YYYY-MM-DD/`) or, under a category's or tag's
-        `base`, theirs (`<base>/day/YYYY-MM-DD/`, the reference's path)."""
+        `base`, theirs (`<base>/day/YYYY-MM-DD/`, the reference's path); with `query` (the
+        filter bar's values, app/pages/filter_bar.py)."""
         if base == SITE_VIEWS:
-            return self.page(f"{base}/{day.isoformat()}/")
-        return self.page(f"{base}/day/{day.isoformat()}/")
+            return self.page(f"{base}/{day.isoformat()}/", query)
+        return self.page(f"{base}/day/{day.isoformat()}/", query)
 
     def in_language(self, language: str, path: str) -> str:
         """The same page in another language (hreflang alternates, the language menu)."""

@@ -176,6 +176,12 @@ async def test_a_filtered_views_links_keep_the_filters(
     # The month's arrows and the view switcher keep the filter.
     assert re.search(rf'rel="next" href="[^"]*/events/month/[0-9-]+/\?{re.escape(kept)}"', html)
     assert f'href="http://testserver/events/list/?{kept}"' in html
+    # Its days link to their day views with the filter, whose arrows keep it.
+    late = MONDAY + timedelta(days=2)
+    assert f'href="http://testserver/events/{late.isoformat()}/?{kept}"' in html
+    day = await page(client, f"/events/{late.isoformat()}/", **{"tribe_venues[]": ids["hall"]})
+    following = late + timedelta(days=1)
+    assert f'rel="next" href="http://testserver/events/{following.isoformat()}/?{kept}"' in day
     # The filter form goes to the month itself; the search keeps the filter, hidden.
     assert f'action="http://testserver/events/month/{month}/"' in bar(html)
     assert f'name="tribe_venues[]" value="{ids["hall"]}" checked>' in bar(html)
