@@ -260,3 +260,32 @@ async def test_default_view_week(
     html = (await client.get("/events/", params={"tribe-bar-date": MONDAY.isoformat()})).text
     assert 'class="week"' in html
     assert "Chosen view" in html
+
+
+async def test_the_filter_bar_narrows_the_week_and_its_links_keep_it(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """The reference add-on's parameters (app/pages/filter_bar.py) on the week: its days'
+    events and totals under them, its links keeping them."""
+    await event(client, editor, "Evening choir", on(2, "19:00"), on(2, "21:00"))
+    await event(client, editor, "Morning swim", on(2, "07:00"), on(2, "08:00"), featured=True)
+    for n in range(11):
+        await event(client, editor, f"Noon talk {n:02}", on(3, "12:00"), on(3, "12:30"))
+    evening = await week_page(client, **{"tribe_timeofday[]": "evening"})
+    assert "Evening choir" in evening
+    assert "Morning swim" not in evening
+    assert "Noon talk" not in evening
+    featured = await week_page(client, tribe_featuredevent="1")
+    assert "Morning swim" in featured
+    assert "Evening choir" not in featured
+    following = (MONDAY + timedelta(days=7)).isoformat()
+    assert (
+        f'rel="next" href="http://testserver/events/week/{following}/?tribe_featuredevent=1"'
+        in featured
+    )
+    assert (
+        '<a href="http://testserver/events/week/?tribe_featuredevent=1">This week</a>' in featured
+    )
+    # The busy day's "+N more" counts under the filter too.
+    noon = days(await week_page(client, **{"tribe_timeofday[]": "afternoon"}))[3]
+    assert ">+1 more</a>" in noon

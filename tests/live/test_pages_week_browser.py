@@ -111,6 +111,7 @@ def _look(driver: WebDriver, base: str, scripts: bool) -> dict[str, Any]:
     driver.set_window_size(375, 812)
     wait(driver).until(lambda d: d.execute_script("return window.innerWidth") <= 375)
     if scripts:
+        driver.execute_script("document.querySelector('.week').scrollIntoView()")
         screenshot(driver, "week-phone")
     seen["phone_days"] = [
         (day.rect["x"], day.rect["y"], day.rect["width"])
