@@ -289,3 +289,22 @@ async def test_the_filter_bar_narrows_the_week_and_its_links_keep_it(
     # The busy day's "+N more" counts under the filter too.
     noon = days(await week_page(client, **{"tribe_timeofday[]": "afternoon"}))[3]
     assert ">+1 more</a>" in noon
+
+
+async def test_a_full_week_stays_a_small_page(client: AsyncClient, editor: AuthFor) -> None:
+    """A hundred events in one week: ten a day on the grid, "+N more" for the rest, the
+    page under 60 KB of HTML."""
+    for offset in range(7):
+        for n in range(13):
+            clock = f"{8 + n:02}:00"
+            await event(client, editor, f"Workshop {offset}-{n:02}", on(offset, clock), on(offset, f"{8 + n:02}:50"))  # fmt: skip
+    for n in range(9):
+        await event(client, editor, f"Exhibition {n}", on(-3, "10:00"), on(10, "18:00"))
+    response = await client.get(f"/events/week/{MONDAY.isoformat()}/")
+    assert response.status_code == 200
+    html = response.text
+    assert len(html.encode()) < 60_000, len(html.encode())
+    shown = re.findall(r"Workshop \d-\d\d</a>", html)
+    assert len(shown) == 7  # Nine exhibitions fill each day's ten: one workshop a day.
+    assert html.count(">+12 more</a>") == 7
+    assert band(html)["Exhibition 0"] == ("before after", 1, 8, 1)
