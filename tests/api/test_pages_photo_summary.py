@@ -329,3 +329,24 @@ async def test_default_view_accepts_the_new_views(
     current = re.search(r'<a href="([^"]+)" aria-current="page">', page.text)
     assert current
     assert f"/{view}/" in current.group(1)
+
+
+@pytest.mark.parametrize("view", ["photo", "summary"])
+async def test_the_filter_bar_narrows_photo_and_summary_and_their_pages_keep_it(
+    client: AsyncClient, editor: AuthFor, view: str
+) -> None:
+    size = PHOTO_PAGE_SIZE if view == "photo" else SUMMARY_PAGE_SIZE
+    for n in range(size + 1):
+        await event(client, editor, f"Starred {n:02}", featured=True, start_date=f"{day(1 + n)} 10:00:00", end_date=f"{day(1 + n)} 11:00:00")  # fmt: skip
+    await event(client, editor, "Ordinary evening")
+    first = await client.get(f"/events/{view}/", params={"tribe_featuredevent": "1"})
+    assert first.status_code == 200
+    assert "Starred 00" in first.text
+    assert "Ordinary evening" not in first.text
+    assert (
+        f'rel="next" href="http://testserver/events/{view}/page/2/?tribe_featuredevent=1"'
+        in first.text
+    )
+    second = await client.get(f"/events/{view}/page/2/", params={"tribe_featuredevent": "1"})
+    assert f"Starred {size:02}" in second.text
+    assert "Ordinary evening" in (await client.get(f"/events/{view}/")).text
