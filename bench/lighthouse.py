@@ -1,12 +1,14 @@
 """`make lighthouse`: Lighthouse's four scores (performance, accessibility, best practices,
-SEO) for the month, list and event pages of a freshly seeded server, on mobile (Lighthouse's
-default emulation) and desktop, with Debian's Chromium; plus each page's HTML size and the
-number of requests it makes. Not part of `make test`: the performance score moves with the
-machine's load.
+SEO) for the month, list, week, photo, summary and event pages and a list through the filter
+bar, of a freshly seeded server, on mobile (Lighthouse's default emulation) and desktop, with
+Debian's Chromium; plus each page's HTML size and the number of requests it makes. Not part
+of `make test`: the performance score moves with the machine's load.
 
-    python -m bench.lighthouse [--events 2400]
+    python -m bench.lighthouse [--events 2400] [--pages week,photo]
 
-2,400 seeded events over two years make about 100 a month, the issue's month."""
+2,400 seeded events over two years make about 100 a month, the issue's month; their pictures
+are real images of the media library (`seed --stored-images`, in a directory of the run), a
+site name and logo set as a site would."""
 
 import argparse
 import json
@@ -17,12 +19,19 @@ import tempfile
 import urllib.request
 from datetime import date, timedelta
 from pathlib import Path
+from urllib.parse import urlencode
 
 from bench.run import ROOT, BenchError, Server, almanac, bench_database, step
 
 LIGHTHOUSE = ROOT / "bench" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 CHROME = os.environ.get("CHROME_PATH", "/usr/bin/chromium")
+PAGES = ("month", "list", "week", "photo", "summary", "filtered", "event")
+# The filter bar's parameters (the reference add-on's names): evening events of the week's
+# working days.
+FILTERED = urlencode(
+    [("tribe_timeofday[]", "evening"), *(("tribe_dayofweek[]", day) for day in range(1, 6))]
+)
 
 
 def _slug(base: str) -> str:
@@ -61,21 +70,29 @@ def _audit(url: str, form: str, out: Path) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.lighthouse")
     parser.add_argument("--events", type=int, default=2400, help="events to seed (2400)")
-    parser.add_argument("--pages", default="month,list,event", help="month,list,event")
+    parser.add_argument("--pages", default=",".join(PAGES), help=",".join(PAGES))
     args = parser.parse_args(argv)
     if not LIGHTHOUSE.exists():
         raise BenchError("no Lighthouse: run `make lighthouse` (npm ci in bench/lighthouse)")
     workdir = Path(tempfile.mkdtemp(prefix="almanac-lighthouse-"))
+    # The seed's images and the server's files, in the run's directory; the site's face.
+    os.environ.update(MEDIA_DIR=str(workdir / "media"), SITE_NAME="Riverside Calendar")
     rows = []
     with bench_database(workdir) as url:
         almanac(url, "migrate")
         step(f"seeding {args.events} events")
-        almanac(url, "seed", "--events", str(args.events), timeout=3600)
+        almanac(url, "seed", "--events", str(args.events), "--stored-images", timeout=3600)
+        # The seed stores its pictures first into the new database: image 1 is one of them.
+        os.environ["SITE_LOGO"] = "1"
         with Server(url, 1, workdir / "server.log") as server:
             month = (date.today() + timedelta(days=31)).strftime("%Y-%m")
             pages = {
                 "month": f"/events/month/{month}/",
                 "list": "/events/list/",
+                "week": f"/events/week/{date.today() + timedelta(days=7)}/",
+                "photo": "/events/photo/",
+                "summary": "/events/summary/",
+                "filtered": f"/events/list/?{FILTERED}",
                 "event": _slug(server.base),
             }
             for name, path in pages.items():

@@ -42,6 +42,14 @@ def seed_command(
             "into an empty calendar only, so a second run changes nothing (default: off)",
         ),
     ] = False,
+    stored_images: Annotated[
+        bool,
+        option(
+            "--stored-images",
+            help="the generated events' pictures are real images stored in the media library "
+            "(the demo's) instead of stand-in URLs of an example host (default: off)",
+        ),
+    ] = False,
     random_seed: Annotated[
         int | None,
         option(
@@ -77,6 +85,7 @@ def seed_command(
             progress=lambda line: print(line, flush=True),
             horizon_days=settings.recurrence_horizon_days,
             max_occurrences=settings.recurrence_max_occurrences,
+            stored_images=stored_images,
         )
     )
     print(report.summary())

@@ -485,6 +485,7 @@ async def seed(
     max_occurrences: int = 1000,
     now: datetime | None = None,
     settings: Settings | None = None,
+    stored_images: bool = False,
 ) -> SeedReport:
     """Insert the records in one transaction, then vacuum and analyse the tables. A demo's
     images are real ones, stored in the media library (of `settings`, else the
@@ -506,6 +507,8 @@ async def seed(
             found = await _records_present(conn)
             if found:
                 return SeedReport(skipped=f"{DEMO_FOUND.format(found=found)}: nothing changed")
+        # The demo's pictures, for generated events too when asked (`make lighthouse`).
+        if counts.demo or stored_images:
             images = await store_demo_images(url, settings or get_settings())
         seeder = Seeder(
             conn,
