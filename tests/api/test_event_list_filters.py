@@ -14,7 +14,12 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.core.database.sql import refresh_statistics
+from app.core.settings import get_settings
+from app.core.web.urls import Urls
+from app.events.listing import prepare
 from app.events.query import EventQuery
+from app.events.repository.day_query import DayQuery
+from app.http.context import RequestContext
 from tests.api.test_event_list import add, at, ids, today
 from tests.factories import API, AuthFor
 from tests.list_plans import dates_scan, list_plans
@@ -273,3 +278,46 @@ async def test_the_start_filters_plans_on_100k_events(db: AsyncSession) -> None:
     # The price is the event's: the page walks the list's index as ever.
     plans = await list_plans(db, EventQuery(cost_max=Decimal(0)))
     assert re.search(r"Index (Only )?Scan using occurrences_(start|listing)_idx", plans["page"])
+
+
+async def test_a_months_days_by_weekday_count_from_the_stored_spans(
+    client: AsyncClient, editor: AuthFor, db: AsyncSession
+) -> None:
+    """A visitor's month on some days of the week counts its days from `listed_spans` (a
+    date's day of the week is its first day's) and subtracts the dates outside the window
+    on those days alone: each day as counting its dates says (app/events/repository/
+    day_counts.py), whichever zone the dates near the window's ends are in."""
+    month = next_monday(5).replace(day=1) + timedelta(days=40)
+    first = month.replace(day=1) - timedelta(days=month.replace(day=1).weekday())
+    last = first + timedelta(days=34)
+    for offset in range(-3, 38, 2):
+        day = first + timedelta(days=offset)
+        await add(client, editor, at(day, 10 + offset % 8))
+    await add(client, editor, at(first + timedelta(days=4), 20), hours=60)  # three days
+    # Outside the window (it ends on the grid's first day): subtracted on its weekday alone.
+    await add(client, editor, at(first, 10))
+    await add(client, editor, at(first - timedelta(days=3), 12), hours=90)  # Friday to Tuesday
+    await add(client, editor, at(first, 1), timezone="Pacific/Auckland")
+    await add(client, editor, at(first - timedelta(days=1), 23), timezone="America/Los_Angeles")
+    await add(client, editor, at(last, 23, 30), timezone="Pacific/Kiritimati")
+    await add(client, editor, at(last + timedelta(days=1), 0, 30), timezone="Pacific/Honolulu")
+    zone = get_settings().site_zone
+
+    def moment(day: date) -> datetime:
+        return datetime.combine(day, datetime.min.time()).replace(tzinfo=zone)
+
+    urls = Urls("http://test", "", "", "http://test")
+    anonymous = RequestContext({}, "en", None, db, urls, get_settings())
+    for weekdays in ((1,), (2, 5), (6, 7), (1, 2, 3, 4, 5, 6, 7)):
+        query = EventQuery(
+            ends_after=moment(first), starts_before=moment(last + timedelta(days=1)),
+            weekdays=weekdays,
+        )  # fmt: skip
+        prepared = await prepare(anonymous, query)
+        days = DayQuery(prepared.query, first, last, 5)
+        assert days.stored, weekdays
+        stored = [(d.day, d.total, [e.id for e in d.events]) for d in await days.days()]
+        days.stored = False
+        counted = [(d.day, d.total, [e.id for e in d.events]) for d in await days.days()]
+        assert stored == counted, weekdays
+        assert counted, weekdays

@@ -2,8 +2,8 @@
 their first and last local day (a few hundred groups a month), each group added to the days
 between.
 
-A visitor's plain month (no filter but a window around the grid) reads the groups from
-`listed_spans`, kept by triggers (migration 4b2a3c4d5e6f), instead of counting its dates
+A visitor's plain month (no filter but a window around the grid and the days of the week)
+reads the groups from `listed_spans`, kept by triggers (migration 4b2a3c4d5e6f), instead of counting its dates
 (about 48,000 at a million events), and subtracts the listed dates that cover a day of the
 grid but lie outside the window (a date of another time zone near either end: the window's
 bounds are instants of the site's midnights). Those can only be near the window's bounds:
@@ -41,8 +41,8 @@ JUST_BEFORE: Any = sql("interval '1 microsecond'")
 
 def stored_counts(query: EventListQuery, first: date, last: date) -> bool:
     """Whether the grid's days can be counted from `listed_spans`: a visitor's list with no
-    filter but a window that holds every date of the grid's inner days (two or more from
-    either end): then a stored date outside it is near one of its bounds (`_excluded`)."""
+    filter but the days of the week (a span's first day is its dates') and a window that
+    holds every date of the grid's inner days (two or more from either end): then a stored date outside it is near one of its bounds (`_excluded`)."""
     f = query.filters
     plain = (
         f.include is None
@@ -58,7 +58,6 @@ def stored_counts(query: EventListQuery, first: date, last: date) -> bool:
         and f.ticketed is None
         and f.cost_min is None
         and f.cost_max is None
-        and f.weekdays is None
         and f.start_hours is None
         and f.all_day is None
         and f.start_min is None
@@ -123,6 +122,8 @@ def day_counts(query: EventListQuery, days: CTE, first: Any, last: Any, stored: 
         .where(
             kept.first_day <= sql_cast(last, Date),
             kept.first_day >= sql_cast(first - query.longest_duration(), Date),
+            # A date's day of the week is its first day's.
+            *([query.on_weekdays(kept.first_day)] if query.filters.weekdays is not None else []),
         )
         .subquery("stored_spans")
     )
@@ -162,7 +163,10 @@ def _excluded(query: EventListQuery, first: Any, last: Any) -> Any:
     last_day = sql_cast(Occurrence.end_local - JUST_BEFORE, Date).label("last_day")
     # Not the visibility: a visitor's `listed`, which the index's own condition is (its
     # rows alone are read), else no index holds it.
-    outside = not_(and_(*query.conditions(visible=False)))
+    # Nor the day of the week: a date on another day is in no stored span counted.
+    outside = not_(and_(*query.conditions(visible=False, weekdays=False)))
+    if query.filters.weekdays is not None:
+        outside = and_(outside, query.on_weekdays(Occurrence.start_local))
     groups = [
         select(first_day, last_day, (-func.count()).label("n"))
         .where(Occurrence.listed == true(), outside, bounds)

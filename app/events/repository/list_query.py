@@ -265,12 +265,14 @@ class EventListQuery:
         visible: bool = True,
         near_joined: bool = False,
         near_probed: bool = False,
+        weekdays: bool = True,
     ) -> list[Any]:
         """The filters on occurrences `o` showing events `e` (aliases in a subquery); without
         `linked`, not the term and organizer filters (`linked`), which the caller applies;
         without `visible`, not the visibility; with `near_joined`, not the circle (the
         statement joins its venues); with `near_probed`, the circle checked on each event's
-        venue as the list's walk meets it (see `statement`)."""
+        venue as the list's walk meets it (see `statement`); without `weekdays`, not the
+        day of the week (a month's stored counts apply it to their days: day_counts.py)."""
         f = self.filters
         where: list[Any] = [self._visibility(o)] if visible else []
         if not f.include_hidden and not self.anonymous():
@@ -315,7 +317,7 @@ class EventListQuery:
         if f.ticketed is not None:
             with_ticket = ticketed_dates(o)
             where.append(with_ticket if f.ticketed else ~with_ticket)
-        where.extend(self._start_and_cost(o, e))
+        where.extend(self._start_and_cost(o, e, weekdays=weekdays))
         if f.parent_id is not None:
             # Children of an event (the reference), or the dates of a series.
             parent: Any = bindparam("parent_id")
@@ -323,14 +325,13 @@ class EventListQuery:
             where.append(or_(e.parent_id == parent, of_series))
         return where
 
-    def _start_and_cost(self, o: Any, e: Any) -> list[Any]:
+    def _start_and_cost(self, o: Any, e: Any, *, weekdays: bool = True) -> list[Any]:
         """The local start's weekday and hour (read from the dates' listing index with the
         start, no table), and the event's price (docs/design.md#event-list)."""
         f = self.filters
         where: list[Any] = []
-        if f.weekdays is not None:
-            weekday = extract("isodow", o.start_local)
-            where.append(weekday.in_(bindparam("weekdays", expanding=True)))
+        if f.weekdays is not None and weekdays:
+            where.append(self.on_weekdays(o.start_local))
         if f.start_hours is not None or f.all_day is not None:
             where.append(self._time_of_day(o))
         if f.cost_min is not None or f.cost_max is not None:
@@ -343,6 +344,11 @@ class EventListQuery:
                 )
             )
         return where
+
+    @staticmethod
+    def on_weekdays(moment: Any) -> Any:
+        """`moment` (a local time or date) falls on one of the asked days of the week."""
+        return extract("isodow", moment).in_(bindparam("weekdays", expanding=True))
 
     def _time_of_day(self, o: Any) -> Any:
         """The local start's hour is one of `start_hours` and the date not all-day, or (with
