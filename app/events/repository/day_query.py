@@ -62,6 +62,8 @@ def _statement(query: EventListQuery, stored: bool) -> Select[Any]:
     # A category's, a tag's or an organizer's dates: checked on the event's ID, which the
     # listed dates' index holds, before any is looked up by ID (most of a day's are not).
     covers.extend(query.linked(candidate, probes=True))
+    # The start's weekday and time of day, from the index too.
+    covers.extend(query.start_conditions(candidate))
     # A subquery per candidate (an index probe), not a join: the planner would join the
     # grid's dates by hash for every day.
     listed = query.occurrences(true()).where(Occurrence.id == candidate.id).scalar_subquery()

@@ -328,12 +328,8 @@ class EventListQuery:
     def _start_and_cost(self, o: Any, e: Any, *, weekdays: bool = True) -> list[Any]:
         """The local start's weekday and hour (read from the dates' listing index with the
         start, no table), and the event's price (docs/design.md#event-list)."""
+        where = self.start_conditions(o, weekdays=weekdays)
         f = self.filters
-        where: list[Any] = []
-        if f.weekdays is not None and weekdays:
-            where.append(self.on_weekdays(o.start_local))
-        if f.start_hours is not None or f.all_day is not None:
-            where.append(self._time_of_day(o))
         if f.cost_min is not None or f.cost_max is not None:
             path = amounts_path(f.cost_min is not None, f.cost_max is not None)
             where.append(
@@ -343,6 +339,17 @@ class EventListQuery:
                     sql_cast(bindparam("cost_range", type_=Text), JSONB),
                 )
             )
+        return where
+
+    def start_conditions(self, o: Any, *, weekdays: bool = True) -> list[Any]:
+        """The local start's weekday and time of day, on dates `o` (a month's walks check
+        them on each candidate from the index, before looking it up: day_query.py)."""
+        f = self.filters
+        where: list[Any] = []
+        if f.weekdays is not None and weekdays:
+            where.append(self.on_weekdays(o.start_local))
+        if f.start_hours is not None or f.all_day is not None:
+            where.append(self._time_of_day(o))
         return where
 
     @staticmethod
