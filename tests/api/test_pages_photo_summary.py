@@ -252,10 +252,14 @@ async def test_the_list_shows_thumbnail_badge_cost_excerpt_and_featured(
         featured=True,
     )
     await event(client, editor, "Plain meeting", start_date=f"{day(2)} 18:00:00", end_date=f"{day(2)} 19:00:00")  # fmt: skip
+    await event(client, editor, "Early plain breakfast", start_date=f"{day(1)} 08:00:00", end_date=f"{day(1)} 09:00:00")  # fmt: skip
+    await event(client, editor, "Second pictured", image=image["id"], start_date=f"{day(3)} 18:00:00", end_date=f"{day(3)} 19:00:00")  # fmt: skip
     html = (await client.get("/events/list/")).text
     cards_ = re.findall(r'<article class="event event-rich[^"]*">.*?</article>', html, re.S)
-    assert len(cards_) == 2
-    fair, plain = cards_
+    assert len(cards_) == 4
+    breakfast, fair, plain, second = cards_
+    assert "<img" not in breakfast
+    assert 'loading="lazy"' in images(second)[0]
     assert 'class="event event-rich featured"' in fair
     assert "featured" not in plain.split(">")[0]
     thumb = images(fair)[0]
@@ -263,7 +267,7 @@ async def test_the_list_shows_thumbnail_badge_cost_excerpt_and_featured(
     # The square thumbnail among the candidates, a 96 px slot.
     assert re.search(r"-150x150\.jpg 150w", thumb)
     assert 'sizes="96px"' in thumb
-    assert 'loading="lazy"' not in thumb  # the page's first
+    assert 'loading="lazy"' not in thumb  # the page's first picture
     assert "<img" not in plain
     badge = re.search(r'<p class="date-badge" aria-hidden="true">(.*?)</p>', fair, re.S)
     assert badge
