@@ -42,6 +42,10 @@ class Candidate:
     height: int
 
 
+def _positive(entry: dict[str, Any], *names: str) -> bool:
+    return all(isinstance(entry.get(name), int) and entry[name] > 0 for name in names)
+
+
 def _candidates(image: dict[str, Any], whole: bool) -> list[Candidate]:
     """The image's sizes, narrowest first; `whole`: only those of the image's own shape
     (none cropped)."""
@@ -49,13 +53,12 @@ def _candidates(image: dict[str, Any], whole: bool) -> list[Candidate]:
     if not isinstance(sizes, dict):
         return []
     found = [
-        Candidate(str(size["url"]), int(size["width"]), int(size["height"]))
+        Candidate(str(size["url"]), size["width"], size["height"])
         for size in sizes.values()
-        if isinstance(size, dict) and size.get("url") and size.get("width") and size.get("height")
+        if isinstance(size, dict) and size.get("url") and _positive(size, "width", "height")
     ]
-    width, height = image.get("width"), image.get("height")
-    if whole and width and height:
-        shape = width / height
+    if whole and _positive(image, "width", "height"):
+        shape = image["width"] / image["height"]
         found = [c for c in found if abs(c.width / c.height - shape) <= shape * SHAPE_TOLERANCE]
     # One candidate a width (a size as large as the full image is the same picture).
     by_width = {candidate.width: candidate for candidate in sorted(found, key=lambda c: -c.height)}

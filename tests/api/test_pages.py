@@ -608,6 +608,7 @@ def test_the_event_pages_srcset_from_the_images_sizes_of_its_shape() -> None:
                 "url": "https://img.example.org/a-150.jpg",
             },
             "full": {"width": 600, "height": 400, "url": "https://img.example.org/a.jpg"},
+            "odd": {"width": "wide", "height": 0, "url": "https://img.example.org/odd.jpg"},
         },
     }
     shown = page_picture(image)
