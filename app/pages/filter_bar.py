@@ -47,7 +47,7 @@ MAX_VALUES = 50  # values of one parameter read (an old link's, a crafted one's)
 MAX_COST = 10**9
 # The choices' bounds (their statement's cost): the next dates counted, the most values of
 # one facet shown.
-FACET_DATES = 5000
+FACET_DATES = 2000
 FACET_VALUES = 20
 
 
