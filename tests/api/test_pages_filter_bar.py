@@ -131,6 +131,28 @@ async def test_the_bar_offers_what_upcoming_events_have_with_counts(
     german = await page(client, "/de/events/list/")
     assert choices(german, "tribe_dayofweek[]")["1"] == ("Montag", 1)
     assert 'action="http://testserver/de/events/list/"' in german
+    slovak = await page(client, "/sk/events/list/")
+    assert choices(slovak, "tribe_dayofweek[]")["1"] == ("pondelok", 1)
+    assert "Filtrovať podujatia" in bar(slovak)
+
+
+async def test_the_bar_names_no_venue_or_organizer_a_visitor_may_not_see(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """As the API's bodies: a venue behind a password, a draft organizer are not named,
+    though their published events are listed."""
+    locked = await create_record(client, editor, "venues", "Locked Hall", password="secret")
+    draft = await create_record(client, editor, "organizers", "Draft Club", status="draft")
+    open_hall = await create_record(client, editor, "venues", "Open Hall")
+    await event(client, editor, "Behind doors", venue=locked["id"], **at(MONDAY, "18:00"))
+    await event(client, editor, "Drafted", organizer=[draft["id"]], **at(MONDAY, "19:00"))
+    await event(client, editor, "In the open", venue=open_hall["id"], **at(MONDAY, "20:00"))
+    html = await page(client, "/events/list/")
+    assert titles(html) == {"Behind doors", "Drafted", "In the open"}
+    assert choices(html, "tribe_venues[]") == {str(open_hall["id"]): ("Open Hall", 1)}
+    assert choices(html, "tribe_organizers[]") == {}
+    assert "Locked Hall" not in bar(html)
+    assert "Draft Club" not in bar(html)
 
 
 async def test_filters_narrow_the_views_by_the_add_ons_names(
