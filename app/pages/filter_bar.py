@@ -32,8 +32,7 @@ COST_MIN = "cost_min"
 COST_MAX = "cost_max"
 FREE = "free"
 NAMES = (CATEGORIES, TAGS, VENUES, ORGANIZERS, WEEKDAYS, TIMES, FEATURED, COST_MIN, COST_MAX)
-# Parameters read but never written back (the form and the links use the ones above).
-READ_ONLY = (COST, FREE)
+# `tribe_cost` and `free` are read, never written: the form and the links use the above.
 
 # The add-on's values of the times of day (EventQuery's DAY_PARTS: almanac's names).
 REFERENCE_TIMES: dict[str, TimeOfDay] = {
@@ -283,13 +282,12 @@ def _tree(rows: list[tuple[int, str, int | None, int]]) -> list[Choice]:
 @dataclass(frozen=True, slots=True)
 class Bar:
     """What the bar's template shows: the choices, where the form goes (the view's own
-    address, its first page), the search's values it keeps (hidden) and the address of the
-    view without any filter."""
+    address, its first page) and the search's values it keeps (hidden; with the action,
+    the view without any filter)."""
 
     choices: Choices
     action: str
     kept: dict[str, Any]
-    cleared: dict[str, Any]
 
 
 PAGED = re.compile(r"/page/\d+/$")
@@ -304,7 +302,7 @@ def bar(
     kept = {name: value for name, value in query.items() if name not in NAMES}
     if display:
         kept["eventDisplay"] = display
-    return Bar(choices, PAGED.sub("/", path), kept, kept)
+    return Bar(choices, PAGED.sub("/", path), kept)
 
 
 def on_views(path: str) -> bool:
