@@ -291,3 +291,33 @@ async def test_cost_weekday_and_time_of_day_narrow_the_views(
     free = await page(client, "/de/events/list/", free="1")
     assert 'name="free" value="1" checked' in free
     assert "cost_max=0" in free
+
+
+async def test_each_facet_offers_at_most_twenty_values_and_the_bar_stays_small(
+    client: AsyncClient, editor: AuthFor
+) -> None:
+    """25 of each: the 20 with the most dates are offered (the busiest first, whatever
+    their names), and the bar stays a small part of the page's 60 KB."""
+    for n in range(25):
+        name = f"{n:02} " + "long name " * 5
+        venue = await create_record(client, editor, "venues", f"Venue {name}")
+        organizer = await create_record(client, editor, "organizers", f"Organizer {name}")
+        # The first five have a second date: they are among the twenty.
+        for day in range(2 if n < 5 else 1):
+            await event(
+                client,
+                editor,
+                f"Event {n:02}.{day}",
+                venue=venue["id"],
+                organizer=[organizer["id"]],
+                categories=[f"Category {name}"],
+                tags=[f"Tag {name}"],
+                **at(MONDAY + timedelta(days=day), f"{8 + n % 12:02}:00"),
+            )
+    html = await page(client, "/events/list/")
+    for name in ("tribe_eventcategory[]", "tribe_tags[]", "tribe_venues[]", "tribe_organizers[]"):
+        offered = choices(html, name)
+        assert len(offered) == 20, name
+        twice = sorted(label.split()[1] for label, count in offered.values() if count == 2)
+        assert twice == ["00", "01", "02", "03", "04"], name
+    assert len(bar(html).encode()) < 20_000, len(bar(html).encode())
