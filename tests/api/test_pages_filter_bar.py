@@ -204,6 +204,11 @@ async def test_a_filtered_views_links_keep_the_filters(
     day = await page(client, f"/events/{late.isoformat()}/", **{"tribe_venues[]": ids["hall"]})
     following = late + timedelta(days=1)
     assert f'rel="next" href="http://testserver/events/{following.isoformat()}/?{kept}"' in day
+    # The list's, the summary's and the week's day headings keep it too.
+    day_link = f'href="http://testserver/events/{late.isoformat()}/?{kept}"'
+    for view in ("list", "summary", f"week/{late.isoformat()}"):
+        shown = await page(client, f"/events/{view}/", **{"tribe_venues[]": ids["hall"]})
+        assert day_link in shown, view
     # The filter form goes to the month itself; the search keeps the filter, hidden.
     assert f'action="http://testserver/events/month/{month}/"' in bar(html)
     assert f'name="tribe_venues[]" value="{ids["hall"]}" checked>' in bar(html)
