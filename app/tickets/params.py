@@ -34,8 +34,20 @@ def _email(value: Any) -> Any:
     raise PydanticCustomError("bad_email", "not an email address")
 
 
-Places = Annotated[int, BeforeValidator(lenient_int), Field(ge=0, le=MAX_PLACES)]
-Party = Annotated[int, BeforeValidator(lenient_int), Field(ge=1, le=MAX_PLACES)]
+# The bounds written into the document by hand too: behind a BeforeValidator, the Field's
+# constraints would reach /doc as Pydantic's own keys (`ge`, `le`), which OpenAPI lacks.
+Places = Annotated[
+    int,
+    BeforeValidator(lenient_int),
+    Field(ge=0, le=MAX_PLACES),
+    WithJsonSchema({"type": "integer", "minimum": 0, "maximum": MAX_PLACES}),
+]
+Party = Annotated[
+    int,
+    BeforeValidator(lenient_int),
+    Field(ge=1, le=MAX_PLACES),
+    WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_PLACES}),
+]
 Day = Annotated[date, BeforeValidator(_day), WithJsonSchema({"type": "string", "format": "date"})]
 Email = Annotated[
     str,
