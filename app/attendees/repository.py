@@ -15,22 +15,7 @@ from app.core.database.sql import escape_like
 from app.core.rules.paging import Page
 from app.models import Attendee, Event, Ticket
 from app.tickets.records import AttendeeRecord
-
-COLUMNS = (
-    Attendee.id,
-    Attendee.ticket_id,
-    Attendee.event_id,
-    Attendee.name,
-    Attendee.email,
-    Attendee.quantity,
-    Attendee.status,
-    Attendee.language,
-    Attendee.secret,
-    Attendee.checked_in_at,
-    Attendee.checked_in_by,
-    Attendee.created_at,
-    Attendee.modified_at,
-)
+from app.tickets.repository.attendees import COLUMNS, attendee_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +50,6 @@ class ExportRow:
     ticket_name: str
 
 
-def _record(row: Any) -> AttendeeRecord:
-    return AttendeeRecord(**row._mapping)
-
-
 def _same_email(email: str) -> ColumnElement[bool]:
     # The index on lower(email) finds them; addresses match case-insensitively.
     return func.lower(Attendee.email) == email.lower()
@@ -87,7 +68,7 @@ class AttendeeRepository:
         if lock:
             statement = statement.with_for_update()
         row = (await self.session.execute(statement)).first()
-        return _record(row) if row else None
+        return attendee_record(row) if row else None
 
     async def ticket_event(self, ticket_id: int) -> int | None:
         """The event as clients name it of the ticket (its date, else its event)."""
@@ -115,7 +96,7 @@ class AttendeeRepository:
             .limit(page.size)
             .offset(page.offset)
         )
-        records = [_record(row) for row in rows]
+        records = [attendee_record(row) for row in rows]
         return records, total or 0, await self._totals(scope)
 
     async def of_event(
@@ -126,7 +107,7 @@ class AttendeeRepository:
         if statuses is not None:
             conditions.append(Attendee.status.in_(statuses))
         rows = await self.session.execute(select(*COLUMNS).where(*conditions).order_by(Attendee.id))
-        return [_record(row) for row in rows]
+        return [attendee_record(row) for row in rows]
 
     async def export_rows(self, filters: AttendeeFilters) -> list[ExportRow]:
         """The attendees of the filters' scope (event, ticket, author) with their tickets'

@@ -32,7 +32,8 @@ def _select() -> Any:
     return select(*COLUMNS)
 
 
-def _record(row: Any) -> AttendeeRecord:
+def attendee_record(row: Any) -> AttendeeRecord:
+    """An attendee of a row of `COLUMNS` (the attendees' reads, app/attendees, use both)."""
     return AttendeeRecord(**row._mapping)
 
 
@@ -42,7 +43,7 @@ class AttendeeWrites:
 
     async def get(self, attendee_id: int) -> AttendeeRecord | None:
         row = (await self.session.execute(_select().where(Attendee.id == attendee_id))).first()
-        return None if row is None else _record(row)
+        return None if row is None else attendee_record(row)
 
     async def lock(self, attendee_id: int) -> bool:
         return await lock_row(self.session, Attendee, attendee_id)
@@ -51,7 +52,7 @@ class AttendeeWrites:
         row = (
             await self.session.execute(insert(Attendee).values(**values).returning(*COLUMNS))
         ).one()
-        return _record(row)
+        return attendee_record(row)
 
     async def set_answer(
         self, attendee_id: int, status: AttendeeStatus, quantity: int
@@ -64,7 +65,7 @@ class AttendeeWrites:
                 .returning(*COLUMNS)
             )
         ).one()
-        return _record(row)
+        return attendee_record(row)
 
     async def waiting(self, ticket_id: int) -> list[AttendeeRecord]:
         """The ticket's waitlist in the order people came (by ID), locked: two
@@ -75,7 +76,7 @@ class AttendeeWrites:
             .order_by(Attendee.id)
             .with_for_update()
         )
-        return [_record(row) for row in (await self.session.execute(stmt)).all()]
+        return [attendee_record(row) for row in (await self.session.execute(stmt)).all()]
 
     async def going_places(self, ticket_id: int, email: str, *, besides: int = 0) -> int:
         """The going places `email` (any case) holds on the ticket, but attendee `besides`'."""
